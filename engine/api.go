@@ -1,0 +1,65 @@
+// Package engine implements gfz's fuzzing loops (Zest validity fuzzing over
+// parameter sequences, a byte-level variant and a random baseline), the
+// on-disk work directory (corpus, failures, plot_data, stats) and failure
+// deduplication.
+//
+// The engine knows nothing about generators or the testing package: it
+// mutates parameter sequences, hands them to an Executor, and reads the edge
+// coverage of each execution from gfz's probe runtime.
+package engine
+
+import "github.com/gfz-dev/gfz/param"
+
+// Result classifies one execution.
+type Result uint8
+
+const (
+	Valid   Result = iota // ran to completion
+	Invalid               // an assumption was violated (t.Assume, t.Skip)
+	Failure               // t.Fatal/t.Error, or a panic
+	Timeout               // exceeded the per-input timeout
+)
+
+func (r Result) String() string {
+	switch r {
+	case Valid:
+		return "VALID"
+	case Invalid:
+		return "INVALID"
+	case Failure:
+		return "FAILURE"
+	case Timeout:
+		return "TIMEOUT"
+	}
+	return "UNKNOWN"
+}
+
+// FailureInfo describes a failing execution.
+type FailureInfo struct {
+	Kind      string // "panic: runtime error: index out of range", "t.Fatal", "timeout", ...
+	Message   string // the panic value or the t.Fatal/t.Error messages
+	Stack     string // the goroutine stack at the point of failure
+	Signature string // dedup key: panic kind + top frames inside the user's code
+	Value     string // the generated value(s), printed in Go syntax
+}
+
+// Outcome is what an Executor reports for one execution.
+type Outcome struct {
+	Result Result
+	// Consumed is the parameter sequence the execution actually read,
+	// including PRNG extension bytes: saving it (trimmed input) replays
+	// identically. It may alias executor storage until the next Exec.
+	Consumed []byte
+	// Record is the draw/span record of the execution (may be nil). It
+	// aliases executor storage until the next Exec.
+	Record *param.Record
+	// Failure is set when Result is Failure or Timeout.
+	Failure *FailureInfo
+}
+
+// Executor runs the fuzz target on one parameter sequence. extSeed seeds
+// the PRNG that extends the sequence when the target reads past its end.
+// The engine resets the coverage map before calling Exec and reads it after.
+type Executor interface {
+	Exec(params []byte, extSeed uint64) Outcome
+}

@@ -1,0 +1,3 @@
+module github.com/gfz-dev/gfz
+
+go 1.24

@@ -1,0 +1,71 @@
+// Package runtime is gfz's probe runtime: the shared edge-coverage map that
+// instrumented code writes and the engine reads, plus the registry of
+// instrumented packages and their probe tables.
+//
+// It imports nothing, so that any package, including standard-library
+// packages instrumented with gfz-build -cover, can depend on it without an
+// import cycle. Import it as gfzrt:
+//
+//	import gfzrt "github.com/gfz-dev/gfz/runtime"
+package runtime
+
+// MapSize is the number of 8-bit counters in Map; a power of two.
+const MapSize = 1 << MapBits
+
+// Map holds the AFL-style edge hit counters of the current execution:
+// a probe with ID cur increments Map[(cur^prev)&(MapSize-1)].
+var Map [MapSize]uint8
+
+// prev is the shifted ID of the previous probe (AFL's prev_location).
+var prev uint32
+
+// Hit records that the probe with compile-time ID cur fired and marks its
+// block-coverage byte. Instrumented code calls it at every branch arm; it is
+// small enough to be inlined.
+//
+//go:norace
+func Hit(cur uint32, block *uint8) {
+	Map[(cur^prev)&(MapSize-1)]++
+	prev = cur >> 1
+	*block = 1
+}
+
+// HitE is Hit for expression contexts (the right operand of && and ||).
+// It always returns true.
+//
+//go:norace
+func HitE(cur uint32, block *uint8) bool {
+	Map[(cur^prev)&(MapSize-1)]++
+	prev = cur >> 1
+	*block = 1
+	return true
+}
+
+// Reset clears Map and the previous-location register; the engine calls it
+// before every execution.
+//
+//go:norace
+func Reset() {
+	clear(Map[:])
+	prev = 0
+}
+
+// Package describes one instrumented package as registered by its generated
+// init code.
+type Package struct {
+	Path   string  // import path
+	Blocks []uint8 // Blocks[i] != 0 once probe i of the package has fired (cumulative)
+	Table  string  // encoded probe table; decoded by package cover
+}
+
+var packages []Package
+
+// Register is called from the init code gfz-build adds to every instrumented
+// package.
+func Register(path string, blocks []uint8, table string) {
+	packages = append(packages, Package{Path: path, Blocks: blocks, Table: table})
+}
+
+// Packages returns the registered instrumented packages in registration
+// (initialization) order. The slice must not be modified.
+func Packages() []Package { return packages }
