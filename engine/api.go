@@ -8,7 +8,12 @@
 // coverage of each execution from gfz's probe runtime.
 package engine
 
-import "github.com/gfz-dev/gfz/param"
+import (
+	"io"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+)
 
 // Result classifies one execution.
 type Result uint8
@@ -62,4 +67,39 @@ type Outcome struct {
 // The engine resets the coverage map before calling Exec and reads it after.
 type Executor interface {
 	Exec(params []byte, extSeed uint64) Outcome
+}
+
+// Config configures one fuzzing run. The zero value of every field selects
+// its documented default.
+type Config struct {
+	Target  string // fuzz target name (e.g. "FuzzModel"), used in messages and the stats file
+	Engine  string // "zest" (default), "bytes" or "random"
+	Seed    int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
+	Runs    int64  // stop after this many executions (0: no limit)
+	Time    time.Duration
+	Timeout time.Duration // per input (0: default 5s); a hang is saved as a TIMEOUT failure
+	Workdir string        // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
+	// Seeds are initial parameter sequences (f.Add seeds, testdata/fuzz files).
+	Seeds [][]byte
+	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
+	MaxInputSize int
+	// Status receives a status line every StatusInterval (default 3s) and a
+	// final summary; nil disables status output.
+	Status         io.Writer
+	StatusInterval time.Duration
+	// StopOnFailure ends the run at the first unique failure.
+	StopOnFailure bool
+}
+
+// Summary reports a finished run.
+type Summary struct {
+	Execs          int64
+	Valid, Invalid int64
+	Corpus         int // saved inputs
+	TotalCov       int // (edge, bucket) keys covered by any input
+	ValidCov       int // keys covered by valid inputs
+	Failures       int // unique failures (by signature), including ones found by earlier runs in the workdir
+	NewFailures    int // unique failures first found by this run
+	Elapsed        time.Duration
+	FailureFiles   []string // paths of the saved failures of this run
 }
