@@ -1,0 +1,98 @@
+// Package bst is a gfz example: a binary search tree whose Delete has a
+// planted bug that only a structurally valid tree of a particular shape
+// reaches.
+//
+// The bug: deleting a node with two children whose in-order successor is
+// not its right child, when that successor itself has a right subtree,
+// drops the successor's right subtree. A random tree is almost never a
+// valid BST, and a valid one rarely has that shape, so blind random
+// generation needs many executions; validity feedback finds it quickly.
+package bst
+
+// Node is a node of a binary search tree with integer keys.
+type Node struct {
+	Key         int
+	Left, Right *Node
+}
+
+// Valid reports whether the tree rooted at n is a binary search tree with
+// distinct keys.
+func Valid(n *Node) bool { return valid(n, nil, nil) }
+
+func valid(n *Node, lo, hi *int) bool {
+	if n == nil {
+		return true
+	}
+	if lo != nil && n.Key <= *lo {
+		return false
+	}
+	if hi != nil && n.Key >= *hi {
+		return false
+	}
+	return valid(n.Left, lo, &n.Key) && valid(n.Right, &n.Key, hi)
+}
+
+// Keys returns the keys of the tree in order.
+func Keys(n *Node) []int {
+	var out []int
+	var walk func(*Node)
+	walk = func(n *Node) {
+		if n == nil {
+			return
+		}
+		walk(n.Left)
+		out = append(out, n.Key)
+		walk(n.Right)
+	}
+	walk(n)
+	return out
+}
+
+// Insert adds key to the tree and returns the new root.
+func Insert(n *Node, key int) *Node {
+	if n == nil {
+		return &Node{Key: key}
+	}
+	switch {
+	case key < n.Key:
+		n.Left = Insert(n.Left, key)
+	case key > n.Key:
+		n.Right = Insert(n.Right, key)
+	}
+	return n
+}
+
+// Delete removes key from the tree and returns the new root.
+func Delete(n *Node, key int) *Node {
+	if n == nil {
+		return nil
+	}
+	switch {
+	case key < n.Key:
+		n.Left = Delete(n.Left, key)
+		return n
+	case key > n.Key:
+		n.Right = Delete(n.Right, key)
+		return n
+	}
+	if n.Left == nil {
+		return n.Right
+	}
+	if n.Right == nil {
+		return n.Left
+	}
+	// Two children: replace the key with the in-order successor's.
+	if n.Right.Left == nil {
+		n.Key = n.Right.Key
+		n.Right = n.Right.Right
+		return n
+	}
+	parent := n.Right
+	succ := parent.Left
+	for succ.Left != nil {
+		parent, succ = succ, succ.Left
+	}
+	n.Key = succ.Key
+	parent.Left = nil // BUG: should be succ.Right
+	return n
+}
