@@ -1,0 +1,419 @@
+package gfz
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/engine"
+)
+
+// Fuzz-binary mode.
+//
+// A fuzz binary is a test binary built by gfz-build with buildInfo set. Its
+// command line is
+//
+//	./x.gfz [flags] [FuzzTarget]
+//
+// The process started by the user (the parent) parses and checks the flags,
+// handles -h and -list, then runs the same executable again as a child
+// with the same arguments and GFZ_CHILD=1 in its environment. The child's
+// init rewrites os.Args to "-test.run=^FuzzTarget$" so that the testing
+// package runs exactly that target; gfz.Fuzz then collects the seed corpus,
+// writes one byte on the status pipe the parent passed as file descriptor 3
+// (and closes it), runs the engine (or -repro) and exits with
+// childExitBase + status. The parent maps the child's exit back to 0/1/2,
+// which lets it report a target that never calls gfz.Fuzz (the testing
+// package exits 0 or 1 by itself, and no status byte arrives) and a crash
+// of the whole process (a panic in a goroutine the target started, which no
+// recover can catch) instead of misreporting them. The engine itself exits
+// with status 1 after a timeout; the status byte tells that apart too.
+
+// Exit statuses of a fuzz binary.
+const (
+	ExitOK      = 0 // nothing failed
+	ExitFailure = 1 // a failure was found (or a -repro input failed)
+	ExitUsage   = 2 // usage or setup error
+)
+
+// childEnv marks the child process; childExitBase offsets its exit status;
+// childStatusFD is the status pipe's descriptor in the child.
+const (
+	childEnv      = "GFZ_CHILD"
+	childExitBase = 64
+	childStatusFD = 3
+)
+
+// statusPipe is the child's end of the status pipe.
+var statusPipe *os.File
+
+// binaryConfig is the parsed command line of a fuzz binary.
+type binaryConfig struct {
+	info         url.Values
+	targets      []string
+	target       string
+	list         bool
+	time         time.Duration
+	runs         int64
+	workdir      string
+	seed         int64
+	repro        []string
+	engine       string
+	timeout      time.Duration
+	coverprofile string
+	verbose      bool
+
+	stdout, stderr io.Writer
+	called         bool
+}
+
+// binaryMode is non-nil in the child process of a fuzz binary.
+var binaryMode *binaryConfig
+
+func init() {
+	if buildInfo == "" {
+		return
+	}
+	cfg, code := parseBinaryArgs(buildInfo, os.Args[1:], os.Stdout, os.Stderr)
+	if code >= 0 {
+		os.Exit(code)
+	}
+	if os.Getenv(childEnv) == "1" {
+		os.Unsetenv(childEnv)
+		binaryMode = cfg
+		statusPipe = os.NewFile(childStatusFD, "gfz-status")
+		os.Args = []string{os.Args[0], "-test.run=^" + cfg.target + "$", "-test.timeout=0"}
+		return
+	}
+	os.Exit(superviseChild(cfg))
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+const usageText = `usage: %s [flags] [FuzzTarget]
+       %s -repro FILE [FILE...] [FuzzTarget]
+
+Runs gfz's engine on one fuzz target of this binary (the only one, or the
+one named). Exit status: 0 nothing failed, 1 a failure was found, 2 usage or
+setup error.
+
+flags:
+`
+
+// parseBinaryArgs parses a fuzz binary's command line. It returns the exit
+// status to end with (>= 0) after printing usage, the target list or an
+// error, or -1 to go on.
+func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*binaryConfig, int) {
+	cfg := &binaryConfig{stdout: stdout, stderr: stderr}
+	vals, err := url.ParseQuery(info)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz: malformed build info %q: %v\n", info, err)
+		return nil, ExitUsage
+	}
+	if v := vals.Get("v"); v != "1" {
+		fmt.Fprintf(stderr, "gfz: build info version %q not supported by this gfz (want 1); rebuild with the matching gfz-build\n", v)
+		return nil, ExitUsage
+	}
+	cfg.info = vals
+	for _, name := range strings.Split(vals.Get("targets"), ",") {
+		if name != "" {
+			cfg.targets = append(cfg.targets, name)
+		}
+	}
+
+	prog := "fuzzbinary"
+	if len(os.Args) > 0 {
+		prog = filepath.Base(os.Args[0])
+	}
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), usageText, prog, prog)
+		fs.PrintDefaults()
+	}
+	var repro stringList
+	fs.BoolVar(&cfg.list, "list", false, "list the fuzz targets of this binary and exit")
+	fs.DurationVar(&cfg.time, "time", 0, "stop after this much time (0: no limit)")
+	fs.Int64Var(&cfg.runs, "runs", 0, "stop after this many executions (0: no limit)")
+	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
+	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: the same seed, binary and -runs give the same run")
+	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
+	fs.StringVar(&cfg.engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
+	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Second, "per-input timeout")
+	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
+	fs.BoolVar(&cfg.verbose, "v", false, "verbose output")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, ExitOK
+		}
+		return nil, ExitUsage // the flag package printed the error and usage
+	}
+	if cfg.list {
+		for _, name := range cfg.targets {
+			fmt.Fprintln(stdout, name)
+		}
+		return nil, ExitOK
+	}
+	switch cfg.engine {
+	case "zest", "bytes", "random":
+	default:
+		fmt.Fprintf(stderr, "gfz: unknown engine %q (want zest, bytes or random)\n", cfg.engine)
+		return nil, ExitUsage
+	}
+	if cfg.time < 0 || cfg.runs < 0 || cfg.timeout < 0 {
+		fmt.Fprintln(stderr, "gfz: -time, -runs and -timeout must not be negative")
+		return nil, ExitUsage
+	}
+
+	// Positional arguments: the target name, and more -repro files.
+	cfg.repro = repro
+	var named []string
+	for _, a := range fs.Args() {
+		if cfg.isTarget(a) {
+			named = append(named, a)
+		} else if len(cfg.repro) > 0 {
+			cfg.repro = append(cfg.repro, a)
+		} else {
+			fmt.Fprintf(stderr, "gfz: unknown fuzz target %q (targets: %s)\n", a, strings.Join(cfg.targets, ", "))
+			return nil, ExitUsage
+		}
+	}
+	switch {
+	case len(named) > 1:
+		fmt.Fprintf(stderr, "gfz: name one fuzz target, not %d (%s)\n", len(named), strings.Join(named, ", "))
+		return nil, ExitUsage
+	case len(named) == 1:
+		cfg.target = named[0]
+	case len(cfg.targets) == 1:
+		cfg.target = cfg.targets[0]
+	case len(cfg.targets) == 0:
+		fmt.Fprintln(stderr, "gfz: this binary has no fuzz targets")
+		return nil, ExitUsage
+	default:
+		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
+		return nil, ExitUsage
+	}
+	if cfg.workdir == "" {
+		cfg.workdir = filepath.Join("gfzwork", cfg.target)
+	}
+	return cfg, -1
+}
+
+// isTarget reports whether name is one of the binary's fuzz targets. When
+// the build info lists none, any FuzzXxx name is accepted.
+func (c *binaryConfig) isTarget(name string) bool {
+	if len(c.targets) == 0 {
+		return strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, "/.")
+	}
+	for _, t := range c.targets {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}
+
+// superviseChild runs this executable again as the child that does the
+// work, and maps its exit to the fuzz binary's exit status.
+func superviseChild(cfg *binaryConfig) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: cannot find own executable: %v\n", err)
+		return ExitUsage
+	}
+	cmd := exec.Command(exe, os.Args[1:]...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
+		return ExitUsage
+	}
+	defer pr.Close()
+	cmd.ExtraFiles = []*os.File{pw} // descriptor 3 in the child
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: start %s: %v\n", exe, err)
+		return ExitUsage
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = cmd.Process.Signal(s) // the child stops its engine and reports
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	// The status byte, if the child wrote it, is already in the pipe; the
+	// deadline only matters if a process the child started holds the pipe.
+	var b [1]byte
+	_ = pr.SetReadDeadline(time.Now().Add(time.Second))
+	n, _ := pr.Read(b[:])
+	return childStatus(cfg, err, cmd.ProcessState, n == 1)
+}
+
+// childStatus maps the child's exit to the fuzz binary's exit status;
+// started tells whether the child reached the engine or repro.
+func childStatus(cfg *binaryConfig, waitErr error, ps *os.ProcessState, started bool) int {
+	if ps == nil {
+		fmt.Fprintf(cfg.stderr, "gfz: running %s: %v\n", cfg.target, waitErr)
+		return ExitUsage
+	}
+	code := ps.ExitCode()
+	switch {
+	case code >= childExitBase && code <= childExitBase+ExitUsage:
+		return code - childExitBase
+	case started && code == 1:
+		return ExitFailure // the engine exits 1 after a timeout
+	case code == 0 || code == 1:
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
+		return ExitUsage
+	case code == 2:
+		fmt.Fprintf(cfg.stderr, "gfz: the fuzz process crashed (see the trace above); a panic in a goroutine started by the target cannot be recovered or attributed to an input yet\n")
+		return ExitFailure
+	default:
+		fmt.Fprintf(cfg.stderr, "gfz: the fuzz process ended abnormally: %v\n", waitErr)
+		return ExitUsage
+	}
+}
+
+// fuzz is gfz.Fuzz in the child process: collect the seed corpus, run the
+// engine or the repro, exit.
+func (c *binaryConfig) fuzz(f *testing.F, fn func(*T)) {
+	if c.called {
+		f.Fatal("gfz: Fuzz called more than once")
+	}
+	c.called = true
+	var seeds [][]byte
+	f.Fuzz(func(_ *testing.T, data []byte) {
+		seeds = append(seeds, bytes.Clone(data))
+	})
+	if f.Failed() {
+		return // the testing package reports why; the parent exits 2
+	}
+	if statusPipe != nil {
+		_, _ = statusPipe.Write([]byte{1})
+		statusPipe.Close()
+		statusPipe = nil
+	}
+	os.Exit(childExitBase + c.runTarget(fn, seeds))
+}
+
+// runTarget runs the engine or the repro and returns the exit status.
+func (c *binaryConfig) runTarget(fn func(*T), seeds [][]byte) int {
+	if len(c.repro) > 0 {
+		return repro(c.stdout, c.stderr, fn, c.repro, c.verbose)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ecfg := engine.Config{
+		Target:  c.target,
+		Engine:  c.engine,
+		Seed:    c.seed,
+		Runs:    c.runs,
+		Time:    c.time,
+		Timeout: c.timeout,
+		Workdir: c.workdir,
+		Seeds:   seeds,
+		Status:  c.stderr,
+	}
+	if c.verbose {
+		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, build %s\n",
+			c.target, c.engine, c.seed, len(seeds), c.workdir, buildInfo)
+	}
+	sum, err := engine.Run(ctx, ecfg, newExecutor(fn, 0))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
+		return ExitUsage
+	}
+	if c.coverprofile != "" {
+		if err := writeCoverProfile(c.coverprofile); err != nil {
+			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
+			return ExitUsage
+		}
+	}
+	if sum.NewFailures > 0 {
+		return ExitFailure // the engine has printed where the failures are
+	}
+	if sum.Failures > 0 {
+		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.workdir, "failures"))
+	}
+	return ExitOK
+}
+
+// repro re-runs each file once and prints what happened. It returns 1 if
+// any input failed, 2 if a file cannot be read.
+func repro(stdout, stderr io.Writer, fn func(*T), files []string, verbose bool) int {
+	ex := newExecutor(fn, 0)
+	ex.t.eager = true
+	ex.t.keepLogs = true
+	status := ExitOK
+	for _, path := range files {
+		data, err := engine.ReadInputFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "gfz: %v\n", err)
+			return ExitUsage
+		}
+		out := ex.Exec(data, 0)
+		fmt.Fprintf(stdout, "=== %s\n", path)
+		fmt.Fprintf(stdout, "result: %s\n", out.Result)
+		if verbose {
+			fmt.Fprintf(stdout, "consumed: %d of %d bytes\n", len(out.Consumed), len(data))
+		}
+		fmt.Fprintf(stdout, "values:\n%s", indent(ex.t.valuesText()))
+		if len(ex.t.logs) > 0 {
+			fmt.Fprintf(stdout, "log:\n%s", indent(strings.Join(ex.t.logs, "\n")+"\n"))
+		}
+		if fi := out.Failure; fi != nil {
+			status = ExitFailure
+			fmt.Fprintf(stdout, "kind: %s\n", fi.Kind)
+			fmt.Fprintf(stdout, "message:\n%s", indent(fi.Message+"\n"))
+			fmt.Fprintf(stdout, "signature:\n%s", indent(fi.Signature))
+			fmt.Fprintf(stdout, "stack:\n%s", indent(fi.Stack))
+		}
+	}
+	return status
+}
+
+// indent prefixes every line of s with a tab.
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	lines := strings.SplitAfter(s, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString("\t" + l)
+		}
+	}
+	if !strings.HasSuffix(s, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

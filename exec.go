@@ -1,0 +1,274 @@
+package gfz
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/param"
+)
+
+// sigFrames is the number of user frames in a failure signature.
+const sigFrames = 3
+
+// executor runs a fuzz function on parameter sequences for the engine. It
+// reuses one Source and one T across executions.
+type executor struct {
+	fn  func(*T)
+	src *param.Source
+	t   *T
+}
+
+func newExecutor(fn func(*T), maxSize int) *executor {
+	src := param.New(nil, 0)
+	src.SetMax(maxSize)
+	return &executor{fn: fn, src: src, t: &T{src: src}}
+}
+
+// Exec implements engine.Executor. It runs the fuzz function in the calling
+// goroutine; a panic in a goroutine the function starts is not recovered
+// here and ends the process.
+func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
+	e.src.Reset(params, extSeed)
+	e.t.reset()
+	res, fi := run(e.t, e.fn)
+	return engine.Outcome{Result: res, Consumed: e.src.Consumed(), Record: e.src.Record(), Failure: fi}
+}
+
+// run executes fn(t) and classifies the execution. t must be reset.
+func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
+	defer func() {
+		r := recover()
+		switch {
+		case r == nil:
+			// Normal return (or runtime.Goexit, which cannot be told apart
+			// here and is treated the same).
+		case r == errSkipNow:
+			res = engine.Invalid
+			return
+		case r == errFailNow:
+			// fall through to the failure report below
+		default:
+			if _, ok := r.(param.Exhausted); ok {
+				res = engine.Invalid
+				return
+			}
+			res = engine.Failure
+			fi = panicFailure(t, r, debug.Stack())
+			return
+		}
+		if t.failed {
+			res = engine.Failure
+			fi = fatalFailure(t)
+			return
+		}
+		res = engine.Valid
+	}()
+	fn(t)
+	return engine.Valid, nil
+}
+
+// panicFailure describes a panic recovered by run; stack is debug.Stack()
+// taken in the deferred recover, so it still holds the panicking frames.
+func panicFailure(t *T, r any, stack []byte) *engine.FailureInfo {
+	kind := panicKind(r)
+	var pcs [64]uintptr
+	n := runtime.Callers(3, pcs[:]) // Callers, panicFailure, the deferred func
+	msg := fmt.Sprint(r)
+	if len(t.msgs) > 0 {
+		msg += "\n" + strings.Join(t.msgs, "\n")
+	}
+	return &engine.FailureInfo{
+		Kind:      "panic: " + kind,
+		Message:   msg,
+		Stack:     trimStack(string(stack)),
+		Signature: "panic: " + kind + "\n" + userFrames(pcs[:n], t.helpers),
+		Value:     t.valuesText(),
+	}
+}
+
+// fatalFailure describes an execution failed by Error/Fatal/Fail/FailNow.
+// Its kind is t.Fatal when the execution was stopped by Fatal/FailNow; its
+// signature is "fatal" and the user frames of the first failing call.
+func fatalFailure(t *T) *engine.FailureInfo {
+	kind := "t.Error"
+	if t.fatal {
+		kind = "t.Fatal"
+	}
+	return &engine.FailureInfo{
+		Kind:      kind,
+		Message:   strings.Join(t.msgs, "\n"),
+		Stack:     formatStack(t.failPCs),
+		Signature: "fatal\n" + userFrames(t.failPCs, t.helpers),
+		Value:     t.valuesText(),
+	}
+}
+
+// panicKind describes a panic value without the numbers that vary from one
+// input to the next: "runtime error: index out of range [N] with length N",
+// "string: bad node N", "*errors.errorString: ...".
+func panicKind(r any) string {
+	var text string
+	switch v := r.(type) {
+	case runtime.Error:
+		return normalize(v.Error())
+	case error:
+		text = reflect.TypeOf(r).String() + ": " + v.Error()
+	case string:
+		text = "string: " + v
+	case fmt.Stringer:
+		text = reflect.TypeOf(r).String() + ": " + v.String()
+	default:
+		text = reflect.TypeOf(r).String() + ": " + fmt.Sprint(r)
+	}
+	return normalize(text)
+}
+
+// normalize replaces every run of decimal digits by N, keeps the first line
+// and caps the length, so that messages differing only in numbers match.
+func normalize(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	var b strings.Builder
+	inDigits := false
+	for _, c := range s {
+		if c >= '0' && c <= '9' {
+			if !inDigits {
+				b.WriteByte('N')
+			}
+			inDigits = true
+			continue
+		}
+		inDigits = false
+		b.WriteRune(c)
+		if b.Len() >= 120 {
+			b.WriteString("...")
+			break
+		}
+	}
+	return b.String()
+}
+
+// isInternalFrame reports whether a function belongs to the Go runtime, the
+// testing machinery or gfz itself (never the user's code).
+func isInternalFrame(fn string) bool {
+	for _, p := range internalPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var internalPrefixes = []string{
+	"runtime.", "runtime/", "testing.", "reflect.", "internal/",
+	"github.com/gfz-dev/gfz.",
+	"github.com/gfz-dev/gfz/generators.",
+	"github.com/gfz-dev/gfz/param.",
+	"github.com/gfz-dev/gfz/engine.",
+}
+
+// userFrames returns the top sigFrames frames of pcs that are inside the
+// user's code, one "function file.go:line" per line. Frames from gfz's run
+// down (the fuzz harness and the function that called Fuzz) do not count.
+func userFrames(pcs []uintptr, helpers map[string]bool) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs)
+	n := 0
+	for n < sigFrames {
+		fr, more := frames.Next()
+		if fr.Function == runFunc {
+			break
+		}
+		if fr.Function != "" && !isInternalFrame(fr.Function) && !helpers[fr.Function] {
+			fmt.Fprintf(&b, "%s %s:%d\n", fr.Function, baseName(fr.File), fr.Line)
+			n++
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}
+
+// runFunc is the name of run, where the fuzz function's frames end.
+const runFunc = "github.com/gfz-dev/gfz.run"
+
+// trimStack removes from a debug.Stack trace the frames of the recover
+// (debug.Stack and run's deferred function) and everything from run down.
+func trimStack(s string) string {
+	lines := strings.Split(s, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if i == 0 || !strings.HasPrefix(l, "\t") && l != "" {
+			fn := l
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			switch {
+			case fn == runFunc:
+				return b.String()
+			case i > 0 && (fn == "runtime/debug.Stack" || strings.HasPrefix(fn, runFunc+".func")):
+				i++ // skip the file:line line too
+				continue
+			}
+		}
+		if l != "" {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// formatStack prints pcs like a goroutine trace (without arguments), from
+// the innermost frame down to run.
+func formatStack(pcs []uintptr) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs)
+	for {
+		fr, more := frames.Next()
+		if fr.Function == runFunc {
+			break
+		}
+		if fr.Function != "" {
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}
+
+// valuesText prints the recorded top-level values, one "label = value" per
+// line.
+func (t *T) valuesText() string {
+	var b strings.Builder
+	for _, v := range t.values {
+		text := v.text
+		if v.v != nil || text == "" {
+			text = formatValue(v.v)
+		}
+		fmt.Fprintf(&b, "%s = %s\n", v.label, text)
+	}
+	return b.String()
+}
+
+// formatValue prints v in Go syntax.
+func formatValue(v any) (s string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s = fmt.Sprintf("<cannot print %T: %v>", v, r)
+		}
+	}()
+	return fmt.Sprintf("%#v", v)
+}
+
+// errUsage marks command-line errors (exit status 2).
+var errUsage = errors.New("usage error")

@@ -1,0 +1,246 @@
+// Package generators holds gfz's parametric generators. Import it as gen:
+//
+//	import gen "github.com/gfz-dev/gfz/generators"
+//
+// A Generator[V] turns bytes of the execution's parameter sequence into a
+// value of type V. Generators are plain values, cheap to build (build them
+// inline or once in a package variable) and composable: SliceOf, OneOf, Map
+// and Custom combine them into generators of structured inputs.
+//
+// # Byte costs
+//
+// Every draw consumes a fixed number of bytes, read by the param package
+// (little-endian; param.BytesFor(n) is 0 for n <= 1, otherwise the number
+// of bytes that hold n-1). Structure draws decide the shape of the value
+// (lengths, alternatives); value draws produce its leaves.
+//
+//	generator                 bytes consumed                                        kind
+//	Bool()                    1 (true iff the low bit is set)                       value
+//	Byte()                    1                                                     value
+//	Int()                     8 (two's complement, little-endian)                   value
+//	IntRange(lo, hi)          BytesFor(hi-lo+1); raw value mod (hi-lo+1), plus lo   value
+//	Just(v)                   0
+//	Bytes()                   BytesRange(0, 64)
+//	BytesRange(min, max)      BytesFor(max-min+1) for the length n, then n          structure, value
+//	String()                  StringRange(0, 64)
+//	StringRange(min, max)     as BytesRange; the bytes are the string (any bytes)   structure, value
+//	StringFrom(abc, min, max) length as BytesRange, then BytesFor(k) per character,  structure, value
+//	                          k = number of runes in abc
+//	SliceOf(g, min, max)      BytesFor(max-min+1) for the length n, then n draws    structure, g's
+//	                          of g
+//	OneOf(g1, ..., gk)        BytesFor(k) for the index i, then a draw of g(i+1)    structure, g's
+//	Map(g, f)                 what g consumes
+//	Custom(fn)                what fn draws
+//
+// Lengths are drawn first (not continue/stop bytes), so the length of a
+// slice is one mutable structure draw.
+//
+// # Spans and reported values
+//
+// Each Draw opens a span in the parameter source named after the generator
+// (its label when it has one, see Named) and closes it when the value is
+// made, so the engine knows which bytes each generator call consumed. A
+// Draw made while no other generator is drawing (a top-level draw) records
+// its value with gfz.T.Note; failure reports print those values in Go
+// syntax under the generator's label.
+package generators
+
+import (
+	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/param"
+)
+
+// Generator produces values of type V from a gfz.T's parameter source.
+// The zero Generator is not usable; build one with the functions of this
+// package.
+type Generator[V any] struct {
+	name  string
+	label string
+	draw  func(*gfz.T) V
+}
+
+// Draw generates a value from t's parameter source.
+func (g Generator[V]) Draw(t *gfz.T) V {
+	s := t.Source()
+	top := s.Depth() == 0
+	name := g.label
+	if name == "" {
+		name = g.name
+	}
+	s.Begin(name)
+	v := g.draw(t)
+	s.End()
+	if top {
+		t.Note(name, v)
+	}
+	return v
+}
+
+// Named returns g with a label: reports show top-level values drawn by the
+// returned generator under label, and its spans carry label instead of the
+// generator's name.
+func (g Generator[V]) Named(label string) Generator[V] {
+	g.label = label
+	return g
+}
+
+// String returns the generator's label, or its name when it has none.
+func (g Generator[V]) String() string {
+	if g.label != "" {
+		return g.label
+	}
+	return g.name
+}
+
+// Custom turns fn, any function that draws from t, into a generator. fn
+// may call other generators' Draw; recursive generators are written this
+// way.
+func Custom[V any](fn func(t *gfz.T) V) Generator[V] {
+	if fn == nil {
+		panic("generators: Custom with a nil function")
+	}
+	return Generator[V]{name: "Custom", draw: fn}
+}
+
+// Just returns a generator that always produces v and consumes no bytes.
+func Just[V any](v V) Generator[V] {
+	return Generator[V]{name: "Just", draw: func(*gfz.T) V { return v }}
+}
+
+// Map returns a generator that draws from g and converts the value with f.
+func Map[V, W any](g Generator[V], f func(V) W) Generator[W] {
+	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }}
+}
+
+// Bool returns a generator of booleans: one byte, true iff its low bit is
+// set.
+func Bool() Generator[bool] {
+	return Generator[bool]{name: "Bool", draw: drawBool}
+}
+
+func drawBool(t *gfz.T) bool { return t.Source().Uint(1, param.Value)&1 == 1 }
+
+// Byte returns a generator of bytes: one byte, as is.
+func Byte() Generator[byte] {
+	return Generator[byte]{name: "Byte", draw: drawByte}
+}
+
+func drawByte(t *gfz.T) byte { return byte(t.Source().Uint(1, param.Value)) }
+
+// Int returns a generator of ints over the full range: eight bytes,
+// little-endian two's complement.
+func Int() Generator[int] {
+	return Generator[int]{name: "Int", draw: drawInt}
+}
+
+func drawInt(t *gfz.T) int { return int(t.Source().Uint(8, param.Value)) }
+
+// IntRange returns a generator of ints in [lo, hi], both inclusive. It
+// consumes param.BytesFor(hi-lo+1) bytes: none when lo == hi, one for up to
+// 256 values. It panics if lo > hi.
+func IntRange(lo, hi int) Generator[int] {
+	if lo > hi {
+		panic("generators: IntRange with lo > hi")
+	}
+	return Generator[int]{name: "IntRange", draw: func(t *gfz.T) int {
+		return int(t.Source().Range(int64(lo), int64(hi), param.Value))
+	}}
+}
+
+// Default length bounds of Bytes and String.
+const (
+	DefaultMinLen = 0
+	DefaultMaxLen = 64
+)
+
+// Bytes returns a generator of byte slices of DefaultMinLen to
+// DefaultMaxLen bytes; see BytesRange.
+func Bytes() Generator[[]byte] { return BytesRange(DefaultMinLen, DefaultMaxLen) }
+
+// BytesRange returns a generator of byte slices of min to max bytes (both
+// inclusive): the length n is a structure draw of param.BytesFor(max-min+1)
+// bytes, then the n bytes of the slice are one value draw. The slice is
+// never nil. It panics if min < 0 or min > max.
+func BytesRange(min, max int) Generator[[]byte] {
+	checkLen("BytesRange", min, max)
+	return Generator[[]byte]{name: "Bytes", draw: func(t *gfz.T) []byte {
+		s := t.Source()
+		n := int(s.Range(int64(min), int64(max), param.Structure))
+		return s.Bytes(n)
+	}}
+}
+
+// String returns a generator of strings of DefaultMinLen to DefaultMaxLen
+// bytes; see StringRange.
+func String() Generator[string] { return StringRange(DefaultMinLen, DefaultMaxLen) }
+
+// StringRange returns a generator of strings of min to max bytes, drawn
+// like BytesRange. The bytes are used as they are, so strings need not be
+// valid UTF-8.
+func StringRange(min, max int) Generator[string] {
+	checkLen("StringRange", min, max)
+	return Generator[string]{name: "String", draw: func(t *gfz.T) string {
+		s := t.Source()
+		n := int(s.Range(int64(min), int64(max), param.Structure))
+		return string(s.Bytes(n))
+	}}
+}
+
+// StringFrom returns a generator of strings of min to max characters taken
+// from alphabet: the length n is a structure draw of
+// param.BytesFor(max-min+1) bytes, then each character is a value draw of
+// param.BytesFor(k) bytes choosing one of the k runes of alphabet. It
+// panics if alphabet is empty, min < 0 or min > max.
+func StringFrom(alphabet string, min, max int) Generator[string] {
+	checkLen("StringFrom", min, max)
+	runes := []rune(alphabet)
+	if len(runes) == 0 {
+		panic("generators: StringFrom with an empty alphabet")
+	}
+	k := uint64(len(runes))
+	return Generator[string]{name: "StringFrom", draw: func(t *gfz.T) string {
+		s := t.Source()
+		n := int(s.Range(int64(min), int64(max), param.Structure))
+		out := make([]rune, n)
+		for i := range out {
+			out[i] = runes[s.Uintn(k, param.Value)]
+		}
+		return string(out)
+	}}
+}
+
+// SliceOf returns a generator of slices of min to max elements (both
+// inclusive) drawn from g: the length n is a structure draw of
+// param.BytesFor(max-min+1) bytes, then g draws n elements in order. The
+// slice is never nil. It panics if min < 0 or min > max.
+func SliceOf[V any](g Generator[V], min, max int) Generator[[]V] {
+	checkLen("SliceOf", min, max)
+	return Generator[[]V]{name: "SliceOf", draw: func(t *gfz.T) []V {
+		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
+		out := make([]V, n)
+		for i := range out {
+			out[i] = g.Draw(t)
+		}
+		return out
+	}}
+}
+
+// OneOf returns a generator that draws from one of gs: the index is a
+// structure draw of param.BytesFor(len(gs)) bytes (none for a single
+// alternative), then the chosen generator draws. It panics if gs is empty.
+func OneOf[V any](gs ...Generator[V]) Generator[V] {
+	if len(gs) == 0 {
+		panic("generators: OneOf with no generators")
+	}
+	gs = append([]Generator[V](nil), gs...)
+	n := uint64(len(gs))
+	return Generator[V]{name: "OneOf", draw: func(t *gfz.T) V {
+		return gs[t.Source().Uintn(n, param.Structure)].Draw(t)
+	}}
+}
+
+func checkLen(fn string, min, max int) {
+	if min < 0 || min > max {
+		panic("generators: " + fn + " with bad length bounds (want 0 <= min <= max)")
+	}
+}

@@ -1,0 +1,82 @@
+// Package gfz is a generator-based, coverage-guided fuzzer for Go.
+//
+// A gfz fuzz target is an ordinary Go fuzz test whose body draws structured
+// values from generators (package generators, imported as gen) instead of
+// decoding raw bytes by hand:
+//
+//	func FuzzModel(f *testing.F) {
+//		gfz.Fuzz(f, func(t *gfz.T) {
+//			doc := gen.SliceOf(gen.IntRange(0, 9), 0, 20).Draw(t)
+//			m, err := model.Parse(doc)
+//			t.Assume(err == nil) // invalid input: not a failure
+//			if m.Check() != nil {
+//				t.Fatalf("...") // a failure; so is any panic
+//			}
+//		})
+//	}
+//
+// Generators decode a parameter sequence (bytes) into values; mutating the
+// bytes mutates the generated value structurally. The same target runs
+// three ways:
+//
+//  1. go test replays the seeds added with f.Add([]byte{...}) and the files
+//     in testdata/fuzz/FuzzModel/, so every failure gfz saves becomes a
+//     regression test that needs nothing but the go command;
+//  2. go test -fuzz=FuzzModel lets Go's native fuzzer mutate the parameter
+//     bytes;
+//  3. the fuzz binary built by gfz-build runs gfz's own engines (Zest
+//     validity fuzzing by default) with coverage from gfz's instrumentation.
+//     Run it with -h for its flags.
+//
+// In modes 1 and 2 every execution reads its bytes through param.New(data,
+// 0): past the end of data the source is extended by a PRNG seeded with 0.
+package gfz
+
+import (
+	"testing"
+
+	"github.com/gfz-dev/gfz/param"
+)
+
+// buildInfo is set by gfz-build with
+// -ldflags "-X github.com/gfz-dev/gfz.buildInfo=v=1&targets=...". When it is
+// non-empty the test binary is a fuzz binary (see binary.go).
+var buildInfo string
+
+// Fuzz runs fn as the fuzz target f. Seeds added with f.Add before Fuzz
+// must be single []byte values (parameter sequences).
+//
+// Under go test (with or without -fuzz) Fuzz calls f.Fuzz with a function
+// of the parameter bytes: an input whose assumption fails (Assume(false),
+// Skip, or a generator drawing past the parameter cap) passes; Error and
+// Fatal fail the test with their messages; panics propagate to the testing
+// package. In a fuzz binary, Fuzz runs gfz's engine (or -repro) and exits
+// the process.
+func Fuzz(f *testing.F, fn func(*T)) {
+	f.Helper()
+	if binaryMode != nil {
+		binaryMode.fuzz(f, fn)
+		return
+	}
+	f.Fuzz(func(tt *testing.T, data []byte) {
+		t := &T{src: param.New(data, 0), tt: tt}
+		runTest(t, fn)
+	})
+}
+
+// runTest runs fn under go test: assumption failures end the input quietly,
+// everything else (testing's own Goexit, panics) passes through.
+func runTest(t *T, fn func(*T)) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r == errSkipNow {
+				return
+			}
+			if _, ok := r.(param.Exhausted); ok {
+				return
+			}
+			panic(r)
+		}
+	}()
+	fn(t)
+}

@@ -1,0 +1,291 @@
+package gfz
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/param"
+)
+
+// T is the handle a fuzz function receives. It gives generators their
+// parameter source and reports the outcome of one execution, much like
+// testing.T does for a test.
+//
+// A T is only valid inside the fuzz function it was passed to, in the
+// goroutine that called the function: Fatal, FailNow, Assume and Skip stop
+// the execution by unwinding that goroutine.
+type T struct {
+	src *param.Source
+	tt  *testing.T // set under plain go test and go test -fuzz
+
+	failed  bool
+	skipped bool
+	msgs    []string  // Error/Fatal messages (fuzz-binary mode)
+	failPCs []uintptr // call stack of the first Error/Fatal (fuzz-binary mode)
+	fatal   bool      // stopped by Fatal/FailNow
+
+	keepLogs bool     // keep Log output (repro mode)
+	logs     []string // Log output when keepLogs
+
+	eager  bool    // format recorded values when recorded (repro mode)
+	values []value // top-level generated values
+
+	helpers map[string]bool // functions marked by Helper
+}
+
+// value is one top-level generated value recorded for failure reports.
+type value struct {
+	label string
+	v     any
+	text  string // set when formatted eagerly
+}
+
+// sentinel values unwind the fuzz function; they never escape package gfz.
+type sentinel struct{ name string }
+
+var (
+	errSkipNow = &sentinel{"gfz: SkipNow"}
+	errFailNow = &sentinel{"gfz: FailNow"}
+)
+
+func (s *sentinel) String() string { return s.name }
+
+// NewT returns a T drawing from src, outside any fuzz target. It is meant
+// for testing generators and for drawing values in benchmarks or examples:
+// Fatal, FailNow, Assume(false) and Skip panic with values private to
+// package gfz, so call them only under Fuzz.
+func NewT(src *param.Source) *T {
+	return &T{src: src}
+}
+
+// reset prepares t for a new execution, keeping its buffers.
+func (t *T) reset() {
+	t.failed, t.skipped, t.fatal = false, false, false
+	t.msgs = t.msgs[:0]
+	t.failPCs = t.failPCs[:0]
+	t.logs = t.logs[:0]
+	clear(t.values)
+	t.values = t.values[:0]
+}
+
+// Source returns the parametric source generators draw from. It is the
+// low-level API for generator authors; fuzz functions normally use the
+// generators package instead.
+func (t *T) Source() *param.Source { return t.src }
+
+// Note records a generated value for failure reports under label. The
+// generators package calls it for every top-level Draw (one made while no
+// other generator is drawing); generator authors rarely need it. Values are
+// printed in Go syntax when a failure is reported; in fuzz-binary mode they
+// are printed when the failure is reported, so a value the target modifies
+// after drawing it is shown modified (-repro prints them as drawn).
+func (t *T) Note(label string, v any) {
+	val := value{label: label, v: v}
+	if t.eager {
+		val.text = formatValue(v)
+		val.v = nil
+	}
+	t.values = append(t.values, val)
+}
+
+// Assume marks the input invalid and stops the execution when ok is false.
+// Invalid inputs are not failures: the engine counts them as INVALID and
+// steers away from them.
+func (t *T) Assume(ok bool) {
+	if !ok {
+		t.SkipNow()
+	}
+}
+
+// Skip logs args and stops the execution like Assume(false).
+func (t *T) Skip(args ...any) {
+	t.log(fmt.Sprintln(args...))
+	t.SkipNow()
+}
+
+// Skipf formats its arguments like fmt.Sprintf, logs the result and stops
+// the execution like Assume(false).
+func (t *T) Skipf(format string, args ...any) {
+	t.log(fmt.Sprintf(format, args...))
+	t.SkipNow()
+}
+
+// SkipNow stops the execution like Assume(false).
+func (t *T) SkipNow() {
+	t.skipped = true
+	panic(errSkipNow)
+}
+
+// Skipped reports whether the execution was skipped (an assumption failed).
+func (t *T) Skipped() bool { return t.skipped }
+
+// Log records its arguments, formatted like fmt.Sprintln. Under go test
+// the text goes to testing.T.Log; in fuzz-binary mode it is shown by -repro.
+func (t *T) Log(args ...any) {
+	if t.tt != nil {
+		t.tt.Helper()
+		t.tt.Log(args...)
+		return
+	}
+	if t.keepLogs {
+		t.log(fmt.Sprintln(args...))
+	}
+}
+
+// Logf is Log with fmt.Sprintf formatting.
+func (t *T) Logf(format string, args ...any) {
+	if t.tt != nil {
+		t.tt.Helper()
+		t.tt.Logf(format, args...)
+		return
+	}
+	if t.keepLogs {
+		t.log(fmt.Sprintf(format, args...))
+	}
+}
+
+// log keeps a message in repro mode, or passes it to testing.T.
+func (t *T) log(s string) {
+	s = strings.TrimSuffix(s, "\n")
+	if t.tt != nil {
+		t.tt.Helper()
+		t.tt.Log(s)
+		return
+	}
+	if t.keepLogs && len(t.logs) < maxLogs {
+		t.logs = append(t.logs, t.location()+s)
+	}
+}
+
+const maxLogs = 1000
+
+// Error records a failure with its arguments formatted like fmt.Sprintln;
+// the execution continues.
+func (t *T) Error(args ...any) {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.Helper()
+		t.tt.Error(args...)
+		return
+	}
+	t.fail(strings.TrimSuffix(fmt.Sprintln(args...), "\n"), false)
+}
+
+// Errorf is Error with fmt.Sprintf formatting.
+func (t *T) Errorf(format string, args ...any) {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.Helper()
+		t.tt.Errorf(format, args...)
+		return
+	}
+	t.fail(fmt.Sprintf(format, args...), false)
+}
+
+// Fatal is Error followed by FailNow.
+func (t *T) Fatal(args ...any) {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.Helper()
+		t.tt.Fatal(args...)
+		return
+	}
+	t.fail(strings.TrimSuffix(fmt.Sprintln(args...), "\n"), true)
+	panic(errFailNow)
+}
+
+// Fatalf is Errorf followed by FailNow.
+func (t *T) Fatalf(format string, args ...any) {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.Helper()
+		t.tt.Fatalf(format, args...)
+		return
+	}
+	t.fail(fmt.Sprintf(format, args...), true)
+	panic(errFailNow)
+}
+
+// Fail marks the execution failed without a message; it continues.
+func (t *T) Fail() {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.Fail()
+		return
+	}
+	t.fail("", false)
+}
+
+// FailNow marks the execution failed and stops it.
+func (t *T) FailNow() {
+	if t.tt != nil {
+		t.failed = true
+		t.tt.FailNow()
+		return
+	}
+	t.fail("", true)
+	panic(errFailNow)
+}
+
+// Failed reports whether the execution has failed.
+func (t *T) Failed() bool { return t.failed }
+
+// Helper marks the calling function as a helper: failure locations and
+// signatures skip it and report its caller instead. Under plain go test the
+// testing package attributes messages to the caller of the T method, which
+// may be the helper itself.
+func (t *T) Helper() {
+	if t.tt != nil {
+		return
+	}
+	var pc [1]uintptr
+	if runtime.Callers(2, pc[:]) == 0 {
+		return
+	}
+	fr, _ := runtime.CallersFrames(pc[:]).Next()
+	if t.helpers == nil {
+		t.helpers = make(map[string]bool)
+	}
+	t.helpers[fr.Function] = true
+}
+
+// fail records a failure in fuzz-binary mode. The first failure fixes the
+// call stack used for the signature.
+func (t *T) fail(msg string, fatal bool) {
+	t.fatal = t.fatal || fatal
+	if !t.failed {
+		t.failed = true
+		var pcs [64]uintptr
+		n := runtime.Callers(3, pcs[:]) // skip Callers, fail, the T method
+		t.failPCs = append(t.failPCs[:0], pcs[:n]...)
+	}
+	if msg != "" {
+		t.msgs = append(t.msgs, t.location()+msg)
+	}
+}
+
+// location returns "file.go:line: " for the first user frame that called
+// into T, skipping gfz's own frames and functions marked by Helper.
+func (t *T) location() string {
+	var pcs [32]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		fr, more := frames.Next()
+		if !isInternalFrame(fr.Function) && !t.helpers[fr.Function] {
+			return fmt.Sprintf("%s:%d: ", baseName(fr.File), fr.Line)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

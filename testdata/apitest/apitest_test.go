@@ -1,0 +1,73 @@
+package apitest
+
+import (
+	"os"
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+	gen "github.com/gfz-dev/gfz/generators"
+)
+
+var xsGen = gen.SliceOf(gen.IntRange(0, 9), 0, 5).Named("xs")
+
+// FuzzPass never fails; inputs with an empty slice are invalid.
+func FuzzPass(f *testing.F) {
+	f.Add([]byte{3, 1, 2, 3})
+	f.Add([]byte{0}) // empty slice: invalid, not a failure
+	gfz.Fuzz(f, func(t *gfz.T) {
+		xs := xsGen.Draw(t)
+		t.Assume(len(xs) > 0)
+		t.Logf("sum=%d", Sum(xs))
+		if Sum(xs) > 45 {
+			t.Fatal("impossible sum")
+		}
+	})
+}
+
+// FuzzPanic indexes out of range when the first element is 7.
+func FuzzPanic(f *testing.F) {
+	f.Add([]byte{2, 1, 2})
+	gfz.Fuzz(f, func(t *gfz.T) {
+		xs := xsGen.Draw(t)
+		t.Assume(len(xs) > 0)
+		if xs[0] == 7 {
+			_ = Pick(xs, xs[0])
+		}
+	})
+}
+
+// FuzzFatal fails with t.Fatalf when the flag is set and n is 2.
+func FuzzFatal(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		flag := gen.Bool().Named("flag").Draw(t)
+		n := gen.IntRange(0, 3).Named("n").Draw(t)
+		if flag && n == 2 {
+			check(t, n)
+		}
+	})
+}
+
+func check(t *gfz.T, n int) {
+	t.Helper()
+	t.Errorf("n is %d", n)
+	t.Fatalf("flag set and n == %d", n)
+}
+
+// FuzzNoGfz never calls gfz.Fuzz.
+func FuzzNoGfz(f *testing.F) {
+	f.Skip("not a gfz target")
+}
+
+// FuzzGoPanic panics in a goroutine it starts when APITEST_GOPANIC is set.
+func FuzzGoPanic(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if gen.Bool().Draw(t) && os.Getenv("APITEST_GOPANIC") != "" {
+			done := make(chan bool)
+			go func() {
+				defer close(done)
+				panic("boom in a goroutine")
+			}()
+			<-done
+		}
+	})
+}

@@ -1,0 +1,7 @@
+module gfztest.example/apitest
+
+go 1.26.0
+
+require github.com/gfz-dev/gfz v0.0.0
+
+replace github.com/gfz-dev/gfz => ../..
