@@ -385,7 +385,7 @@ func repro(stdout, stderr io.Writer, fn func(*T), files []string, verbose bool) 
 		if verbose {
 			fmt.Fprintf(stdout, "consumed: %d of %d bytes\n", len(out.Consumed), len(data))
 		}
-		fmt.Fprintf(stdout, "values:\n%s", indent(ex.t.valuesText()))
+		fmt.Fprintf(stdout, "values:\n%s", indent(ex.t.Values()))
 		if len(ex.t.logs) > 0 {
 			fmt.Fprintf(stdout, "log:\n%s", indent(strings.Join(ex.t.logs, "\n")+"\n"))
 		}

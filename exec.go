@@ -87,7 +87,7 @@ func panicFailure(t *T, r any, stack []byte) *engine.FailureInfo {
 		Message:   msg,
 		Stack:     trimStack(string(stack)),
 		Signature: "panic: " + kind + "\n" + userFrames(pcs[:n], t.helpers),
-		Value:     t.valuesText(),
+		Value:     t.Values(),
 	}
 }
 
@@ -104,7 +104,7 @@ func fatalFailure(t *T) *engine.FailureInfo {
 		Message:   strings.Join(t.msgs, "\n"),
 		Stack:     formatStack(t.failPCs),
 		Signature: "fatal\n" + userFrames(t.failPCs, t.helpers),
-		Value:     t.valuesText(),
+		Value:     t.Values(),
 	}
 }
 
@@ -246,9 +246,10 @@ func formatStack(pcs []uintptr) string {
 	return b.String()
 }
 
-// valuesText prints the recorded top-level values, one "label = value" per
-// line.
-func (t *T) valuesText() string {
+// Values returns the top-level generated values recorded so far (see Note),
+// printed as failure reports print them: one "label = value" line each, the
+// value in Go syntax.
+func (t *T) Values() string {
 	var b strings.Builder
 	for _, v := range t.values {
 		text := v.text
