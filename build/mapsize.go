@@ -1,0 +1,40 @@
+package build
+
+import "math"
+
+// Map size bounds. 64 KiB is AFL's default and fits in L2; above 2 MiB the
+// per-execution Reset and Classify passes cost more than collisions do.
+const (
+	MinMapBits = 16
+	MaxMapBits = 21
+	// TargetCollisionRate is the largest expected fraction of colliding
+	// edges ChooseMapBits accepts before growing the map.
+	TargetCollisionRate = 0.05
+	// EdgesPerProbe estimates the number of distinct edges (prev, cur)
+	// per probe: most blocks have one or two predecessors.
+	EdgesPerProbe = 2
+)
+
+// CollisionRate is the expected fraction of edges that share their map slot
+// with at least one other edge when edges distinct edges hash uniformly into
+// a map of 1<<bits slots: 1 - (1 - 1/M)^(edges-1).
+func CollisionRate(edges, bits int) float64 {
+	if edges <= 1 {
+		return 0
+	}
+	m := float64(uint64(1) << uint(bits))
+	return 1 - math.Exp(float64(edges-1)*math.Log1p(-1/m))
+}
+
+// ChooseMapBits picks the smallest map size in [MinMapBits, MaxMapBits]
+// whose expected collision rate for probes*EdgesPerProbe edges is at most
+// TargetCollisionRate.
+func ChooseMapBits(probes int) int {
+	edges := probes * EdgesPerProbe
+	for b := MinMapBits; b < MaxMapBits; b++ {
+		if CollisionRate(edges, b) <= TargetCollisionRate {
+			return b
+		}
+	}
+	return MaxMapBits
+}

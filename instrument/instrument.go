@@ -1,0 +1,689 @@
+// Package instrument rewrites Go source files to insert gfz coverage probes.
+//
+// It works on type-checked syntax (as loaded by golang.org/x/tools/go/packages)
+// and rewrites it with github.com/dave/dst, which keeps comments, //go:
+// directives, build constraints and //line directives attached where the
+// compiler needs them. A probe call
+//
+//	_gfzHit(0xID, &_gfzBlocks[i])
+//
+// is inserted at every branch arm: function and closure entry, both arms of
+// every if (adding an implicit else), every case of expression and type
+// switches (adding an implicit default), every select case, loop body entry
+// and loop exit, labelled statements that a goto jumps to, and the right
+// operand of && and || (as _gfzHitE(...) && rhs). Every original statement is
+// preceded by a /*line file:line:col*/ directive so that compile errors and
+// run-time stack traces of the instrumented build show the user's own file
+// names and line numbers.
+//
+// The per-package helpers _gfzHit, _gfzHitE and _gfzBlocks, and the init code
+// that registers the package's probe table with the probe runtime, live in
+// one added file produced by Package.RegistrationSource. See
+// docs/INSTRUMENT.md for the design.
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+	"github.com/dave/dst/dstutil"
+)
+
+// RuntimePath is the import path of gfz's probe runtime.
+const RuntimePath = "github.com/gfz-dev/gfz/runtime"
+
+// Package accumulates the rewritten files and the probes of one package.
+type Package struct {
+	Path   string  // import path
+	Name   string  // package name
+	Std    bool    // standard-library package: reach the runtime via //go:linkname
+	Probes []Probe // index i is the block index of the probe
+
+	fset  *token.FileSet
+	info  *types.Info
+	files []*file
+}
+
+type file struct {
+	name string // original file name
+	dst  *dst.File
+	ids  []idLit
+}
+
+type idLit struct {
+	lit   *dst.BasicLit
+	probe int
+}
+
+// NewPackage starts instrumenting the package with the given import path and
+// name. fset and info are those the files were parsed and type-checked with;
+// info may be nil (constant && and || operands are then recognised only
+// syntactically, and labels only by name).
+func NewPackage(path, name string, std bool, fset *token.FileSet, info *types.Info) *Package {
+	return &Package{Path: path, Name: name, Std: std, fset: fset, info: info}
+}
+
+// ImportsC reports whether f imports "C" (cgo); such files are built
+// unchanged.
+func ImportsC(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		if imp.Path.Value == `"C"` {
+			return true
+		}
+	}
+	return false
+}
+
+// AddFile rewrites f (which must have been parsed with comments, using the
+// package's FileSet) and records its probes. The ast.File must not be used
+// afterwards.
+func (p *Package) AddFile(f *ast.File) error {
+	name := p.fset.File(f.Pos()).Name()
+	dec := decorator.NewDecorator(p.fset)
+	df, err := dec.DecorateFile(f)
+	if err != nil {
+		return fmt.Errorf("instrument %s: %w", name, err)
+	}
+	fl := &file{name: name, dst: df}
+	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f}
+	r.collectLabels(f)
+	r.rewrite()
+	p.files = append(p.files, fl)
+	return nil
+}
+
+// Rendered is one rewritten file.
+type Rendered struct {
+	Name string // original file name
+	Src  []byte // rewritten source
+}
+
+// Render prints the rewritten files with probe IDs masked to a map of
+// 1<<mapBits entries. It may be called more than once.
+func (p *Package) Render(mapBits int) ([]Rendered, error) {
+	mask := uint32(1)<<uint(mapBits) - 1
+	var out []Rendered
+	for _, f := range p.files {
+		for _, l := range f.ids {
+			l.lit.Value = fmt.Sprintf("%#x", p.Probes[l.probe].ID&mask)
+		}
+		var buf bytes.Buffer
+		if err := decorator.NewRestorer().Fprint(&buf, f.dst); err != nil {
+			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
+		}
+		out = append(out, Rendered{Name: f.name, Src: buf.Bytes()})
+	}
+	return out, nil
+}
+
+// Files returns the names of the files added so far.
+func (p *Package) Files() []string {
+	var names []string
+	for _, f := range p.files {
+		names = append(names, f.name)
+	}
+	return names
+}
+
+type labelUse struct{ gotoUse, branchUse bool }
+
+type rewriter struct {
+	pkg     *Package
+	dec     *decorator.Decorator
+	file    *file
+	astFile *ast.File
+
+	funcName string
+	closures int
+	names    []string // enclosing function names while inside closures
+	noProbe  int      // > 0 inside //go:nosplit functions
+
+	labels map[any]*labelUse // keyed by *types.Label or by label name
+}
+
+func (r *rewriter) astOf(n dst.Node) ast.Node { return r.dec.Ast.Nodes[n] }
+
+func (r *rewriter) labelKey(id *ast.Ident) any {
+	if r.pkg.info != nil {
+		if obj := r.pkg.info.Defs[id]; obj != nil {
+			return obj
+		}
+		if obj := r.pkg.info.Uses[id]; obj != nil {
+			return obj
+		}
+	}
+	return id.Name
+}
+
+func (r *rewriter) collectLabels(f *ast.File) {
+	r.labels = map[any]*labelUse{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		b, ok := n.(*ast.BranchStmt)
+		if !ok || b.Label == nil {
+			return true
+		}
+		k := r.labelKey(b.Label)
+		u := r.labels[k]
+		if u == nil {
+			u = &labelUse{}
+			r.labels[k] = u
+		}
+		if b.Tok == token.GOTO {
+			u.gotoUse = true
+		} else {
+			u.branchUse = true
+		}
+		return true
+	})
+}
+
+func (r *rewriter) position(pos token.Pos) token.Position { return r.pkg.fset.Position(pos) }
+
+// addProbe records a probe for the source range [from, to) and returns the
+// statement that fires it.
+func (r *rewriter) addProbe(kind Kind, from, to token.Pos, stmts int) *dst.CallExpr {
+	s := r.position(from)
+	e := r.position(to)
+	if !e.IsValid() {
+		e = s
+	}
+	pr := Probe{
+		ID:        ProbeID(r.pkg.Path, baseName(s.Filename), s.Line, s.Column, kind),
+		Kind:      kind,
+		File:      s.Filename,
+		Func:      r.funcName,
+		StartLine: s.Line, StartCol: s.Column,
+		EndLine: e.Line, EndCol: e.Column,
+		Stmts: stmts,
+	}
+	idx := len(r.pkg.Probes)
+	r.pkg.Probes = append(r.pkg.Probes, pr)
+	lit := &dst.BasicLit{Kind: token.INT, Value: "0x0"}
+	r.file.ids = append(r.file.ids, idLit{lit, idx})
+	fn := "_gfzHit"
+	if kind == KindCond {
+		fn = "_gfzHitE"
+	}
+	return &dst.CallExpr{
+		Fun: dst.NewIdent(fn),
+		Args: []dst.Expr{lit, &dst.UnaryExpr{Op: token.AND, X: &dst.IndexExpr{
+			X: dst.NewIdent("_gfzBlocks"), Index: &dst.BasicLit{Kind: token.INT, Value: strconv.Itoa(idx)},
+		}}},
+	}
+}
+
+func (r *rewriter) probeStmt(kind Kind, from, to token.Pos, stmts int) dst.Stmt {
+	s := &dst.ExprStmt{X: r.addProbe(kind, from, to, stmts)}
+	s.Decs.Before = dst.NewLine
+	s.Decs.After = dst.NewLine
+	return s
+}
+
+func (r *rewriter) probing() bool { return r.noProbe == 0 }
+
+// lineDirective returns a /*line*/ comment that gives the character right
+// after it the original position of pos.
+func (r *rewriter) lineDirective(pos token.Pos) string {
+	p := r.position(pos)
+	if !p.IsValid() || p.Filename == "" {
+		return ""
+	}
+	col := p.Column
+	return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, col)
+}
+
+// syncLine makes the printed n start at the original position of its ast node.
+func (r *rewriter) syncLine(n dst.Node) {
+	a := r.astOf(n)
+	if a == nil {
+		return
+	}
+	if d := r.lineDirective(a.Pos()); d != "" {
+		decs := n.Decorations()
+		decs.Start = append(decs.Start, d)
+	}
+}
+
+// syncEnd makes the line after the last statement of a function body the
+// original line of the body's closing brace (deferred calls run there).
+func (r *rewriter) syncEnd(body *dst.BlockStmt) {
+	ab, ok := r.astOf(body).(*ast.BlockStmt)
+	if !ok || len(body.List) == 0 || !ab.Rbrace.IsValid() {
+		return
+	}
+	rb := r.position(ab.Rbrace)
+	last := body.List[len(body.List)-1]
+	if al := r.astOf(last); al != nil && r.position(al.End()).Line >= rb.Line {
+		return // closing brace on the line of the last statement
+	}
+	decs := last.Decorations()
+	decs.End = append(decs.End, fmt.Sprintf("/*line %s:%d:1*/", rb.Filename, rb.Line-1))
+	decs.After = dst.NewLine
+}
+
+func hasDirective(doc *ast.CommentGroup, dir string) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if c.Text == dir || strings.HasPrefix(c.Text, dir+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+func recvName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := false
+	if s, ok := t.(*ast.StarExpr); ok {
+		star, t = true, s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	name := "?"
+	if id, ok := t.(*ast.Ident); ok {
+		name = id.Name
+	}
+	if star {
+		return "(*" + name + ")." + fd.Name.Name
+	}
+	return name + "." + fd.Name.Name
+}
+
+func (r *rewriter) rewrite() {
+	for _, d := range r.file.dst.Decls {
+		r.syncLine(d)
+		if gd, ok := d.(*dst.GenDecl); ok && gd.Lparen {
+			for _, s := range gd.Specs {
+				r.syncLine(s)
+			}
+		}
+	}
+	dstutil.Apply(r.file.dst, r.pre, r.post)
+}
+
+func (r *rewriter) pre(c *dstutil.Cursor) bool {
+	switch n := c.Node().(type) {
+	case *dst.FuncDecl:
+		fd, _ := r.astOf(n).(*ast.FuncDecl)
+		if fd == nil {
+			return false
+		}
+		r.funcName = recvName(fd)
+		r.closures = 0
+		if hasDirective(fd.Doc, "//go:nosplit") {
+			r.noProbe++
+		}
+	case *dst.FuncLit:
+		r.closures++
+		parent := r.funcName
+		if parent == "" {
+			parent = "glob"
+		}
+		r.names = append(r.names, r.funcName)
+		r.funcName = fmt.Sprintf("%s.func%d", parent, r.closures)
+	}
+	return true
+}
+
+func (r *rewriter) post(c *dstutil.Cursor) bool {
+	switch n := c.Node().(type) {
+	case *dst.FuncDecl:
+		if n.Body != nil {
+			r.funcEntry(n.Body)
+		}
+		fd, _ := r.astOf(n).(*ast.FuncDecl)
+		if fd != nil && hasDirective(fd.Doc, "//go:nosplit") {
+			r.noProbe--
+		}
+		r.funcName = ""
+	case *dst.FuncLit:
+		r.funcEntry(n.Body)
+		r.funcName = r.names[len(r.names)-1]
+		r.names = r.names[:len(r.names)-1]
+	case *dst.BlockStmt:
+		n.List = r.stmtList(n.List)
+	case *dst.CaseClause:
+		n.Body = r.stmtList(n.Body)
+		r.syncLine(n)
+	case *dst.CommClause:
+		n.Body = r.stmtList(n.Body)
+		r.syncLine(n)
+	case *dst.IfStmt:
+		r.ifStmt(n)
+	case *dst.SwitchStmt:
+		r.switchBody(n.Body, n)
+	case *dst.TypeSwitchStmt:
+		r.switchBody(n.Body, n)
+	case *dst.SelectStmt:
+		for _, s := range n.Body.List {
+			cc := s.(*dst.CommClause)
+			if a, ok := r.astOf(cc).(*ast.CommClause); ok && r.probing() {
+				cc.Body = prepend(r.probeStmt(KindSelect, a.Colon+1, a.End(), len(a.Body)), cc.Body)
+			}
+		}
+	case *dst.ForStmt:
+		r.loopBody(n.Body)
+	case *dst.RangeStmt:
+		r.loopBody(n.Body)
+	case *dst.BinaryExpr:
+		if (n.Op == token.LAND || n.Op == token.LOR) && r.probing() {
+			r.condRHS(n)
+		}
+	}
+	return true
+}
+
+func prepend(s dst.Stmt, list []dst.Stmt) []dst.Stmt {
+	return append([]dst.Stmt{s}, list...)
+}
+
+func blockRange(b *ast.BlockStmt) (token.Pos, token.Pos) {
+	return b.Lbrace, b.Rbrace + 1
+}
+
+func (r *rewriter) blockProbe(kind Kind, body *dst.BlockStmt) {
+	ab, ok := r.astOf(body).(*ast.BlockStmt)
+	if !ok || !r.probing() {
+		return
+	}
+	from, to := blockRange(ab)
+	body.List = prepend(r.probeStmt(kind, from, to, len(ab.List)), body.List)
+}
+
+func (r *rewriter) funcEntry(body *dst.BlockStmt) {
+	r.blockProbe(KindFunc, body)
+	r.syncEnd(body)
+}
+
+func (r *rewriter) loopBody(body *dst.BlockStmt) { r.blockProbe(KindLoop, body) }
+
+func (r *rewriter) ifStmt(n *dst.IfStmt) {
+	ai, ok := r.astOf(n).(*ast.IfStmt)
+	if !ok {
+		return
+	}
+	r.blockProbe(KindThen, n.Body)
+	switch e := n.Else.(type) {
+	case nil:
+		if r.probing() {
+			end := ai.End()
+			n.Else = &dst.BlockStmt{List: []dst.Stmt{r.probeStmt(KindImplicit, end, end, 0)}}
+		}
+	case *dst.BlockStmt:
+		r.blockProbe(KindElse, e)
+	case *dst.IfStmt:
+		r.syncLine(e)
+	}
+}
+
+func (r *rewriter) switchBody(body *dst.BlockStmt, sw dst.Node) {
+	if !r.probing() {
+		return
+	}
+	hasDefault := false
+	for _, s := range body.List {
+		cc := s.(*dst.CaseClause)
+		if cc.List == nil {
+			hasDefault = true
+		}
+		ac, ok := r.astOf(cc).(*ast.CaseClause)
+		if !ok {
+			continue
+		}
+		cc.Body = prepend(r.probeStmt(KindCase, ac.Colon+1, ac.End(), len(ac.Body)), cc.Body)
+	}
+	if !hasDefault {
+		var end token.Pos
+		switch a := r.astOf(sw).(type) {
+		case *ast.SwitchStmt:
+			end = a.Body.Rbrace
+		case *ast.TypeSwitchStmt:
+			end = a.Body.Rbrace
+		default:
+			return
+		}
+		cc := &dst.CaseClause{Body: []dst.Stmt{r.probeStmt(KindDefault, end, end, 0)}}
+		cc.Decs.Before = dst.NewLine
+		cc.Decs.After = dst.NewLine
+		body.List = append(body.List, cc)
+	}
+}
+
+// condRHS replaces the right operand y of x && y or x || y with
+// (_gfzHitE(...) && y), unless the expression is constant or its type is
+// not the predeclared bool (a named boolean type would not mix with HitE's
+// bool result).
+func (r *rewriter) condRHS(n *dst.BinaryExpr) {
+	ab, ok := r.astOf(n).(*ast.BinaryExpr)
+	if !ok {
+		return
+	}
+	if info := r.pkg.info; info != nil {
+		tv, ok := info.Types[ab]
+		if !ok || tv.Value != nil {
+			return
+		}
+		if b, ok := tv.Type.(*types.Basic); !ok || (b.Kind() != types.Bool && b.Kind() != types.UntypedBool) {
+			return
+		}
+		if tvy, ok := info.Types[ab.Y]; ok && tvy.Value != nil {
+			return // constant right operand: nothing to branch on
+		}
+	}
+	y := n.Y
+	if _, bin := y.(*dst.BinaryExpr); bin {
+		y = &dst.ParenExpr{X: y}
+	}
+	n.Y = &dst.ParenExpr{X: &dst.BinaryExpr{
+		X:  r.addProbe(KindCond, ab.Y.Pos(), ab.Y.End(), 0),
+		Op: token.LAND,
+		Y:  y,
+	}}
+}
+
+// stmtList adds line directives to the original statements of a list, the
+// loop-exit probes after loops that can exit, and probes at labels that a
+// goto targets.
+func (r *rewriter) stmtList(list []dst.Stmt) []dst.Stmt {
+	out := make([]dst.Stmt, 0, len(list))
+	for _, s := range list {
+		orig := r.astOf(s)
+		if orig == nil { // inserted by us
+			out = append(out, s)
+			continue
+		}
+		r.syncLine(s)
+		if ls, ok := s.(*dst.LabeledStmt); ok && r.probing() {
+			als := orig.(*ast.LabeledStmt)
+			if u := r.labels[r.labelKey(als.Label)]; u != nil && u.gotoUse && !u.branchUse {
+				// L: stmt  =>  L: probe; stmt
+				inner := ls.Stmt
+				ls.Stmt = r.probeStmt(KindLabel, als.Pos(), als.Colon+1, 0)
+				out = append(out, ls)
+				if _, empty := inner.(*dst.EmptyStmt); !empty {
+					inner.Decorations().Before = dst.NewLine
+					out = append(out, inner)
+				}
+				continue
+			}
+		}
+		out = append(out, s)
+		if r.probing() && r.loopCanExit(orig) {
+			end := orig.End()
+			out = append(out, r.probeStmt(KindLoopExit, end, end, 0))
+		}
+	}
+	return out
+}
+
+// loopCanExit reports whether s is a loop (possibly labelled) after which
+// control can continue: a for with a condition, a range loop, or a for
+// without condition that contains a break targeting it. Adding a statement
+// after a terminating loop would break "missing return" analysis.
+func (r *rewriter) loopCanExit(s ast.Node) bool {
+	var label *ast.Ident
+	if ls, ok := s.(*ast.LabeledStmt); ok {
+		label, s = ls.Label, ls.Stmt
+	}
+	switch l := s.(type) {
+	case *ast.RangeStmt:
+		return true
+	case *ast.ForStmt:
+		if l.Cond != nil {
+			return true
+		}
+		return r.hasBreak(l.Body, label)
+	}
+	return false
+}
+
+func (r *rewriter) hasBreak(body *ast.BlockStmt, label *ast.Ident) bool {
+	var key any
+	if label != nil {
+		key = r.labelKey(label)
+	}
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil {
+				return false
+			}
+			switch x := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n && !nested {
+					walk(m, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				if x.Tok != token.BREAK {
+					return true
+				}
+				if x.Label == nil {
+					if !nested {
+						found = true
+					}
+				} else if key != nil && r.labelKey(x.Label) == key {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return found
+}
+
+// RegistrationFileName is the name of the file added to every instrumented
+// package. It is chosen not to collide with user files (see
+// build.registrationName for the collision check).
+const RegistrationFileName = "zz_gfz_probes.go"
+
+// RegistrationSource returns the added file of the package: _gfzBlocks, the
+// probe helpers and the init function registering the probe table. For
+// standard-library packages (which may not import gfz's runtime) the map,
+// the previous-location register and the package registry are reached with
+// //go:linkname on variables, and the probe helpers are local copies of
+// runtime.Hit/HitE.
+func (p *Package) RegistrationSource(mapBits int) []byte {
+	var b bytes.Buffer
+	n := len(p.Probes)
+	table := strconv.Quote(EncodeTable(p.Probes))
+	fmt.Fprintf(&b, "// Code generated by gfz-build. DO NOT EDIT.\n\npackage %s\n\n", p.Name)
+	if !p.Std {
+		fmt.Fprintf(&b, `import _gfzrt %q
+
+var _gfzBlocks [%d]uint8
+
+//go:norace
+func _gfzHit(id uint32, b *uint8) { _gfzrt.Hit(id, b) }
+
+//go:norace
+func _gfzHitE(id uint32, b *uint8) bool { return _gfzrt.HitE(id, b) }
+
+func init() { _gfzrt.Register(%q, _gfzBlocks[:], %s) }
+`, RuntimePath, n, p.Path, table)
+		return b.Bytes()
+	}
+	fmt.Fprintf(&b, `import _ "unsafe"
+
+// The runtime's variables, shared through the linker: both definitions are
+// zero-initialised (BSS) symbols of equal size, which the linker merges.
+
+//go:linkname _gfzMap %[1]s.Map
+var _gfzMap [1 << %[2]d]uint8
+
+//go:linkname _gfzPrev %[1]s.prev
+var _gfzPrev uint32
+
+type _gfzPackage struct {
+	Path   string
+	Blocks []uint8
+	Table  string
+}
+
+//go:linkname _gfzPackages %[1]s.packages
+var _gfzPackages []_gfzPackage
+
+var _gfzBlocks [%[3]d]uint8
+
+//go:norace
+func _gfzHit(cur uint32, b *uint8) {
+	_gfzMap[(cur^_gfzPrev)&(1<<%[2]d-1)]++
+	_gfzPrev = cur >> 1
+	*b = 1
+}
+
+//go:norace
+func _gfzHitE(cur uint32, b *uint8) bool {
+	_gfzMap[(cur^_gfzPrev)&(1<<%[2]d-1)]++
+	_gfzPrev = cur >> 1
+	*b = 1
+	return true
+}
+
+func init() {
+	_gfzPackages = append(_gfzPackages, _gfzPackage{%[4]q, _gfzBlocks[:], %[5]s})
+}
+`, RuntimePath, mapBits, n, p.Path, table)
+	return b.Bytes()
+}
+
+// SortProbesByPosition returns the probe indices ordered by file and start
+// position (for reports); the probes themselves keep their indices.
+func SortProbesByPosition(probes []Probe) []int {
+	idx := make([]int, len(probes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		pa, pb := probes[idx[a]], probes[idx[b]]
+		if pa.File != pb.File {
+			return pa.File < pb.File
+		}
+		if pa.StartLine != pb.StartLine {
+			return pa.StartLine < pb.StartLine
+		}
+		return pa.StartCol < pb.StartCol
+	})
+	return idx
+}
