@@ -13,7 +13,7 @@ import (
 // which shows how bytes decode into values.
 func ExampleIntRange() {
 	t := gfz.NewT(param.New([]byte{5, 0x01, 0x02}, 0))
-	fmt.Println(gen.IntRange(10, 20).Draw(t)) // one byte: 10 + 5 mod 11
+	fmt.Println(gen.IntRange(10, 20).Draw(t))  // one byte: 10 + 5 mod 11
 	fmt.Println(gen.IntRange(0, 1000).Draw(t)) // two bytes, little-endian: 0x0201
 	// Output:
 	// 15

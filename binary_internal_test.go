@@ -1,0 +1,121 @@
+package gfz
+
+import (
+	"bytes"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+const testInfo = "v=1&targets=FuzzA,FuzzB&mapbits=16&probes=12"
+
+func TestParseBinaryArgs(t *testing.T) {
+	cases := []struct {
+		info   string
+		args   []string
+		code   int    // -1: go on
+		stdout string // substring
+		stderr string // substring
+	}{
+		{testInfo, []string{"-list"}, ExitOK, "FuzzA\nFuzzB\n", ""},
+		{testInfo, []string{"-h"}, ExitOK, "", "-repro FILE"},
+		{testInfo, []string{"-nosuchflag"}, ExitUsage, "", "flag provided but not defined"},
+		{testInfo, []string{"-runs", "x"}, ExitUsage, "", "invalid value"},
+		{testInfo, []string{}, ExitUsage, "", "2 fuzz targets; name one of: FuzzA, FuzzB"},
+		{testInfo, []string{"FuzzC"}, ExitUsage, "", `unknown fuzz target "FuzzC"`},
+		{testInfo, []string{"FuzzA", "FuzzB"}, ExitUsage, "", "name one fuzz target"},
+		{testInfo, []string{"-engine", "afl", "FuzzA"}, ExitUsage, "", `unknown engine "afl"`},
+		{testInfo, []string{"-runs", "-3", "FuzzA"}, ExitUsage, "", "must not be negative"},
+		{"v=2&targets=FuzzA", []string{"FuzzA"}, ExitUsage, "", "version"},
+		{"v=1", []string{}, ExitUsage, "", "no fuzz targets"},
+		{"v=1&targets=FuzzOnly", []string{}, -1, "", ""},
+		{testInfo, []string{"FuzzB"}, -1, "", ""},
+		{"v=1", []string{"FuzzAny"}, -1, "", ""},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		cfg, code := parseBinaryArgs(c.info, c.args, &out, &errb)
+		if code != c.code || !strings.Contains(out.String(), c.stdout) || !strings.Contains(errb.String(), c.stderr) {
+			t.Errorf("%q %q: code %d stdout %q stderr %q; want %d, %q, %q", c.info, c.args, code, out.String(), errb.String(), c.code, c.stdout, c.stderr)
+		}
+		if (code == -1) != (cfg != nil) {
+			t.Errorf("%q: code %d with config %v", c.args, code, cfg)
+		}
+	}
+}
+
+func TestParseBinaryArgsValues(t *testing.T) {
+	var out, errb bytes.Buffer
+	cfg, code := parseBinaryArgs(testInfo, []string{"-time", "3s", "-runs", "77", "-seed", "9", "-engine", "random",
+		"-timeout", "2s", "-workdir", "wd", "-coverprofile", "c.out", "-v", "FuzzB"}, &out, &errb)
+	if code != -1 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	if cfg.target != "FuzzB" || cfg.time != 3*time.Second || cfg.runs != 77 || cfg.seed != 9 || cfg.engine != "random" ||
+		cfg.timeout != 2*time.Second || cfg.workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
+		t.Errorf("config %+v", cfg)
+	}
+	// Defaults: seed 1, zest, 5s timeout, ./gfzwork/<target>.
+	cfg, code = parseBinaryArgs(testInfo, []string{"FuzzA"}, &out, &errb)
+	if code != -1 || cfg.seed != 1 || cfg.engine != "zest" || cfg.timeout != 5*time.Second || cfg.workdir != filepath.Join("gfzwork", "FuzzA") {
+		t.Errorf("defaults %+v", cfg)
+	}
+	// -repro takes one file; more files follow the flags, the target may be among them.
+	cfg, code = parseBinaryArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)
+	if code != -1 || cfg.target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{"a.input", "b.input", "c.input"}) {
+		t.Errorf("repro config %+v (code %d)", cfg, code)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"runtime error: index out of range [5] with length 3": "runtime error: index out of range [N] with length N",
+		"node 12 at depth 3\nmore":                            "node N at depth N",
+		"x1y22z333":                                           "xNyNzN",
+		strings.Repeat("a", 300):                              strings.Repeat("a", 120) + "...",
+	} {
+		if got := normalize(in); got != want {
+			t.Errorf("normalize(%.20q) = %q, want %q", in, got, want)
+		}
+	}
+	if k := panicKind(struct{ X int }{7}); k != "struct { X int }: {N}" {
+		t.Errorf("panicKind of a struct = %q", k)
+	}
+}
+
+func TestTrimStack(t *testing.T) {
+	in := `goroutine 8 [running]:
+runtime/debug.Stack()
+	/go/src/runtime/debug/stack.go:26 +0x5e
+github.com/gfz-dev/gfz.run.func1()
+	/work/main/exec.go:61 +0xaa
+panic({0x621560?, 0x3454e391a0a8?})
+	/go/src/runtime/panic.go:860 +0x13a
+example.com/x.Pick(...)
+	/x/apitest.go:16
+github.com/gfz-dev/gfz.run(0x3454e391e180?, 0x30?)
+	/work/main/exec.go:71 +0x68
+github.com/gfz-dev/gfz.(*executor).Exec(0x3454e3912000)
+	/work/main/exec.go:38 +0x1c6
+`
+	want := `goroutine 8 [running]:
+panic({0x621560?, 0x3454e391a0a8?})
+	/go/src/runtime/panic.go:860 +0x13a
+example.com/x.Pick(...)
+	/x/apitest.go:16
+`
+	if got := trimStack(in); got != want {
+		t.Errorf("trimStack:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestIndent(t *testing.T) {
+	if got := indent("a\nb"); got != "\ta\n\tb\n" {
+		t.Errorf("indent = %q", got)
+	}
+	if got := indent(""); got != "" {
+		t.Errorf("indent empty = %q", got)
+	}
+}

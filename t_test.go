@@ -1,0 +1,226 @@
+package gfz_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/engine"
+	gen "github.com/gfz-dev/gfz/generators"
+)
+
+// execOnce runs fn once on data through the fuzz-binary executor.
+func execOnce(fn func(*gfz.T), data []byte) engine.Outcome {
+	return gfz.NewExecutor(fn).Exec(data, 0)
+}
+
+func TestResults(t *testing.T) {
+	afterError := false
+	cases := []struct {
+		name string
+		fn   func(*gfz.T)
+		want engine.Result
+		kind string
+		msg  string
+	}{
+		{"return", func(t *gfz.T) { gen.Int().Draw(t) }, engine.Valid, "", ""},
+		{"Assume(true)", func(t *gfz.T) { t.Assume(true) }, engine.Valid, "", ""},
+		{"Log", func(t *gfz.T) { t.Log("x"); t.Logf("%d", 1) }, engine.Valid, "", ""},
+		{"Assume(false)", func(t *gfz.T) { t.Assume(false); panic("not reached") }, engine.Invalid, "", ""},
+		{"Skip", func(t *gfz.T) { t.Skip("no"); panic("not reached") }, engine.Invalid, "", ""},
+		{"Skipf", func(t *gfz.T) { t.Skipf("no %d", 1); panic("not reached") }, engine.Invalid, "", ""},
+		{"SkipNow", func(t *gfz.T) { t.SkipNow(); panic("not reached") }, engine.Invalid, "", ""},
+		{"exhausted", func(t *gfz.T) {
+			for {
+				gen.Int().Draw(t)
+			}
+		}, engine.Invalid, "", ""},
+		{"Fatal", func(t *gfz.T) { t.Fatal("bad", 1); panic("not reached") }, engine.Failure, "t.Fatal", "t_test.go:41: bad 1"},
+		{"Fatalf", func(t *gfz.T) { t.Fatalf("bad %d", 2); panic("not reached") }, engine.Failure, "t.Fatal", "t_test.go:42: bad 2"},
+		{"FailNow", func(t *gfz.T) { t.FailNow(); panic("not reached") }, engine.Failure, "t.Fatal", ""},
+		{"Error continues", func(t *gfz.T) {
+			t.Error("e1")
+			t.Errorf("e%d", 2)
+			afterError = t.Failed()
+		}, engine.Failure, "t.Error", "t_test.go:45: e1\nt_test.go:46: e2"},
+		{"Fail", func(t *gfz.T) { t.Fail() }, engine.Failure, "t.Error", ""},
+		{"panic string", func(t *gfz.T) { panic("boom 42") }, engine.Failure, "panic: string: boom N", "boom 42"},
+		{"panic error", func(t *gfz.T) { panic(errors.New("e")) }, engine.Failure, "panic: *errors.errorString: e", "e"},
+		{"nil map", func(t *gfz.T) {
+			var m map[int]int
+			m[gen.Int().Draw(t)] = 1
+		}, engine.Failure, "panic: assignment to entry in nil map", "assignment to entry in nil map"},
+		{"Error then panic", func(t *gfz.T) { t.Error("first"); panic(fmt.Sprint("p", 1)) }, engine.Failure, "panic: string: pN", "p1\nt_test.go:56: first"},
+	}
+	for _, c := range cases {
+		out := execOnce(c.fn, nil)
+		if out.Result != c.want {
+			t.Errorf("%s: result %v, want %v", c.name, out.Result, c.want)
+			continue
+		}
+		if (out.Failure != nil) != (c.want == engine.Failure) {
+			t.Errorf("%s: failure info %+v with result %v", c.name, out.Failure, out.Result)
+			continue
+		}
+		if out.Failure == nil {
+			continue
+		}
+		if out.Failure.Kind != c.kind || out.Failure.Message != c.msg {
+			t.Errorf("%s: kind %q message %q, want %q %q", c.name, out.Failure.Kind, out.Failure.Message, c.kind, c.msg)
+		}
+		if out.Failure.Signature == "" || out.Failure.Stack == "" {
+			t.Errorf("%s: empty signature or stack: %+v", c.name, out.Failure)
+		}
+	}
+	if !afterError {
+		t.Error("execution did not continue after Error, or Failed() was false")
+	}
+}
+
+func TestFailedAndSkipped(t *testing.T) {
+	var states []bool
+	execOnce(func(t *gfz.T) {
+		states = append(states, t.Failed(), t.Skipped())
+		t.Error("x")
+		states = append(states, t.Failed())
+	}, nil)
+	if fmt.Sprint(states) != "[false false true]" {
+		t.Errorf("Failed/Skipped sequence %v", states)
+	}
+	// State does not leak from one execution to the next.
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		if gen.Bool().Draw(t) {
+			t.Fatal("x")
+		}
+	})
+	if r := ex.Exec([]byte{1}, 0).Result; r != engine.Failure {
+		t.Fatalf("first execution %v", r)
+	}
+	out := ex.Exec([]byte{0}, 0)
+	if out.Result != engine.Valid || out.Failure != nil {
+		t.Fatalf("second execution %v %+v, want VALID", out.Result, out.Failure)
+	}
+}
+
+// bug1 and bug2 are two distinct planted bugs.
+func bug1(xs []int) int { return xs[len(xs)] }
+
+func bug2(xs []int) int {
+	var m map[int]int
+	m[xs[0]] = 1
+	return 0
+}
+
+var xsGen = gen.SliceOf(gen.IntRange(0, 9), 1, 8).Named("xs")
+
+func buggy(t *gfz.T) {
+	xs := xsGen.Draw(t)
+	switch {
+	case xs[0] == 1:
+		bug1(xs)
+	case xs[0] == 2:
+		bug2(xs)
+	case xs[0] == 3:
+		t.Fatalf("three: %v", xs)
+	case xs[0] == 4:
+		helperFatal(t, xs)
+	}
+}
+
+func helperFatal(t *gfz.T, xs []int) {
+	t.Helper()
+	t.Fatalf("four: %v", xs)
+}
+
+func TestSignatures(t *testing.T) {
+	sig := func(data ...byte) string {
+		out := execOnce(buggy, data)
+		if out.Failure == nil {
+			t.Fatalf("input %v did not fail", data)
+		}
+		return out.Failure.Signature
+	}
+	// The same bug at different inputs (different lengths, so different
+	// numbers in the panic message) has one signature.
+	a, b := sig(2, 1, 5, 6), sig(5, 1, 0, 0, 0, 0, 9)
+	if a != b {
+		t.Errorf("same bug, different signatures:\n%s\n%s", a, b)
+	}
+	if !strings.HasPrefix(a, "panic: runtime error: index out of range [N] with length N\n") ||
+		!strings.Contains(a, "bug1 t_test.go:") || !strings.Contains(a, "buggy t_test.go:") {
+		t.Errorf("unexpected signature %q", a)
+	}
+	if n := strings.Count(a, "\n"); n != 3 {
+		t.Errorf("signature has %d lines, want kind + 2 user frames:\n%s", n, a)
+	}
+	c := sig(1, 2)
+	if c == a || !strings.HasPrefix(c, "panic: assignment to entry in nil map\n") {
+		t.Errorf("different bug, signature %q (bug1: %q)", c, a)
+	}
+	f1, f2 := sig(1, 3), sig(3, 3, 9, 9)
+	if f1 != f2 || !strings.HasPrefix(f1, "fatal\n") || !strings.Contains(f1, "buggy t_test.go:") {
+		t.Errorf("Fatalf signatures %q %q", f1, f2)
+	}
+	// Helper frames are skipped: the signature points at the caller.
+	h := sig(0, 4)
+	if strings.Contains(h, "helperFatal") || h == f1 || !strings.Contains(h, "buggy t_test.go:") {
+		t.Errorf("helper signature %q", h)
+	}
+	out := execOnce(buggy, []byte{0, 4})
+	if !strings.HasPrefix(out.Failure.Message, "t_test.go:") || !strings.Contains(out.Failure.Message, "four: [4]") {
+		t.Errorf("helper message %q", out.Failure.Message)
+	}
+	if out.Failure.Value != "xs = []int{4}\n" {
+		t.Errorf("value %q", out.Failure.Value)
+	}
+}
+
+// TestReplay checks that saving the consumed bytes of a failing execution
+// (through the corpus file format) and replaying them reproduces the
+// failure byte for byte, even when the first execution read PRNG extension
+// bytes.
+func TestReplay(t *testing.T) {
+	ex := gfz.NewExecutor(buggy)
+	found := 0
+	for seed := uint64(0); seed < 200; seed++ {
+		out := ex.Exec(nil, seed) // everything comes from the PRNG extension
+		if out.Result != engine.Failure {
+			continue
+		}
+		found++
+		saved := engine.EncodeInput(out.Consumed)
+		fi := *out.Failure
+		data, err := engine.DecodeInput(saved)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := gfz.NewExecutor(buggy).Exec(data, seed+12345)
+		if again.Result != engine.Failure || !bytes.Equal(again.Consumed, data) {
+			t.Fatalf("replay of %x: %v consumed %x", data, again.Result, again.Consumed)
+		}
+		if again.Failure.Signature != fi.Signature || again.Failure.Value != fi.Value || again.Failure.Message != fi.Message {
+			t.Fatalf("replay differs:\n%+v\n%+v", fi, *again.Failure)
+		}
+	}
+	if found < 50 {
+		t.Fatalf("only %d of 200 random inputs failed", found)
+	}
+}
+
+func TestNewT(t *testing.T) {
+	// Values printed in Go syntax, one per top-level draw, with labels.
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		gen.Bool().Named("b").Draw(t)
+		gen.String().Draw(t)
+		gen.Custom(func(t *gfz.T) []int { return []int{gen.IntRange(0, 9).Draw(t)} }).Named("c").Draw(t)
+		t.Fatal("x")
+	})
+	out := ex.Exec([]byte{1, 2, 'h', 'i', 7}, 0)
+	want := "b = true\nString = \"hi\"\nc = []int{7}\n"
+	if out.Failure == nil || out.Failure.Value != want {
+		t.Fatalf("values %+v, want %q", out.Failure, want)
+	}
+}
