@@ -160,6 +160,12 @@ func TestModeFuzzBinary(t *testing.T) {
 			t.Errorf("workdir: %v", err)
 		}
 	}
+	// Without instrumentation the profile is empty, but it is written.
+	out, code = gfz(nil, "-runs", "50", "-workdir", "wc", "-coverprofile", "c.out", "FuzzPass")
+	wantOutput(t, "-coverprofile", out, code, 0)
+	if prof, err := os.ReadFile(filepath.Join(work, "c.out")); err != nil || !strings.HasPrefix(string(prof), "mode: set\n") {
+		t.Errorf("coverprofile %q, %v", prof, err)
+	}
 	for _, eng := range []string{"bytes", "random"} {
 		out, code = gfz(nil, "-runs", "100", "-engine", eng, "-workdir", "wd-"+eng, "FuzzPass")
 		wantOutput(t, "-engine "+eng, out, code, 0)
