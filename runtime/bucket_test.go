@@ -1,0 +1,93 @@
+package runtime
+
+import "testing"
+
+func TestBucket(t *testing.T) {
+	cases := map[uint8]uint8{0: 0, 1: 1, 2: 2, 3: 4, 4: 8, 7: 8, 8: 16, 15: 16, 16: 32, 31: 32, 32: 64, 127: 64, 128: 128, 255: 128}
+	for c, want := range cases {
+		if got := Bucket(c); got != want {
+			t.Errorf("Bucket(%d) = %d, want %d", c, got, want)
+		}
+	}
+	// Monotone, one-hot, and each class boundary exactly where AFL has it.
+	prev := uint8(0)
+	changes := 0
+	for c := 0; c < 256; c++ {
+		b := Bucket(uint8(c))
+		if b < prev || (b != 0 && b&(b-1) != 0) {
+			t.Fatalf("Bucket(%d) = %d after %d", c, b, prev)
+		}
+		if b != prev {
+			changes++
+		}
+		prev = b
+	}
+	if changes != 8 {
+		t.Errorf("%d class changes, want 8", changes)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 1000, 4099} {
+		m := make([]uint8, n)
+		want := make([]uint8, n)
+		for i := range m {
+			// Sparse pattern with zero words and all count values.
+			if i%13 == 0 || i%29 == 3 {
+				m[i] = uint8(i * 7)
+			}
+			want[i] = Bucket(m[i])
+		}
+		Classify(m)
+		for i := range m {
+			if m[i] != want[i] {
+				t.Fatalf("n=%d: m[%d] = %d, want %d", n, i, m[i], want[i])
+			}
+		}
+	}
+}
+
+func TestHitAndReset(t *testing.T) {
+	Reset()
+	var b [2]uint8
+	Hit(5, &b[0])
+	Hit(5, &b[0])
+	if !HitE(9, &b[1]) {
+		t.Fatal("HitE returned false")
+	}
+	if b != [2]uint8{1, 1} {
+		t.Errorf("blocks %v", b)
+	}
+	// Edges: 5^0, 5^(5>>1), 9^(5>>1).
+	for _, e := range []uint32{5, 5 ^ 2, 9 ^ 2} {
+		if Map[e] != 1 {
+			t.Errorf("Map[%d] = %d, want 1", e, Map[e])
+		}
+	}
+	Reset()
+	for i, c := range Map {
+		if c != 0 {
+			t.Fatalf("Map[%d] = %d after Reset", i, c)
+		}
+	}
+}
+
+func BenchmarkClassifySparse(b *testing.B) {
+	var m [MapSize]uint8
+	for b.Loop() {
+		for i := 0; i < 400; i++ {
+			m[(i*7919)&(MapSize-1)] = uint8(i)
+		}
+		Classify(m[:])
+	}
+}
+
+var sink uint8
+
+func BenchmarkHit(b *testing.B) {
+	var blk uint8
+	for i := 0; b.Loop(); i++ {
+		Hit(uint32(i)*0x9e3779b1, &blk)
+	}
+	sink = blk
+}
