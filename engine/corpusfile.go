@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// corpusHeader is the first line of a native Go fuzz corpus file.
+const corpusHeader = "go test fuzz v1"
+
+// EncodeInput encodes a parameter sequence in Go's native fuzz corpus
+// format for a target with a single []byte argument: the line
+// "go test fuzz v1" followed by one line []byte("...") holding the bytes as
+// a Go-quoted string. The result is byte-for-byte what `go test -fuzz`
+// writes to testdata/fuzz/FuzzXxx/ for the same bytes, so any gfz corpus
+// entry or failure can be copied there and replayed by plain `go test`.
+func EncodeInput(data []byte) []byte {
+	q := strconv.Quote(string(data))
+	out := make([]byte, 0, len(corpusHeader)+len(q)+10)
+	out = append(out, corpusHeader...)
+	out = append(out, "\n[]byte("...)
+	out = append(out, q...)
+	out = append(out, ")\n"...)
+	return out
+}
+
+// DecodeInput decodes a native Go fuzz corpus file holding exactly one
+// []byte value, as written by EncodeInput or by Go's own fuzzer. Like the
+// go command it accepts a "\r\n" line ending after the header, surrounding
+// white space and blank lines, and interpreted ("...") or raw (`...`)
+// string literals. Anything else (a missing or unknown header, no value,
+// several values, a value of another type, bad quoting) is an error that
+// names the problem.
+func DecodeInput(file []byte) ([]byte, error) {
+	if len(file) == 0 {
+		return nil, errors.New("empty corpus file")
+	}
+	header, rest, found := bytes.Cut(file, []byte("\n"))
+	header = bytes.TrimSuffix(header, []byte("\r"))
+	if string(header) != corpusHeader {
+		return nil, fmt.Errorf("bad header %.40q: want %q", header, corpusHeader)
+	}
+	if !found {
+		return nil, errors.New("no value after the header")
+	}
+	var value []byte
+	n := 0
+	for _, line := range bytes.Split(rest, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		n++
+		if n > 1 {
+			return nil, errors.New("more than one value: gfz targets take a single []byte")
+		}
+		v, err := decodeBytesLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("malformed line %.60q: %w", line, err)
+		}
+		value = v
+	}
+	if n == 0 {
+		return nil, errors.New("no value after the header")
+	}
+	return value, nil
+}
+
+// decodeBytesLine decodes one `[]byte(<string literal>)` line (already
+// trimmed), tolerating white space between the tokens as Go's parser does.
+func decodeBytesLine(line []byte) ([]byte, error) {
+	rest, ok := bytes.CutPrefix(line, []byte("[]byte"))
+	if !ok {
+		return nil, errors.New("expected []byte(...)")
+	}
+	rest = bytes.TrimSpace(rest)
+	rest, ok = bytes.CutPrefix(rest, []byte("("))
+	if !ok {
+		return nil, errors.New("expected ( after []byte")
+	}
+	rest, ok = bytes.CutSuffix(rest, []byte(")"))
+	if !ok {
+		return nil, errors.New("expected ) at the end of the line")
+	}
+	lit := bytes.TrimSpace(rest)
+	if len(lit) == 0 || (lit[0] != '"' && lit[0] != '`') {
+		return nil, errors.New("string literal required for type []byte")
+	}
+	s, err := strconv.Unquote(string(lit))
+	if err != nil {
+		return nil, fmt.Errorf("bad string literal: %w", err)
+	}
+	return []byte(s), nil
+}
+
+// ReadInputFile reads and decodes one native corpus file (see DecodeInput).
+// Errors name the file.
+func ReadInputFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read input: %w", err)
+	}
+	v, err := DecodeInput(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// WriteFileAtomic writes data to path atomically: it writes a temporary
+// file in the same directory (named ".<base>.tmp*", which the engine's
+// loaders ignore), fsyncs it, and renames it over path. Readers see either
+// the old content or the new one, never a partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, data, true)
+}
+
+// writeAtomic is WriteFileAtomic with the fsync optional (stats and
+// plot_data are rewritten often and need not survive a power cut).
+func writeAtomic(path string, data []byte, sync bool) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if sync {
+		if err = f.Sync(); err != nil {
+			f.Close()
+			return fmt.Errorf("sync %s: %w", path, err)
+		}
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err = os.Chmod(tmp, 0o644); err != nil {
+		return fmt.Errorf("chmod %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"math/bits"
+	"unsafe"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// Coverage keys are (edge, bucket) pairs. An execution's raw hit counts are
+// classified into AFL's eight classes, each a single bit of a byte:
+//
+//	count   1    2    3    4-7  8-15 16-31 32-127 128+
+//	bit     0x01 0x02 0x04 0x08 0x10 0x20  0x40   0x80
+//
+// The accumulated maps (total and valid coverage) hold, per edge, the OR of
+// the class bits seen so far: AFL's virgin map, inverted. The key of class
+// bit b (0..7) on edge e is e*8+b.
+//
+// TODO(integration): runtime/ is getting its own bucketing function; switch
+// classifyWord to it once it exists so that engine and runtime agree.
+var bucketOf = func() (t [256]uint8) {
+	for c := 1; c < 256; c++ {
+		// Class index: c-1 for 1..3, then the bit length of c (4-7 -> 3,
+		// 8-15 -> 4, 16-31 -> 5), with 32-127 merged into 6 and 128+ in 7.
+		cls := bits.Len8(uint8(c))
+		if c <= 3 {
+			cls = c - 1
+		} else if cls == 7 {
+			cls = 6
+		} else if cls == 8 {
+			cls = 7
+		}
+		t[c] = 1 << cls
+	}
+	return t
+}()
+
+// mapWords is the number of 8-byte words in the probe map.
+const mapWords = gfzrt.MapSize / 8
+
+// liveMap views the probe map as 64-bit words so that zero regions can be
+// skipped eight counters at a time.
+func liveMap() *[mapWords]uint64 {
+	return (*[mapWords]uint64)(unsafe.Pointer(&gfzrt.Map))
+}
+
+// classifyWord maps eight raw hit counters (one per byte) to their class
+// bits.
+func classifyWord(w uint64) uint64 {
+	t := &bucketOf
+	return uint64(t[uint8(w)]) | uint64(t[uint8(w>>8)])<<8 |
+		uint64(t[uint8(w>>16)])<<16 | uint64(t[uint8(w>>24)])<<24 |
+		uint64(t[uint8(w>>32)])<<32 | uint64(t[uint8(w>>40)])<<40 |
+		uint64(t[uint8(w>>48)])<<48 | uint64(t[uint8(w>>56)])<<56
+}
+
+// group is the number of map words tested for zero at once (one 64-byte
+// cache line).
+const group = 8
+
+// coverage holds the accumulated total and valid coverage and the
+// responsibility of saved inputs for coverage keys.
+type coverage struct {
+	total, valid         [mapWords]uint64
+	totalKeys, validKeys int
+	// resp[key] is the index of the saved input responsible for key (the
+	// newest saved input that covered it), or -1.
+	resp []int32
+}
+
+func newCoverage() *coverage {
+	c := &coverage{resp: make([]int32, gfzrt.MapSize*8)}
+	for i := range c.resp {
+		c.resp[i] = -1
+	}
+	return c
+}
+
+// check reports whether the execution just finished (whose counters are in
+// gfzrt.Map) covers a key not in the total coverage, and, when valid,
+// a key not in the valid coverage. It does not change anything. This is the
+// per-execution hot path: it skips zero words a cache line at a time.
+func (c *coverage) check(valid bool) (newTotal, newValid bool) {
+	m := liveMap()
+	for i := 0; i < mapWords; i += group {
+		if m[i]|m[i+1]|m[i+2]|m[i+3]|m[i+4]|m[i+5]|m[i+6]|m[i+7] == 0 {
+			continue
+		}
+		for j := i; j < i+group; j++ {
+			w := m[j]
+			if w == 0 {
+				continue
+			}
+			cl := classifyWord(w)
+			if cl&^c.total[j] != 0 {
+				newTotal = true
+			}
+			if valid && cl&^c.valid[j] != 0 {
+				newValid = true
+			}
+		}
+	}
+	return newTotal, newValid
+}
+
+// saveReason tells why an input was saved.
+type saveReason uint8
+
+const (
+	reasonNone  saveReason = iota
+	reasonCov              // +cov: a new edge
+	reasonCount            // +count: a new hit-count class on a known edge
+	reasonValid            // +valid: a valid input covering a key no valid input covered
+)
+
+func (r saveReason) String() string {
+	switch r {
+	case reasonCov:
+		return "+cov"
+	case reasonCount:
+		return "+count"
+	case reasonValid:
+		return "+valid"
+	}
+	return ""
+}
+
+// merge adds the execution in gfzrt.Map to the total coverage (and to the
+// valid coverage when valid). It appends the execution's keys to keys and
+// returns them with the reason the merge counts as new (reasonNone if it
+// added nothing) and the number of edges the execution hit.
+func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) {
+	newEdge, newCount, newValid := false, false, false
+	edges := 0
+	for j, w := range liveMap() {
+		if w == 0 {
+			continue
+		}
+		cl := classifyWord(w)
+		if nb := cl &^ c.total[j]; nb != 0 {
+			if hasNewByte(cl, c.total[j]) {
+				newEdge = true
+			} else {
+				newCount = true
+			}
+			c.total[j] |= cl
+			c.totalKeys += bits.OnesCount64(nb)
+		}
+		if nv := cl &^ c.valid[j]; valid && nv != 0 {
+			newValid = true
+			c.valid[j] |= cl
+			c.validKeys += bits.OnesCount64(nv)
+		}
+		for s := 0; s < 64; s += 8 {
+			if b := uint8(cl >> s); b != 0 {
+				edges++
+				edge := uint32(j*8 + s/8)
+				keys = append(keys, edge*8+uint32(bits.TrailingZeros8(b)))
+			}
+		}
+	}
+	r := reasonNone
+	switch {
+	case newEdge:
+		r = reasonCov
+	case newCount:
+		r = reasonCount
+	case newValid:
+		r = reasonValid
+	}
+	return keys, r, edges
+}
+
+// hasNewByte reports whether some byte (edge) is non-zero in cl and zero in
+// acc.
+func hasNewByte(cl, acc uint64) bool {
+	for s := 0; s < 64; s += 8 {
+		if uint8(cl>>s) != 0 && uint8(acc>>s) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,629 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// Published Zest parameters (JQF ZestGuidance) and engine defaults.
+const (
+	childrenBaseline   = 50      // children per parent at maximal coverage
+	childrenFavoredMul = 20      // multiplier for favored parents
+	zeroFillPercent    = 10      // chance (in %) that a child's mutations write zeros
+	abortHintExecs     = 100_000 // invalid executions in a row with nothing saved before the hint
+	defaultTimeout     = 5 * time.Second
+	defaultStatusEvery = 3 * time.Second
+)
+
+// exitProcess ends the process after a timeout; tests replace it.
+var exitProcess = os.Exit
+
+// engine kinds.
+const (
+	kindZest = iota
+	kindBytes
+	kindRandom
+)
+
+// entry is a saved input of the in-memory corpus (the queue).
+type entry struct {
+	data  []byte   // the trimmed parameter sequence
+	keys  []uint32 // the (edge, bucket) keys it covered when saved
+	edges int      // number of edges it hit (JQF's nonZeroCoverage)
+	resp  int      // number of keys it is responsible for; favored iff > 0
+}
+
+// Execution state word shared with the watchdog: bits 2.. hold the
+// execution number, bit 0 is set while Exec runs, bit 1 is set by the
+// watchdog when it claims the running execution as a timeout.
+const (
+	stInExec  = 1
+	stClaimed = 2
+)
+
+type fuzzer struct {
+	cfg    Config
+	ex     Executor
+	kind   int
+	max    int
+	r      *prng
+	wd     *workdir
+	cov    *coverage
+	queue  []*entry
+	maxCov int
+	known  map[string]string // signature -> input path
+	start  time.Time
+
+	execs, valid, invalid, failing int64
+	savedBy                        [4]int64 // saves by reason
+	corpusSize                     int      // random engine: inputs written to corpus/
+	newFailures                    []string
+	invalidStreak                  int64
+	hinted                         bool
+	err                            error
+	stopped                        bool
+
+	child   []byte
+	keysBuf []uint32
+	other   func() []byte
+
+	// Shared with the background goroutine (see watch).
+	state     atomic.Uint64
+	cur       []byte // the input being executed, published before state
+	curExt    uint64
+	stop      atomic.Bool
+	statusDue atomic.Bool
+	wdDone    chan struct{}
+	outMu     sync.Mutex // serialises status output
+}
+
+// Run fuzzes ex with the engine selected by cfg.Engine until ctx is
+// cancelled, cfg.Runs executions or cfg.Time have passed, or (with
+// cfg.StopOnFailure) a new unique failure is found. It works in
+// cfg.Workdir, resuming from its corpus and known failures if present,
+// and returns a summary of the run. Errors are setup errors (unknown
+// engine, unusable work directory) or write errors during the run.
+//
+// If an execution exceeds cfg.Timeout, Run saves a TIMEOUT failure, prints
+// its report, writes the final stats and exits the process with status 1:
+// a hung goroutine cannot be stopped.
+func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
+	f := &fuzzer{cfg: cfg, ex: ex, r: newPRNG(cfg.Seed), wdDone: make(chan struct{})}
+	switch cfg.Engine {
+	case "", "zest":
+		f.kind = kindZest
+	case "bytes":
+		f.kind = kindBytes
+	case "random":
+		f.kind = kindRandom
+	default:
+		return nil, fmt.Errorf("engine: unknown engine %q (want zest, bytes or random)", cfg.Engine)
+	}
+	if f.cfg.Timeout <= 0 {
+		f.cfg.Timeout = defaultTimeout
+	}
+	if f.cfg.StatusInterval <= 0 {
+		f.cfg.StatusInterval = defaultStatusEvery
+	}
+	f.max = cfg.MaxInputSize
+	if f.max <= 0 {
+		f.max = param.DefaultMaxSize
+	}
+	wd, err := openWorkdir(cfg.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	f.wd = wd
+	if f.known, err = wd.knownFailures(f.warnf); err != nil {
+		return nil, err
+	}
+	f.cov = newCoverage()
+	f.other = f.randomEntry
+	f.start = time.Now()
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		f.watch(ctx, done)
+	}()
+
+	f.init()
+	if !f.stopped && f.err == nil {
+		f.loop()
+	}
+	close(done)
+	wg.Wait()
+	if f.state.Load()&stClaimed != 0 {
+		// The watchdog handled a timeout and wrote the final stats.
+		return f.summary(), nil
+	}
+	if err := f.writeStats("done"); err != nil && f.err == nil {
+		f.err = err
+	}
+	f.printFinal()
+	return f.summary(), f.err
+}
+
+func (f *fuzzer) summary() *Summary {
+	s := &Summary{
+		Execs:        f.execs,
+		Valid:        f.valid,
+		Invalid:      f.invalid,
+		Corpus:       f.corpusLen(),
+		TotalCov:     f.cov.totalKeys,
+		ValidCov:     f.cov.validKeys,
+		Failures:     len(f.known),
+		NewFailures:  len(f.newFailures),
+		Elapsed:      time.Since(f.start),
+		FailureFiles: append([]string(nil), f.newFailures...),
+	}
+	return s
+}
+
+func (f *fuzzer) corpusLen() int {
+	if f.kind == kindRandom {
+		return f.corpusSize
+	}
+	return len(f.queue)
+}
+
+// warnf reports a problem on the status writer.
+func (f *fuzzer) warnf(format string, args ...any) {
+	f.printf("gfz: warning: "+format+"\n", args...)
+}
+
+func (f *fuzzer) printf(format string, args ...any) {
+	if f.cfg.Status == nil {
+		return
+	}
+	f.outMu.Lock()
+	fmt.Fprintf(f.cfg.Status, format, args...)
+	f.outMu.Unlock()
+}
+
+// exec runs one input. It publishes the input for the watchdog, resets the
+// probe map and calls the executor; the map then holds the execution's
+// coverage.
+func (f *fuzzer) exec(params []byte) Outcome {
+	n := uint64(f.execs)
+	ext := extSeed(f.cfg.Seed, f.execs)
+	f.cur, f.curExt = params, ext
+	f.state.Store(n<<2 | stInExec)
+	gfzrt.Reset()
+	out := f.ex.Exec(params, ext)
+	if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
+		// The watchdog declared this execution hung; it owns the rest.
+		<-f.wdDone
+		f.stopped = true
+	}
+	f.execs++
+	return out
+}
+
+// done reports whether the loop must end, and prints a due status line.
+func (f *fuzzer) done() bool {
+	if f.statusDue.Load() {
+		f.statusDue.Store(false)
+		f.status()
+	}
+	return f.stopped || f.err != nil || f.stop.Load() ||
+		(f.cfg.Runs > 0 && f.execs >= f.cfg.Runs)
+}
+
+// handle processes the outcome of the execution just run: counts it,
+// saves failures, and (unless measureOnly) adds inputs with new coverage to
+// the queue. write tells whether a saved input must be written to corpus/.
+// It returns the saved entry, if any.
+func (f *fuzzer) handle(out Outcome, write bool) *entry {
+	if f.stopped {
+		return nil
+	}
+	switch out.Result {
+	case Valid:
+		f.valid++
+	case Invalid:
+		f.invalid++
+	default:
+		f.failing++
+		f.invalidStreak = 0
+		f.failure(out)
+		return nil
+	}
+	valid := out.Result == Valid
+	newTotal, newValid := f.cov.check(valid)
+	var e *entry
+	if newTotal || newValid {
+		e = f.save(out, valid, write)
+	}
+	if e != nil || valid {
+		f.invalidStreak = 0
+	} else if f.invalidStreak++; f.invalidStreak == abortHintExecs && !f.hinted {
+		f.hinted = true
+		f.printf("gfz: %d executions in a row were invalid and saved nothing: likely all assumption violations "+
+			"(check the target's t.Assume/t.Skip conditions and its generators); still fuzzing\n", abortHintExecs)
+	}
+	return e
+}
+
+// save merges the execution's coverage and saves its consumed input.
+func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
+	keys, reason, edges := f.cov.merge(valid, f.keysBuf[:0])
+	f.keysBuf = keys
+	f.savedBy[reason]++
+	data := append([]byte{}, out.Consumed...)
+	if write {
+		if _, err := f.wd.saveCorpus(data); err != nil {
+			f.err = err
+			return nil
+		}
+	}
+	if f.kind == kindRandom {
+		if write {
+			f.corpusSize++
+		}
+		return nil
+	}
+	return f.enqueue(data, keys, edges)
+}
+
+// enqueue appends a saved input to the queue and gives it responsibility
+// for every key it covers (it is now the newest input covering them).
+func (f *fuzzer) enqueue(data []byte, keys []uint32, edges int) *entry {
+	idx := int32(len(f.queue))
+	e := &entry{data: data, keys: append([]uint32(nil), keys...), edges: edges}
+	for _, k := range e.keys {
+		if old := f.cov.resp[k]; old >= 0 {
+			f.queue[old].resp--
+		}
+		f.cov.resp[k] = idx
+		e.resp++
+	}
+	f.queue = append(f.queue, e)
+	f.maxCov = max(f.maxCov, edges)
+	return e
+}
+
+// children is the number of children Zest makes from parent in one turn:
+// 50 * nonZeroCov(parent) / maxCov, times 20 if parent is favored, at least
+// one.
+func (f *fuzzer) children(p *entry) int {
+	n := childrenBaseline
+	if f.maxCov > 0 {
+		n = childrenBaseline * p.edges / f.maxCov
+	}
+	if p.resp > 0 {
+		n *= childrenFavoredMul
+	}
+	return max(n, 1)
+}
+
+func (f *fuzzer) randomEntry() []byte {
+	if len(f.queue) == 0 {
+		return nil
+	}
+	return f.queue[f.r.below(len(f.queue))].data
+}
+
+// init executes the seeds and the work directory's corpus, then makes sure
+// the queue holds at least one input.
+func (f *fuzzer) init() {
+	var first []byte
+	haveFirst := false
+	run := func(data []byte, write bool) {
+		out := f.exec(data)
+		if !haveFirst && (out.Result == Valid || out.Result == Invalid) {
+			first, haveFirst = append([]byte{}, out.Consumed...), true
+		}
+		f.handle(out, write)
+	}
+	for _, s := range f.cfg.Seeds {
+		if f.done() {
+			return
+		}
+		run(s, true)
+	}
+	files, err := f.wd.corpusFiles()
+	if err != nil {
+		f.err = err
+		return
+	}
+	loaded := 0
+	for _, path := range files {
+		if f.done() {
+			return
+		}
+		data, err := ReadInputFile(path)
+		if err != nil {
+			f.warnf("skipping corrupt corpus file: %v", err)
+			continue
+		}
+		loaded++
+		run(data, false)
+	}
+	if loaded > 0 {
+		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.corpus, f.corpusLen())
+	}
+	if f.kind == kindRandom || len(f.queue) > 0 || f.done() {
+		return
+	}
+	// Nothing added coverage (or there were no inputs): start from the
+	// first input that ran, or from one random sequence (empty parameters
+	// extended by the executor).
+	if !haveFirst {
+		run(nil, true)
+		if len(f.queue) > 0 || f.stopped || f.err != nil {
+			return
+		}
+	}
+	if _, err := f.wd.saveCorpus(first); err != nil {
+		f.err = err
+		return
+	}
+	f.enqueue(first, nil, 0)
+}
+
+// loop is the fuzzing loop.
+func (f *fuzzer) loop() {
+	if f.kind == kindRandom {
+		for !f.done() {
+			f.handle(f.exec(nil), true)
+		}
+		return
+	}
+	qi := 0
+	for !f.done() {
+		p := f.queue[qi]
+		n := f.children(p)
+		for i := 0; i < n && !f.done(); i++ {
+			if f.kind == kindZest {
+				f.child = mutateZest(f.r, f.child, p.data)
+			} else {
+				f.child = mutateBytes(f.r, f.child, p.data, f.max, f.other)
+			}
+			f.handle(f.exec(f.child), true)
+		}
+		qi = (qi + 1) % len(f.queue)
+	}
+}
+
+// failure records a failing execution, saving it if its signature is new.
+func (f *fuzzer) failure(out Outcome) {
+	info := FailureInfo{Kind: strings.ToLower(out.Result.String())}
+	if out.Failure != nil {
+		info = *out.Failure
+	}
+	sig := signatureOf(info)
+	if _, ok := f.known[sig]; ok {
+		return
+	}
+	rep := &failureReport{
+		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
+		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
+	}
+	path, err := f.recordFailure(rep)
+	if err != nil {
+		f.err = err
+		return
+	}
+	f.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(info.Kind), firstLine(info.Message), path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+	if f.cfg.StopOnFailure {
+		f.stopped = true
+	}
+}
+
+// recordFailure saves a new unique failure and marks its signature known.
+func (f *fuzzer) recordFailure(rep *failureReport) (string, error) {
+	rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
+	path, err := f.wd.saveFailure(rep)
+	if err != nil {
+		return "", err
+	}
+	f.known[rep.Signature] = path
+	f.newFailures = append(f.newFailures, path)
+	return path, nil
+}
+
+// signatureOf is the deduplication key of a failure.
+func signatureOf(info FailureInfo) string {
+	if info.Signature != "" {
+		return info.Signature
+	}
+	return info.Kind + "\n" + info.Message
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func reproCommand(dir, name, target string) string {
+	cmd := os.Args[0] + " -repro " + dir + string(os.PathSeparator) + name + ".input"
+	if target != "" {
+		cmd += " " + target
+	}
+	return cmd
+}
+
+// watch runs beside the fuzzing loop: it turns ctx cancellation and the
+// time budget into the stop flag, raises statusDue every status interval,
+// and is the timeout watchdog.
+func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
+	period := min(50*time.Millisecond, f.cfg.Timeout/8, f.cfg.StatusInterval)
+	period = max(period, time.Millisecond)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	lastStatus := f.start
+	var seen uint64
+	var seenAt time.Time
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctxDone:
+			f.stop.Store(true)
+			ctxDone = nil
+		case now := <-tick.C:
+			if f.cfg.Time > 0 && now.Sub(f.start) >= f.cfg.Time {
+				f.stop.Store(true)
+			}
+			if now.Sub(lastStatus) >= f.cfg.StatusInterval {
+				lastStatus = now
+				f.statusDue.Store(true)
+			}
+			st := f.state.Load()
+			if st&stInExec == 0 || st != seen {
+				seen, seenAt = st, now
+				continue
+			}
+			if now.Sub(seenAt) >= f.cfg.Timeout && f.state.CompareAndSwap(st, st|stClaimed) {
+				f.onTimeout(now.Sub(seenAt))
+				close(f.wdDone)
+				return
+			}
+		}
+	}
+}
+
+// onTimeout handles a hung execution (the fuzzing goroutine is blocked in
+// Exec and will not touch the fuzzer's state until wdDone is closed).
+func (f *fuzzer) onTimeout(after time.Duration) {
+	// Save the input the execution was given, extended with the same PRNG
+	// bytes the executor appends, up to the cap: whatever prefix the hung
+	// execution read, a replay of this input reads the same bytes.
+	src := param.New(f.cur, f.curExt)
+	src.SetMax(f.max)
+	src.SetRecording(false)
+	input := src.Bytes(f.max)
+	info := FailureInfo{
+		Kind:      "timeout",
+		Message:   fmt.Sprintf("execution %d ran for more than %v (timeout %v)", f.execs, after.Round(time.Millisecond), f.cfg.Timeout),
+		Stack:     allStacks(),
+		Signature: "timeout",
+	}
+	f.failing++
+	rep := &failureReport{Target: f.cfg.Target, Result: Timeout, Info: info, Signature: info.Signature, Input: input, Exec: f.execs}
+	path := ""
+	if old, ok := f.known[info.Signature]; ok {
+		path = old
+		rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
+	} else {
+		var err error
+		if path, err = f.recordFailure(rep); err != nil {
+			f.warnf("%v", err)
+		}
+	}
+	w := f.cfg.Status
+	if w == nil {
+		w = os.Stderr
+	}
+	f.outMu.Lock()
+	fmt.Fprintf(w, "gfz: TIMEOUT: %s\n\tinput: %s\n", info.Message, path)
+	w.Write(rep.format())
+	f.outMu.Unlock()
+	if err := f.writeStats("timeout"); err != nil {
+		f.warnf("%v", err)
+	}
+	f.printFinal()
+	exitProcess(1)
+}
+
+// allStacks returns the stacks of all goroutines.
+func allStacks() string {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// status prints a status line and rewrites stats and plot_data.
+func (f *fuzzer) status() {
+	el := time.Since(f.start)
+	f.printf("gfz: %s\n", f.statusText(el))
+	if err := f.writeStats("running"); err != nil && f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *fuzzer) statusText(el time.Duration) string {
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), failures %d",
+		el.Round(time.Second), f.execs, rate(f.execs, el), pct(f.valid, f.execs), f.corpusLen(),
+		f.cov.totalKeys, f.cov.validKeys, len(f.known))
+}
+
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+func pct(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// writeStats appends a plot_data row and rewrites stats and plot_data.
+func (f *fuzzer) writeStats(state string) error {
+	now := time.Now()
+	el := now.Sub(f.start)
+	fmt.Fprintf(&f.wd.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", now.Unix(), el.Seconds(), f.execs,
+		f.corpusLen(), f.valid, f.invalid, f.cov.totalKeys, f.cov.validKeys, len(f.known))
+	engine := f.cfg.Engine
+	if engine == "" {
+		engine = "zest"
+	}
+	var b strings.Builder
+	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	kv("target", f.cfg.Target)
+	kv("engine", engine)
+	kv("seed", f.cfg.Seed)
+	kv("state", state)
+	kv("start_time", f.start.Unix())
+	kv("last_update", now.Unix())
+	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
+	kv("execs", f.execs)
+	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(f.execs, el)))
+	kv("valid", f.valid)
+	kv("invalid", f.invalid)
+	kv("failing", f.failing)
+	kv("valid_pct", fmt.Sprintf("%.2f", pct(f.valid, f.execs)))
+	kv("corpus", f.corpusLen())
+	kv("saved_cov", f.savedBy[reasonCov])
+	kv("saved_count", f.savedBy[reasonCount])
+	kv("saved_valid", f.savedBy[reasonValid])
+	kv("total_cov", f.cov.totalKeys)
+	kv("valid_cov", f.cov.validKeys)
+	kv("unique_failures", len(f.known))
+	kv("new_failures", len(f.newFailures))
+	return f.wd.writeStats([]byte(b.String()))
+}
+
+// printFinal prints the end-of-run summary.
+func (f *fuzzer) printFinal() {
+	el := time.Since(f.start)
+	f.printf("gfz: done: %s\n", f.statusText(el))
+	f.printf("gfz: %d new unique failures (%d known in total); work directory %s\n",
+		len(f.newFailures), len(f.known), f.wd.root)
+	for _, p := range f.newFailures {
+		f.printf("gfz:\tfailure: %s\n", p)
+	}
+}

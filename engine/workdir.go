@@ -1,0 +1,251 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Work directory layout.
+const (
+	corpusDir   = "corpus"
+	failuresDir = "failures"
+	plotFile    = "plot_data"
+	statsFile   = "stats"
+	plotHeader  = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures\n"
+)
+
+// workdir is an opened work directory.
+type workdir struct {
+	root, corpus, failures string
+	// plot holds the plot_data content written so far (the previous runs'
+	// rows first, when resuming).
+	plot bytes.Buffer
+}
+
+// openWorkdir creates (or reopens) the work directory and checks that it
+// is writable.
+func openWorkdir(root string) (*workdir, error) {
+	if root == "" {
+		return nil, errors.New("engine: no work directory given")
+	}
+	w := &workdir{
+		root:     root,
+		corpus:   filepath.Join(root, corpusDir),
+		failures: filepath.Join(root, failuresDir),
+	}
+	for _, d := range []string{w.corpus, w.failures} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("engine: work directory %s: %w", root, err)
+		}
+	}
+	// Probe writability now rather than at the first save.
+	probe := filepath.Join(root, ".gfz-write-probe")
+	if err := writeAtomic(probe, nil, false); err != nil {
+		return nil, fmt.Errorf("engine: work directory %s is not writable: %w", root, err)
+	}
+	os.Remove(probe)
+	if old, err := os.ReadFile(filepath.Join(root, plotFile)); err == nil && bytes.HasPrefix(old, []byte(plotHeader)) {
+		w.plot.Write(old)
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			w.plot.WriteByte('\n')
+		}
+	} else {
+		w.plot.WriteString(plotHeader)
+	}
+	return w, nil
+}
+
+// isTemp reports whether a directory entry is a temporary or hidden file
+// (an interrupted atomic write), which loaders ignore.
+func isTemp(name string) bool { return strings.HasPrefix(name, ".") }
+
+// corpusFiles lists the regular files of corpus/ in name order.
+func (w *workdir) corpusFiles() ([]string, error) {
+	ents, err := os.ReadDir(w.corpus)
+	if err != nil {
+		return nil, fmt.Errorf("engine: read corpus: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if isTemp(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		out = append(out, filepath.Join(w.corpus, e.Name()))
+	}
+	return out, nil
+}
+
+// contentName is the file name of a corpus entry: hex of a hash of its
+// content, so identical inputs collapse into one file.
+func contentName(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:8])
+}
+
+// saveCorpus writes data to corpus/ (if not already there) and returns the
+// path.
+func (w *workdir) saveCorpus(data []byte) (string, error) {
+	path := filepath.Join(w.corpus, contentName(data))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	if err := WriteFileAtomic(path, EncodeInput(data)); err != nil {
+		return "", fmt.Errorf("engine: save corpus entry: %w", err)
+	}
+	return path, nil
+}
+
+// failureName is the base name (without extension) of a failure's files.
+func failureName(signature string) string {
+	h := sha256.Sum256([]byte(signature))
+	return hex.EncodeToString(h[:6])
+}
+
+// knownFailures reads the signatures of the failures saved by earlier runs
+// from failures/*.txt. Reports that cannot be read or parsed are described
+// to warn and skipped.
+func (w *workdir) knownFailures(warn func(format string, args ...any)) (map[string]string, error) {
+	known := map[string]string{}
+	ents, err := os.ReadDir(w.failures)
+	if err != nil {
+		return nil, fmt.Errorf("engine: read failures: %w", err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if isTemp(name) || !strings.HasSuffix(name, ".txt") || !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(w.failures, name)
+		sig, err := readSignature(path)
+		if err != nil {
+			warn("skipping unreadable failure report %s: %v", path, err)
+			continue
+		}
+		known[sig] = strings.TrimSuffix(path, ".txt") + ".input"
+	}
+	return known, nil
+}
+
+// readSignature extracts the signature line of a failure report.
+func readSignature(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		if q, ok := strings.CutPrefix(sc.Text(), "signature: "); ok {
+			s, err := strconv.Unquote(q)
+			if err != nil {
+				return "", fmt.Errorf("bad signature line: %w", err)
+			}
+			return s, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "", err
+	}
+	return "", errors.New("no signature line")
+}
+
+// failureReport is everything written about one unique failure.
+type failureReport struct {
+	Target    string
+	Result    Result
+	Info      FailureInfo
+	Signature string
+	Input     []byte
+	Exec      int64 // execution number that found it
+	Repro     string
+}
+
+// format renders the .txt report. The signature line is Go-quoted so that
+// knownFailures can read it back.
+func (r *failureReport) format() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "gfz failure report\n")
+	fmt.Fprintf(&b, "signature: %s\n", strconv.Quote(r.Signature))
+	if r.Target != "" {
+		fmt.Fprintf(&b, "target: %s\n", r.Target)
+	}
+	fmt.Fprintf(&b, "result: %s\n", r.Result)
+	fmt.Fprintf(&b, "kind: %s\n", oneLine(r.Info.Kind))
+	fmt.Fprintf(&b, "found at execution: %d\n", r.Exec)
+	fmt.Fprintf(&b, "reproduce: %s\n", r.Repro)
+	section(&b, "message", r.Info.Message)
+	section(&b, "value", r.Info.Value)
+	params := hexLines(r.Input[:min(len(r.Input), maxHexDump)])
+	if len(r.Input) > maxHexDump {
+		params += fmt.Sprintf("\n... (%d bytes in all; see the .input file)", len(r.Input))
+	}
+	section(&b, "params (hex)", params)
+	section(&b, "stack", r.Info.Stack)
+	return b.Bytes()
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }
+
+func section(b *bytes.Buffer, name, body string) {
+	fmt.Fprintf(b, "\n%s:\n", name)
+	body = strings.TrimRight(body, "\n")
+	if body == "" {
+		b.WriteString("\t(none)\n")
+		return
+	}
+	for _, l := range strings.Split(body, "\n") {
+		b.WriteString("\t" + l + "\n")
+	}
+}
+
+// maxHexDump bounds the parameter bytes shown in a report.
+const maxHexDump = 1024
+
+// hexLines renders data as hex, 32 bytes a line.
+func hexLines(data []byte) string {
+	if len(data) == 0 {
+		return "(empty)"
+	}
+	var b strings.Builder
+	for i := 0; i < len(data); i += 32 {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(hex.EncodeToString(data[i:min(i+32, len(data))]))
+	}
+	return b.String()
+}
+
+// saveFailure writes failures/<hash>.input and failures/<hash>.txt and
+// returns the input path.
+func (w *workdir) saveFailure(r *failureReport) (string, error) {
+	base := filepath.Join(w.failures, failureName(r.Signature))
+	in := base + ".input"
+	if err := WriteFileAtomic(in, EncodeInput(r.Input)); err != nil {
+		return "", fmt.Errorf("engine: save failure: %w", err)
+	}
+	if err := WriteFileAtomic(base+".txt", r.format()); err != nil {
+		return "", fmt.Errorf("engine: save failure report: %w", err)
+	}
+	return in, nil
+}
+
+// writeStats rewrites the stats file and plot_data.
+func (w *workdir) writeStats(stats []byte) error {
+	if err := writeAtomic(filepath.Join(w.root, statsFile), stats, false); err != nil {
+		return fmt.Errorf("engine: write stats: %w", err)
+	}
+	if err := writeAtomic(filepath.Join(w.root, plotFile), w.plot.Bytes(), false); err != nil {
+		return fmt.Errorf("engine: write plot_data: %w", err)
+	}
+	return nil
+}
