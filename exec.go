@@ -261,15 +261,6 @@ func (t *T) Values() string {
 	return b.String()
 }
 
-// formatValue prints v in Go syntax.
-func formatValue(v any) (s string) {
-	defer func() {
-		if r := recover(); r != nil {
-			s = fmt.Sprintf("<cannot print %T: %v>", v, r)
-		}
-	}()
-	return fmt.Sprintf("%#v", v)
-}
 
 // errUsage marks command-line errors (exit status 2).
 var errUsage = errors.New("usage error")
