@@ -261,6 +261,5 @@ func (t *T) Values() string {
 	return b.String()
 }
 
-
 // errUsage marks command-line errors (exit status 2).
 var errUsage = errors.New("usage error")
