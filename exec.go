@@ -1,7 +1,6 @@
 package gfz
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -260,6 +259,3 @@ func (t *T) Values() string {
 	}
 	return b.String()
 }
-
-// errUsage marks command-line errors (exit status 2).
-var errUsage = errors.New("usage error")
