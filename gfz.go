@@ -30,6 +30,37 @@
 //
 // In modes 1 and 2 every execution reads its bytes through param.New(data,
 // 0): past the end of data the source is extended by a PRNG seeded with 0.
+//
+// # Outcomes
+//
+// An execution is VALID when the function returns, INVALID when an
+// assumption fails (Assume(false), Skip, Skipf, SkipNow, or a generator
+// reading past the parameter cap), and a FAILURE on Error, Errorf, Fail,
+// Fatal, Fatalf, FailNow or any panic. Failures are deduplicated by a
+// signature: the panic kind with the numbers of its message replaced by N
+// (or "fatal" for t.Fatal/t.Error) plus the top three frames of the user's
+// code ("function file.go:line", skipping the runtime, testing, gfz and
+// functions marked with T.Helper). A panic in a goroutine the target starts
+// cannot be recovered: it ends the fuzz process, which the fuzz binary
+// reports as a crash (exit status 1) without attributing it to an input.
+//
+// # The fuzz binary
+//
+//	./x.gfz [flags] [FuzzTarget]
+//
+// runs one target (the only one, or the one named) with gfz's engine:
+// -list lists the targets; -time D and -runs N bound the run; -workdir DIR
+// (default ./gfzwork/<FuzzTarget>) holds corpus/, failures/, plot_data and
+// stats and is resumed when it exists; -seed N (default 1, so runs are
+// reproducible unless asked otherwise) seeds every random choice;
+// -engine zest|bytes|random; -timeout D per input (default 5s);
+// -coverprofile FILE writes a go tool cover profile at the end; -v;
+// -repro FILE... re-runs saved inputs and prints the generated values, the
+// result, the message, the signature and the stack. The seed corpus is the
+// target's f.Add seeds plus testdata/fuzz/<FuzzTarget>/ relative to the
+// current directory. Exit status: 0 when nothing failed, 1 when the run
+// found a new failure (or a -repro input failed), 2 for usage and setup
+// errors, including a target that does not call gfz.Fuzz.
 package gfz
 
 import (
