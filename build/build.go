@@ -159,16 +159,19 @@ func isStd(p *packages.Package) bool {
 	return !strings.Contains(first, ".")
 }
 
+// loadErrors reports the errors that prevent instrumentation: patterns
+// that match nothing, list errors and parse errors. Type errors and failed
+// compiles of the packages themselves are left to the go command, which
+// reports them verbatim when it builds the instrumented package.
 func loadErrors(pkgs []*packages.Package) error {
 	var msgs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
+	for _, p := range pkgs {
 		for _, e := range p.Errors {
-			if e.Kind == packages.TypeError {
-				continue // the go command reports these itself, verbatim
+			if e.Kind == packages.ParseError || len(p.Syntax) == 0 && e.Kind != packages.TypeError {
+				msgs = append(msgs, e.Error())
 			}
-			msgs = append(msgs, e.Error())
 		}
-	})
+	}
 	if len(msgs) > 0 {
 		return errors.New(strings.Join(msgs, "\n"))
 	}

@@ -44,7 +44,7 @@ func TestFixtureBehavesTheSame(t *testing.T) {
 	dir := fixtureDir(t)
 	for _, tags := range []string{"", "fixturetag"} {
 		p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir, Tags: tags})
-		if len(p.Packages) != 2 || p.Probes < 80 {
+		if len(p.Packages) != 3 || p.Probes < 80 {
 			t.Fatalf("instrumented %+v, %d probes", p.Packages, p.Probes)
 		}
 		args := []string{"-v", "-run", "TestBehaviour|TestTrace", "-tags=" + tags, "./..."}

@@ -229,24 +229,32 @@ func (r *rewriter) probeStmt(kind Kind, from, to token.Pos, stmts int) dst.Stmt 
 
 func (r *rewriter) probing() bool { return r.noProbe == 0 }
 
-// lineDirective returns a /*line*/ comment that gives the character right
-// after it the original position of pos.
-func (r *rewriter) lineDirective(pos token.Pos) string {
+// lineDirective returns a line directive giving the original position of
+// pos to the token printed after it. Statements get an inline
+// /*line file:line:col*/ (go/printer separates it from the token by one
+// blank, hence col-1); top-level declarations, which dst prints on the line
+// after their directive, get a //line comment, which go/printer keeps at
+// column 1 as the compiler requires.
+func (r *rewriter) lineDirective(pos token.Pos, topLevel bool) string {
 	p := r.position(pos)
 	if !p.IsValid() || p.Filename == "" {
 		return ""
 	}
-	col := p.Column
-	return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, col)
+	if topLevel {
+		return fmt.Sprintf("//line %s:%d:%d", p.Filename, p.Line, p.Column)
+	}
+	return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, max(1, p.Column-1))
 }
 
 // syncLine makes the printed n start at the original position of its ast node.
-func (r *rewriter) syncLine(n dst.Node) {
+func (r *rewriter) syncLine(n dst.Node) { r.sync(n, false) }
+
+func (r *rewriter) sync(n dst.Node, topLevel bool) {
 	a := r.astOf(n)
 	if a == nil {
 		return
 	}
-	if d := r.lineDirective(a.Pos()); d != "" {
+	if d := r.lineDirective(a.Pos(), topLevel); d != "" {
 		decs := n.Decorations()
 		decs.Start = append(decs.Start, d)
 	}
@@ -308,7 +316,7 @@ func recvName(fd *ast.FuncDecl) string {
 
 func (r *rewriter) rewrite() {
 	for _, d := range r.file.dst.Decls {
-		r.syncLine(d)
+		r.sync(d, true)
 		if gd, ok := d.(*dst.GenDecl); ok && gd.Lparen {
 			for _, s := range gd.Specs {
 				r.syncLine(s)
