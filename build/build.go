@@ -72,9 +72,17 @@ type Prepared struct {
 	TargetOrder   []string              // package paths of Targets, in load order
 	Names         map[string]string     // package path -> package name, for matched packages
 	MapBits       int
-	Probes        int     // total probes
-	CollisionRate float64 // expected fraction of colliding edges (see CollisionRate)
-	BuildFlags    []string
+	Probes        int      // total probes
+	CollisionRate float64  // expected fraction of colliding edges (see CollisionRate)
+	BuildFlags    []string // -tags, -race, -modfile: pass them (with -overlay) to the go command
+	Env           []string // extra environment for the go command (GOWORK when in workspace mode)
+}
+
+// GoFlags returns the flags to add to a go build/test/run command to build
+// against the instrumented sources: -overlay plus BuildFlags. Run the go
+// command in Options.Dir with Env appended to the environment.
+func (p *Prepared) GoFlags() []string {
+	return append([]string{"-overlay", p.Overlay}, p.BuildFlags...)
 }
 
 // Result is the result of Build.
@@ -309,9 +317,24 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 	}
+	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
+	if err != nil {
+		prep.Cleanup()
+		return nil, err
+	}
+	rel, err := relocateModules(work, envs[0], todo)
+	if err == nil {
+		var extra []string
+		extra, prep.Env, err = redirect(work, envs[1], envs[2], rel)
+		prep.BuildFlags = append(prep.BuildFlags, extra...)
+	}
+	if err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
 	replace := map[string]string{}
 	for i, ip := range ips {
-		if err := writePackage(work, i, ip, todo[i], bits, replace); err != nil {
+		if err := writePackage(work, i, ip, todo[i], bits, rel, replace); err != nil {
 			prep.Cleanup()
 			return nil, err
 		}
@@ -377,7 +400,10 @@ func generatedByCgo(f *ast.File) bool {
 	return false
 }
 
-func writePackage(work string, i int, ip *instrument.Package, p *packages.Package, bits int, replace map[string]string) error {
+// writePackage writes the rewritten files and the registration file of one
+// package: into the overlay, or straight into the module copy for relocated
+// modules.
+func writePackage(work string, i int, ip *instrument.Package, p *packages.Package, bits int, rel []relocation, replace map[string]string) error {
 	if len(p.GoFiles) == 0 {
 		return fmt.Errorf("instrument %s: no Go files", p.PkgPath)
 	}
@@ -389,23 +415,26 @@ func writePackage(work string, i int, ip *instrument.Package, p *packages.Packag
 	if err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 	}
+	put := func(orig string, src []byte) error {
+		if moved, ok := relocate(rel, orig); ok {
+			return os.WriteFile(moved, src, 0o644)
+		}
+		out := filepath.Join(pdir, filepath.Base(orig))
+		replace[orig] = out
+		return os.WriteFile(out, src, 0o644)
+	}
 	for _, r := range rendered {
-		out := filepath.Join(pdir, filepath.Base(r.Name))
-		if err := os.WriteFile(out, r.Src, 0o644); err != nil {
+		if err := put(r.Name, r.Src); err != nil {
 			return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 		}
-		replace[r.Name] = out
 	}
-	srcDir := filepath.Dir(p.GoFiles[0])
-	reg := filepath.Join(srcDir, instrument.RegistrationFileName)
+	reg := filepath.Join(filepath.Dir(p.GoFiles[0]), instrument.RegistrationFileName)
 	if _, err := os.Stat(reg); err == nil {
 		return fmt.Errorf("instrument %s: %s already exists in the package", p.PkgPath, instrument.RegistrationFileName)
 	}
-	out := filepath.Join(pdir, instrument.RegistrationFileName)
-	if err := os.WriteFile(out, ip.RegistrationSource(bits), 0o644); err != nil {
+	if err := put(reg, ip.RegistrationSource(bits)); err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 	}
-	replace[reg] = out
 	return nil
 }
 
@@ -452,6 +481,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		args = append(args, pkg)
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), prep.Env...)
 		cmd.Stdout = opts.Stdout
 		cmd.Stderr = opts.Stderr
 		if opts.Verbose {

@@ -21,11 +21,19 @@ func fixtureDir(t *testing.T) string {
 
 var timing = regexp.MustCompile(`\(\d+\.\d+s\)|\t\d+\.\d+s|\t\(cached\)`)
 
-// goTest runs go test in dir and returns its output with timings removed.
-func goTest(t *testing.T, dir string, args ...string) (string, error) {
+// goTest runs go test in dir, against the instrumented build p if p is not
+// nil, and returns its output with timings removed.
+func goTest(t *testing.T, p *Prepared, dir string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
+	pre := []string{"test", "-count=1"}
+	if p != nil {
+		pre = append(pre, p.GoFlags()...)
+	}
+	cmd := exec.Command("go", append(pre, args...)...)
 	cmd.Dir = dir
+	if p != nil {
+		cmd.Env = append(os.Environ(), p.Env...)
+	}
 	out, err := cmd.CombinedOutput()
 	return timing.ReplaceAllString(string(out), ""), err
 }
@@ -48,11 +56,11 @@ func TestFixtureBehavesTheSame(t *testing.T) {
 			t.Fatalf("instrumented %+v, %d probes", p.Packages, p.Probes)
 		}
 		args := []string{"-v", "-run", "TestBehaviour|TestTrace", "-tags=" + tags, "./..."}
-		plain, err := goTest(t, dir, args...)
+		plain, err := goTest(t, nil, dir, args...)
 		if err != nil {
 			t.Fatalf("plain go test: %v\n%s", err, plain)
 		}
-		inst, err := goTest(t, dir, append([]string{"-overlay", p.Overlay}, args...)...)
+		inst, err := goTest(t, p, dir, args...)
 		if err != nil {
 			t.Fatalf("instrumented go test: %v\n%s", err, inst)
 		}
@@ -72,7 +80,7 @@ func TestFixtureBehavesTheSame(t *testing.T) {
 func TestFixtureProbesFire(t *testing.T) {
 	dir := fixtureDir(t)
 	p := prepare(t, Options{Patterns: []string{"."}, Dir: dir})
-	out, err := goTest(t, dir, "-overlay", p.Overlay, "-v", "-run", "TestProbes", ".")
+	out, err := goTest(t, p, dir, "-v", "-run", "TestProbes", ".")
 	if err != nil || !strings.Contains(out, "--- PASS: TestProbes") {
 		t.Fatalf("TestProbes failed: %v\n%s", err, out)
 	}
@@ -82,7 +90,7 @@ func TestUserTreeUnchanged(t *testing.T) {
 	dir := fixtureDir(t)
 	before := snapshot(t, dir)
 	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
-	if _, err := goTest(t, dir, "-overlay", p.Overlay, "-run", "TestBehaviour", "./..."); err != nil {
+	if _, err := goTest(t, p, dir, "-run", "TestBehaviour", "./..."); err != nil {
 		t.Fatal(err)
 	}
 	if after := snapshot(t, dir); after != before {

@@ -22,11 +22,11 @@ func TestStdEncodingJSON(t *testing.T) {
 	if std == nil || !std.Std || std.Probes < 500 {
 		t.Fatalf("encoding/json not instrumented as std: %+v", p.Packages)
 	}
-	plain, err := goTest(t, dir, "encoding/json")
+	plain, err := goTest(t, nil, dir, "encoding/json")
 	if err != nil {
 		t.Fatalf("plain: %v\n%s", err, plain)
 	}
-	inst, err := goTest(t, dir, "-overlay", p.Overlay, "encoding/json")
+	inst, err := goTest(t, p, dir, "encoding/json")
 	if err != nil {
 		t.Fatalf("instrumented: %v\n%s", err, inst)
 	}
@@ -40,7 +40,7 @@ func TestStdEncodingJSON(t *testing.T) {
 func TestStdProbesReachRuntime(t *testing.T) {
 	dir := fixtureDir(t)
 	p := prepare(t, Options{Patterns: []string{"."}, Cover: []string{"encoding/json"}, Dir: dir})
-	out, err := goTest(t, dir, "-overlay", p.Overlay, "-v", "-run", "TestStdProbes|TestProbes", ".")
+	out, err := goTest(t, p, dir, "-v", "-run", "TestStdProbes|TestProbes", ".")
 	if err != nil || !strings.Contains(out, "--- PASS: TestStdProbes") || !strings.Contains(out, "--- PASS: TestProbes") {
 		t.Fatalf("%v\n%s", err, out)
 	}

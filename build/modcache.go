@@ -1,0 +1,185 @@
+package build
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/tools/go/packages"
+)
+
+// The go command refuses overlays of files in the module cache. Packages of
+// such modules (gfz-build -cover github.com/x/y) are instrumented in a copy
+// of their module inside the work directory, and the build is pointed at the
+// copy with a replace directive in a copy of the main go.mod (-modfile) or,
+// in workspace mode, of go.work (GOWORK). The user's files stay untouched.
+
+type relocation struct {
+	modPath, modVersion string
+	from, to            string // module directories: cache and copy
+}
+
+// goEnv returns the values of the named go env variables, run in dir.
+func goEnv(dir string, names ...string) ([]string, error) {
+	cmd := exec.Command("go", append([]string{"env"}, names...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	vals := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(vals) != len(names) {
+		return nil, fmt.Errorf("go env %v: unexpected output %q", names, out)
+	}
+	return vals, nil
+}
+
+// relocateModules copies the modules of the packages that live in the
+// module cache into work/mod/.
+func relocateModules(work, modcache string, pkgs []*packages.Package) ([]relocation, error) {
+	byPath := map[string]*packages.Module{}
+	for _, p := range pkgs {
+		m := p.Module
+		if m == nil || m.Main || m.Dir == "" || modcache == "" || !within(modcache, m.Dir) {
+			continue
+		}
+		byPath[m.Path] = m
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var rel []relocation
+	for i, path := range paths {
+		m := byPath[path]
+		to := filepath.Join(work, "mod", fmt.Sprintf("%03d", i))
+		if err := copyTree(m.Dir, to); err != nil {
+			return nil, fmt.Errorf("copy module %s: %w", path, err)
+		}
+		r := relocation{modPath: path, modVersion: m.Version, from: m.Dir, to: to}
+		if m.Replace != nil { // replaced by another cached module: replace the replacement's origin
+			r.modVersion = ""
+		}
+		rel = append(rel, r)
+	}
+	return rel, nil
+}
+
+func within(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// relocate maps a file of a copied module to its copy.
+func relocate(rel []relocation, file string) (string, bool) {
+	for _, r := range rel {
+		if within(r.from, file) {
+			tail, _ := filepath.Rel(r.from, file)
+			return filepath.Join(r.to, tail), true
+		}
+	}
+	return "", false
+}
+
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+}
+
+// redirect writes a go.mod (or go.work) copy with replace directives for
+// the relocated modules and returns the extra go command flags and
+// environment that select it.
+func redirect(work, gomod, gowork string, rel []relocation) (flags, env []string, err error) {
+	if len(rel) == 0 {
+		return nil, nil, nil
+	}
+	if gowork != "" && gowork != "off" {
+		data, err := os.ReadFile(gowork)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read go.work: %w", err)
+		}
+		wf, err := modfile.ParseWork(gowork, data, nil)
+		if err != nil {
+			return nil, nil, fmt.Errorf("parse go.work: %w", err)
+		}
+		for _, d := range wf.Use { // keep relative use paths valid
+			if !filepath.IsAbs(d.Path) {
+				wf.AddUse(filepath.Join(filepath.Dir(gowork), d.Path), d.ModulePath)
+				wf.DropUse(d.Path)
+			}
+		}
+		for _, r := range rel {
+			if err := wf.AddReplace(r.modPath, r.modVersion, r.to, ""); err != nil {
+				return nil, nil, fmt.Errorf("go.work replace: %w", err)
+			}
+		}
+		out := filepath.Join(work, "go.work")
+		if err := os.WriteFile(out, modfile.Format(wf.Syntax), 0o644); err != nil {
+			return nil, nil, fmt.Errorf("write go.work: %w", err)
+		}
+		copyIfExists(gowork+".sum", out+".sum")
+		return nil, []string{"GOWORK=" + out}, nil
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return nil, nil, fmt.Errorf("-cover of module-cache packages needs a main module")
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read go.mod: %w", err)
+	}
+	mf, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse go.mod: %w", err)
+	}
+	for _, r := range mf.Replace { // relative replacement directories are relative to go.mod
+		if r.New.Version == "" && !filepath.IsAbs(r.New.Path) && (strings.HasPrefix(r.New.Path, "./") || strings.HasPrefix(r.New.Path, "../")) {
+			abs := filepath.Join(filepath.Dir(gomod), r.New.Path)
+			if err := mf.AddReplace(r.Old.Path, r.Old.Version, abs, ""); err != nil {
+				return nil, nil, fmt.Errorf("go.mod replace: %w", err)
+			}
+		}
+	}
+	for _, r := range rel {
+		if err := mf.AddReplace(r.modPath, r.modVersion, r.to, ""); err != nil {
+			return nil, nil, fmt.Errorf("go.mod replace: %w", err)
+		}
+	}
+	out := filepath.Join(work, "gfz.mod")
+	b, err := mf.Format()
+	if err != nil {
+		return nil, nil, fmt.Errorf("format go.mod: %w", err)
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return nil, nil, fmt.Errorf("write go.mod: %w", err)
+	}
+	copyIfExists(strings.TrimSuffix(gomod, ".mod")+".sum", filepath.Join(work, "gfz.sum"))
+	return []string{"-modfile=" + out}, nil, nil
+}
+
+func copyIfExists(from, to string) {
+	if b, err := os.ReadFile(from); err == nil {
+		os.WriteFile(to, b, 0o644)
+	}
+}
