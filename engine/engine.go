@@ -71,6 +71,7 @@ type fuzzer struct {
 	hinted                         bool
 	err                            error
 	stopped                        bool
+	timedOut                       bool // the watchdog handled a hung execution
 
 	child   []byte
 	keysBuf []uint32
@@ -144,7 +145,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	close(done)
 	wg.Wait()
-	if f.state.Load()&stClaimed != 0 {
+	if f.timedOut {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil
 	}
@@ -205,7 +206,7 @@ func (f *fuzzer) exec(params []byte) Outcome {
 	if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
 		// The watchdog declared this execution hung; it owns the rest.
 		<-f.wdDone
-		f.stopped = true
+		f.stopped, f.timedOut = true, true
 	}
 	f.execs++
 	return out

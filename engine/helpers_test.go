@@ -110,7 +110,6 @@ func sortedKeys(m map[string]string) []string {
 	return ks
 }
 
-
 func resetAndHit() {
 	gfzrt.Reset()
 	for e := 0; e < 40; e++ {

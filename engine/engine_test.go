@@ -1,0 +1,466 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// The planted maze: 4 key bytes compared modulo 16 behind a validity gate
+// passed by 1 header byte in 4. Random sampling solves it with probability
+// 1/4 * 16^-4 per execution (about 262,000 executions expected).
+var (
+	mazeKey        = []byte{3, 9, 14, 5}
+	mazeMod   byte = 16
+	mazeValid byte = 64
+)
+
+// execsToFailure runs engine on the maze with seed until the first
+// failure or budget executions; it returns the executions used, or -1.
+func execsToFailure(t *testing.T, engine string, seed, budget int64) int64 {
+	t.Helper()
+	s := run(t, Config{Engine: engine, Seed: seed, Runs: budget, StopOnFailure: true, Workdir: t.TempDir()},
+		newMaze(mazeKey, mazeMod, mazeValid))
+	if s.NewFailures == 0 {
+		return -1
+	}
+	return s.Execs
+}
+
+func median(xs []int64) int64 {
+	s := slices.Clone(xs)
+	slices.SortFunc(s, func(a, b int64) int {
+		// Not found (-1) sorts last.
+		if a < 0 {
+			a = 1 << 62
+		}
+		if b < 0 {
+			b = 1 << 62
+		}
+		return int(min(max(a-b, -1), 1))
+	})
+	return s[len(s)/2]
+}
+
+// TestZestBeatsRandomOnMaze: with a fixed budget, zest finds the planted
+// failure on at least 9 of 10 seeds while random sampling rarely does.
+func TestZestBeatsRandomOnMaze(t *testing.T) {
+	const budget = 30_000
+	var zest, random []int64
+	zestFound, randomFound := 0, 0
+	for seed := int64(1); seed <= 10; seed++ {
+		z := execsToFailure(t, "zest", seed, budget)
+		r := execsToFailure(t, "random", seed, budget)
+		zest, random = append(zest, z), append(random, r)
+		if z > 0 {
+			zestFound++
+		}
+		if r > 0 {
+			randomFound++
+		}
+	}
+	t.Logf("budget %d: zest found %d/10 (execs %v, median %d); random found %d/10 (execs %v)",
+		budget, zestFound, zest, median(zest), randomFound, random)
+	if zestFound < 9 {
+		t.Errorf("zest found the maze failure on %d/10 seeds within %d execs, want >= 9", zestFound, budget)
+	}
+	if randomFound > 3 {
+		t.Errorf("random found the maze failure on %d/10 seeds within %d execs: the maze is too easy", randomFound, budget)
+	}
+}
+
+// TestMazeMedians measures executions to the planted failure for every
+// engine with a budget large enough for random sampling (the figures of
+// docs/ENGINE.md). Not found is reported as -1.
+func TestMazeMedians(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long measurement")
+	}
+	for _, eng := range []string{"zest", "bytes", "random"} {
+		var xs []int64
+		for seed := int64(1); seed <= 10; seed++ {
+			xs = append(xs, execsToFailure(t, eng, seed, 2_000_000))
+		}
+		t.Logf("%-6s median %7d execs  %v", eng, median(xs), xs)
+	}
+}
+
+// scripted is an executor whose coverage and result are chosen by the
+// first byte of the input.
+type scripted map[byte]struct {
+	res    Result
+	counts map[int]int
+}
+
+func (s scripted) Exec(params []byte, ext uint64) Outcome {
+	if len(params) == 0 {
+		return Outcome{Result: Invalid}
+	}
+	st := s[params[0]]
+	for e, n := range st.counts {
+		gfzrt.Map[e] = uint8(n)
+	}
+	return Outcome{Result: st.res, Consumed: params[:1]}
+}
+
+func TestSaveRules(t *testing.T) {
+	ex := scripted{
+		1: {Invalid, map[int]int{10: 1, 20: 1}}, // +cov
+		2: {Valid, map[int]int{10: 1, 20: 1}},   // +valid (covered only by an invalid input so far)
+		3: {Valid, map[int]int{10: 1, 20: 1}},   // nothing new
+		4: {Invalid, map[int]int{10: 5}},        // +count
+		5: {Invalid, map[int]int{10: 1}},        // nothing new
+	}
+	type step struct{ corpus, total, valid int }
+	want := []step{{1, 2, 0}, {2, 2, 2}, {2, 2, 2}, {3, 3, 2}, {3, 3, 2}}
+	for i, w := range want {
+		seeds := [][]byte{}
+		for b := 1; b <= i+1; b++ {
+			seeds = append(seeds, []byte{byte(b)})
+		}
+		s := run(t, Config{Seed: 1, Runs: int64(i + 1), Seeds: seeds, Workdir: t.TempDir()}, ex)
+		if got := (step{s.Corpus, s.TotalCov, s.ValidCov}); got != w {
+			t.Errorf("after seed %d: corpus, total, valid = %v, want %v", i+1, got, w)
+		}
+	}
+	// The +valid input is written to corpus/ too.
+	dir := t.TempDir()
+	run(t, Config{Seed: 1, Runs: 2, Seeds: [][]byte{{1}, {2}}, Workdir: dir}, ex)
+	files := dirContents(t, filepath.Join(dir, corpusDir))
+	if len(files) != 2 || files[contentName([]byte{2})] != string(EncodeInput([]byte{2})) {
+		t.Errorf("corpus/ = %v, want the +cov and +valid inputs", files)
+	}
+}
+
+func TestFavoringAndChildren(t *testing.T) {
+	f := &fuzzer{cov: newCoverage()}
+	a := f.enqueue([]byte("a"), []uint32{8, 16}, 2)
+	if a.resp != 2 || f.children(a) != childrenBaseline*childrenFavoredMul {
+		t.Fatalf("a: resp %d children %d", a.resp, f.children(a))
+	}
+	// b covers a superset: it becomes responsible for all of a's keys.
+	b := f.enqueue([]byte("b"), []uint32{8, 16, 24}, 3)
+	if a.resp != 0 || b.resp != 3 {
+		t.Fatalf("after b: a.resp %d b.resp %d", a.resp, b.resp)
+	}
+	if got, want := f.children(a), childrenBaseline*2/3; got != want {
+		t.Errorf("unfavored a: %d children, want %d", got, want)
+	}
+	if got, want := f.children(b), childrenBaseline*childrenFavoredMul; got != want {
+		t.Errorf("favored b: %d children, want %d", got, want)
+	}
+	// c takes one of b's keys and adds its own.
+	c := f.enqueue([]byte("c"), []uint32{24, 40}, 1)
+	if b.resp != 2 || c.resp != 2 {
+		t.Fatalf("after c: b.resp %d c.resp %d", b.resp, c.resp)
+	}
+	if got, want := f.children(c), childrenBaseline*1/3*childrenFavoredMul; got != want {
+		t.Errorf("favored c: %d children, want %d", got, want)
+	}
+	// A parent with no edges still gets one child.
+	z := f.enqueue(nil, nil, 0)
+	if f.children(z) != 1 {
+		t.Errorf("empty parent: %d children, want 1", f.children(z))
+	}
+}
+
+func TestSameSeedSameCorpus(t *testing.T) {
+	for _, eng := range []string{"zest", "bytes", "random"} {
+		var dirs []string
+		for range 2 {
+			dir := t.TempDir()
+			run(t, Config{Engine: eng, Seed: 42, Runs: 20_000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+			dirs = append(dirs, dir)
+		}
+		for _, sub := range []string{corpusDir, failuresDir} {
+			a := dirContents(t, filepath.Join(dirs[0], sub))
+			b := dirContents(t, filepath.Join(dirs[1], sub))
+			if !slices.Equal(sortedKeys(a), sortedKeys(b)) {
+				t.Fatalf("%s: %s differs between runs: %v vs %v", eng, sub, sortedKeys(a), sortedKeys(b))
+			}
+			for k := range a {
+				// Reports name the work directory in the repro command.
+				if strings.ReplaceAll(a[k], dirs[0], "DIR") != strings.ReplaceAll(b[k], dirs[1], "DIR") {
+					t.Fatalf("%s: %s/%s differs between runs", eng, sub, k)
+				}
+			}
+			if sub == corpusDir && len(a) < 2 {
+				t.Fatalf("%s: only %d corpus files", eng, len(a))
+			}
+		}
+		// A different seed explores differently.
+		dir := t.TempDir()
+		run(t, Config{Engine: eng, Seed: 43, Runs: 20_000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+		if slices.Equal(sortedKeys(dirContents(t, filepath.Join(dir, corpusDir))), sortedKeys(dirContents(t, filepath.Join(dirs[0], corpusDir)))) {
+			t.Errorf("%s: seeds 42 and 43 gave the same corpus", eng)
+		}
+	}
+}
+
+func TestResume(t *testing.T) {
+	dir := t.TempDir()
+	ex := newMaze(mazeKey, mazeMod, mazeValid)
+	first := run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
+	if first.NewFailures != 1 || first.Failures != 1 {
+		t.Fatalf("first run: %+v, want the maze failure", first)
+	}
+	files := dirContents(t, filepath.Join(dir, corpusDir))
+	// Re-executing exactly the saved corpus rebuilds the same coverage.
+	var status bytes.Buffer
+	again := run(t, Config{Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
+	if again.TotalCov != first.TotalCov || again.ValidCov != first.ValidCov {
+		t.Errorf("reloaded coverage %d/%d, want %d/%d", again.TotalCov, again.ValidCov, first.TotalCov, first.ValidCov)
+	}
+	if again.Corpus == 0 || again.Corpus > len(files) {
+		t.Errorf("reloaded corpus %d from %d files", again.Corpus, len(files))
+	}
+	if !strings.Contains(status.String(), "resumed from") {
+		t.Errorf("no resume message in %q", status.String())
+	}
+	// Fuzzing on finds the maze failure again, but it is known.
+	more := run(t, Config{Seed: 5, Runs: 30_000, Workdir: dir}, ex)
+	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {
+		t.Errorf("resumed run reported %d new failures (%d known)", more.NewFailures, more.Failures)
+	}
+	fails := dirContents(t, filepath.Join(dir, failuresDir))
+	if len(fails) != 2 {
+		t.Errorf("failures/ holds %v, want one .input and one .txt", sortedKeys(fails))
+	}
+}
+
+func TestFailureFiles(t *testing.T) {
+	dir := t.TempDir()
+	s := run(t, Config{Target: "FuzzMaze", Seed: 3, Runs: 30_000, Workdir: dir, StopOnFailure: true}, newMaze(mazeKey, mazeMod, mazeValid))
+	if len(s.FailureFiles) != 1 {
+		t.Fatalf("FailureFiles = %v", s.FailureFiles)
+	}
+	in := s.FailureFiles[0]
+	data, err := ReadInputFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replaying the saved input (any extension seed) reproduces the failure.
+	if out := newMaze(mazeKey, mazeMod, mazeValid).Exec(data, 12345); out.Result != Failure {
+		t.Fatalf("replay of %s: %v", in, out.Result)
+	}
+	rep, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`signature: "panic: maze solved\nmaze.go:42"`, "result: FAILURE", "kind: panic: maze solved",
+		"you found it", "maze{...}", "maze.go:42", "-repro " + in + " FuzzMaze", "params (hex):"} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	if filepath.Base(in) != failureName("panic: maze solved\nmaze.go:42")+".input" {
+		t.Errorf("failure file %s not named by its signature", in)
+	}
+}
+
+func TestCorruptFilesSkipped(t *testing.T) {
+	dir := t.TempDir()
+	ex := newMaze(mazeKey, mazeMod, mazeValid)
+	run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
+	corpus := filepath.Join(dir, corpusDir)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(corpus, "badheader"), []byte("not a corpus file\n"), 0o644))
+	must(os.WriteFile(filepath.Join(corpus, "badquote"), []byte("go test fuzz v1\n[]byte(\"\\q\")\n"), 0o644))
+	must(os.WriteFile(filepath.Join(corpus, ".stray.tmp123"), []byte("garbage"), 0o644))
+	must(os.Mkdir(filepath.Join(corpus, "subdir"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, failuresDir, "junk.txt"), []byte("no signature here\n"), 0o644))
+	var status bytes.Buffer
+	s, err := Run(context.Background(), Config{Seed: 4, Runs: 5_000, Workdir: dir, Status: &status}, ex)
+	if err != nil {
+		t.Fatalf("Run on a workdir with corrupt files: %v", err)
+	}
+	out := status.String()
+	for _, want := range []string{"badheader", "badquote", "bad header", "bad string literal", "junk.txt"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "stray") || strings.Contains(out, "subdir") {
+		t.Errorf("temp file or directory reported:\n%s", out)
+	}
+	if s.Failures != 1 || s.NewFailures != 0 {
+		t.Errorf("failures %d new %d, want 1 known, 0 new", s.Failures, s.NewFailures)
+	}
+}
+
+func TestUnwritableWorkdir(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(blocker, "work")
+	_, err := Run(context.Background(), Config{Runs: 10, Workdir: bad}, newMaze(mazeKey, mazeMod, mazeValid))
+	if err == nil || !strings.Contains(err.Error(), bad) {
+		t.Fatalf("Run with workdir %s: %v, want an error naming it", bad, err)
+	}
+	if _, err := Run(context.Background(), Config{Runs: 10}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil {
+		t.Fatal("Run without a workdir succeeded")
+	}
+	if _, err := Run(context.Background(), Config{Engine: "afl", Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil ||
+		!strings.Contains(err.Error(), "afl") {
+		t.Fatalf("unknown engine: %v", err)
+	}
+}
+
+// hangExec hangs on its hangAt-th execution until released.
+type hangExec struct {
+	src     *param.Source
+	n       int
+	hangAt  int
+	release chan struct{}
+}
+
+func (h *hangExec) Exec(params []byte, ext uint64) Outcome {
+	h.src.Reset(params, ext)
+	v := h.src.Uint(2, param.Value)
+	hit(int(v % 8))
+	h.n++
+	if h.n == h.hangAt {
+		<-h.release
+	}
+	return Outcome{Result: Valid, Consumed: h.src.Consumed()}
+}
+
+func TestTimeoutWatchdog(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	codes := []int{}
+	old := exitProcess
+	exitProcess = func(code int) {
+		mu.Lock()
+		codes = append(codes, code)
+		mu.Unlock()
+		close(release)
+	}
+	defer func() { exitProcess = old }()
+
+	dir := t.TempDir()
+	var status bytes.Buffer
+	ex := &hangExec{src: param.New(nil, 0), hangAt: 500, release: release}
+	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 200 * time.Millisecond,
+		Workdir: dir, Status: &status}, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(codes, []int{1}) {
+		t.Fatalf("exit codes %v, want [1]", codes)
+	}
+	if s.Execs != 500 || s.NewFailures != 1 {
+		t.Errorf("summary %+v: want the run to end at the hung execution with one new failure", s)
+	}
+	in := filepath.Join(dir, failuresDir, failureName("timeout")+".input")
+	data, err := ReadInputFile(in)
+	if err != nil {
+		t.Fatalf("timeout input: %v", err)
+	}
+	if len(data) != param.DefaultMaxSize {
+		t.Errorf("timeout input holds %d bytes, want the extended %d", len(data), param.DefaultMaxSize)
+	}
+	rep, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"result: TIMEOUT", "kind: timeout", "goroutine ", "hangExec", "-repro"} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("timeout report lacks %q", want)
+		}
+	}
+	if !strings.Contains(status.String(), "TIMEOUT") || !strings.Contains(status.String(), "goroutine ") {
+		t.Errorf("timeout report not printed:\n%.500s", status.String())
+	}
+	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	if !strings.Contains(string(stats), "state: timeout") || !strings.Contains(string(stats), "execs: 499") {
+		t.Errorf("stats not written at the timeout:\n%s", stats)
+	}
+}
+
+// invalidExec rejects every input and covers nothing.
+type invalidExec struct{}
+
+func (invalidExec) Exec(params []byte, ext uint64) Outcome { return Outcome{Result: Invalid} }
+
+func TestAbortHint(t *testing.T) {
+	var status bytes.Buffer
+	run(t, Config{Seed: 1, Runs: 2*abortHintExecs + 10, Workdir: t.TempDir(), Status: &status}, invalidExec{})
+	if n := strings.Count(status.String(), "likely all assumption violations"); n != 1 {
+		t.Errorf("abort hint printed %d times, want 1:\n%s", n, status.String())
+	}
+}
+
+func TestStatsAndPlotData(t *testing.T) {
+	dir := t.TempDir()
+	var status bytes.Buffer
+	s := run(t, Config{Seed: 1, Runs: 3000, Workdir: dir, Status: &status}, newMaze(mazeKey, mazeMod, mazeValid))
+	stats, err := os.ReadFile(filepath.Join(dir, statsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"engine: zest", "state: done", "execs: 3000", "seed: 1"} {
+		if !strings.Contains(string(stats), want) {
+			t.Errorf("stats lacks %q:\n%s", want, stats)
+		}
+	}
+	plot, err := os.ReadFile(filepath.Join(dir, plotFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(plot)), "\n")
+	if lines[0]+"\n" != plotHeader || len(lines) < 2 {
+		t.Fatalf("plot_data:\n%s", plot)
+	}
+	if f := strings.Split(lines[len(lines)-1], ", "); len(f) != 9 || f[2] != "3000" {
+		t.Errorf("last plot row %q", lines[len(lines)-1])
+	}
+	if !strings.Contains(status.String(), "gfz: done: ") || !strings.Contains(status.String(), "execs 3000") {
+		t.Errorf("no final summary:\n%s", status.String())
+	}
+	if s.Valid+s.Invalid > s.Execs || s.Execs != 3000 {
+		t.Errorf("summary counts %+v", s)
+	}
+	// A second run keeps the first run's plot rows.
+	run(t, Config{Seed: 1, Runs: 10, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+	plot2, _ := os.ReadFile(filepath.Join(dir, plotFile))
+	if !bytes.HasPrefix(plot2, plot) || len(plot2) <= len(plot) {
+		t.Errorf("plot_data not extended on resume")
+	}
+}
+
+func TestContextCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Execs > 1_000_000 {
+		t.Errorf("cancelled run went on for %d execs", s.Execs)
+	}
+}
+
+func TestSeedsAreUsed(t *testing.T) {
+	// A seed that solves the maze fails on the first execution.
+	seed := append([]byte{0}, mazeKey...)
+	s := run(t, Config{Seed: 1, Runs: 100, Seeds: [][]byte{seed}, StopOnFailure: true, Workdir: t.TempDir()},
+		newMaze(mazeKey, mazeMod, mazeValid))
+	if s.Execs != 1 || s.NewFailures != 1 {
+		t.Errorf("seeded run: %+v", s)
+	}
+}
