@@ -368,11 +368,9 @@ func (r *rewriter) post(c *dstutil.Cursor) bool {
 	case *dst.BlockStmt:
 		n.List = r.stmtList(n.List)
 	case *dst.CaseClause:
-		n.Body = r.stmtList(n.Body)
-		r.syncLine(n)
+		n.Body = r.stmtList(n.Body) // the clause itself is synced by its switch's stmtList
 	case *dst.CommClause:
 		n.Body = r.stmtList(n.Body)
-		r.syncLine(n)
 	case *dst.IfStmt:
 		r.ifStmt(n)
 	case *dst.SwitchStmt:
