@@ -91,3 +91,36 @@ func BenchmarkHit(b *testing.B) {
 	}
 	sink = blk
 }
+
+// hitNeverZero is the AFL++ "NeverZero" variant of Hit (a counter that
+// wraps from 255 skips 0), kept here to measure its cost against Hit.
+func hitNeverZero(cur uint32, block *uint8) {
+	i := (cur ^ prev) & (MapSize - 1)
+	v := Map[i] + 1
+	if v == 0 {
+		v = 1
+	}
+	Map[i] = v
+	prev = cur >> 1
+	*block = 1
+}
+
+// The two benchmarks below run the same 16-probe straight-line pattern
+// (IDs spread over the map, as real probe IDs are) with each variant.
+func BenchmarkProbeWrap(b *testing.B) {
+	var blk [16]uint8
+	for b.Loop() {
+		for j := uint32(0); j < 16; j++ {
+			Hit(j*0x9e3779b1, &blk[j])
+		}
+	}
+}
+
+func BenchmarkProbeNeverZero(b *testing.B) {
+	var blk [16]uint8
+	for b.Loop() {
+		for j := uint32(0); j < 16; j++ {
+			hitNeverZero(j*0x9e3779b1, &blk[j])
+		}
+	}
+}
