@@ -1,0 +1,261 @@
+// Command gfz-run is the one-command path to fuzzing with gfz: it builds the
+// instrumented fuzz binaries of the named packages (as gfz-build does) and
+// runs every gfz fuzz target they contain, one after the other.
+//
+// Usage:
+//
+//	gfz-run [flags] [packages]
+//
+// For example, from the root of the gfz repository:
+//
+//	gfz-run -time 30s ./testdata/examples/...
+//
+// Each binary runs in its package's directory (so testdata/fuzz seeds are
+// found); each target's work directory is <-workdir>/<FuzzTarget> (the
+// package name is prepended when two packages share a target name).
+// Exit status: 0 when no target failed, 1 when a target found a new failure
+// or a build failed, 2 for usage errors.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gfz-dev/gfz/build"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// options are gfz-run's flags.
+type options struct {
+	build   build.Options
+	cover   string
+	keep    string // -o: keep binaries in this directory
+	workdir string
+	only    string // -target: run only this target
+	run     []string
+}
+
+func parse(args []string, stderr io.Writer) (*options, int) {
+	fs := flag.NewFlagSet("gfz-run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{}
+	var (
+		dur       time.Duration
+		runs      int64
+		seed      int64
+		engine    string
+		timeout   time.Duration
+		verbose   bool
+		coverprof string
+	)
+	fs.StringVar(&o.cover, "cover", "", "also instrument these comma-separated `packages` (other modules, std packages)")
+	fs.StringVar(&o.build.Tags, "tags", "", "comma-separated list of build `tags`")
+	fs.BoolVar(&o.build.Race, "race", false, "build with the race detector")
+	fs.IntVar(&o.build.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`); default: chosen from the probe count")
+	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
+	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories")
+	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
+	fs.DurationVar(&dur, "time", 0, "fuzz each target for this long (0: until interrupted or -runs)")
+	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
+	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
+	fs.StringVar(&engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
+	fs.DurationVar(&timeout, "timeout", 5*time.Second, "per-input timeout")
+	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several)")
+	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
+			"Builds the gfz fuzz binaries of the packages and runs each of their fuzz targets.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if dur < 0 || runs < 0 || timeout <= 0 {
+		fmt.Fprintln(stderr, "gfz-run: -time and -runs must not be negative and -timeout must be positive")
+		return nil, 2
+	}
+	if dur == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
+		fmt.Fprintln(stderr, "gfz-run: note: without -time or -runs each target runs until interrupted (Ctrl-C moves on to the next)")
+	}
+	o.build.Patterns = fs.Args()
+	o.build.Verbose = verbose
+	if o.cover != "" {
+		o.build.Cover = strings.Split(o.cover, ",")
+	}
+	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String()}
+	if dur > 0 {
+		o.run = append(o.run, "-time", dur.String())
+	}
+	if runs > 0 {
+		o.run = append(o.run, "-runs", strconv.FormatInt(runs, 10))
+	}
+	if verbose {
+		o.run = append(o.run, "-v")
+	}
+	if coverprof != "" {
+		o.run = append(o.run, "-coverprofile", coverprof)
+	}
+	return o, -1
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, code := parse(args, stderr)
+	if o == nil {
+		return code
+	}
+	workBase, err := filepath.Abs(o.workdir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
+		return 2
+	}
+	outDir := o.keep
+	if outDir == "" {
+		outDir = filepath.Join(workBase, "bin")
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
+		return 1
+	}
+	// A directory output makes build name each binary after its package.
+	o.build.Output = outDir + string(filepath.Separator)
+	o.build.Stdout, o.build.Stderr = stderr, stderr
+	res, err := build.Build(ctx, o.build)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
+		return 1
+	}
+	dirs, err := packageDirs(ctx, o.build.Dir, res.Binaries)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 1
+	}
+	names := map[string]int{}
+	for _, b := range res.Binaries {
+		for _, t := range b.Targets {
+			names[t]++
+		}
+	}
+	ran, failed := 0, 0
+	for _, b := range res.Binaries {
+		fmt.Fprintf(stdout, "gfz-run: built %s (%d probes): %s\n", b.Package, b.Probes, strings.Join(b.Targets, ", "))
+		for _, target := range b.Targets {
+			if o.only != "" && target != o.only {
+				continue
+			}
+			if ctx.Err() != nil {
+				fmt.Fprintln(stderr, "gfz-run: interrupted")
+				return exitFor(failed)
+			}
+			wd := filepath.Join(workBase, target)
+			if names[target] > 1 {
+				wd = filepath.Join(workBase, filepath.Base(b.Package)+"."+target)
+			}
+			args := append([]string{"-workdir", wd}, o.run...)
+			args = append(args, target)
+			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), dirs[b.Package])
+			ran++
+			switch c := runBinary(ctx, b.Output, dirs[b.Package], args, stdout, stderr); c {
+			case 0:
+			case 1:
+				failed++
+			default:
+				fmt.Fprintf(stderr, "gfz-run: %s %s exited with status %d\n", b.Package, target, c)
+				return 2
+			}
+		}
+	}
+	if ran == 0 {
+		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
+		return 2
+	}
+	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)
+	return exitFor(failed)
+}
+
+func exitFor(failed int) int {
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// runBinary runs one fuzz binary and returns its exit status. An interrupt
+// reaches the child through the terminal's process group (or is forwarded
+// when there is none); the child stops cleanly and saves its state.
+func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stderr io.Writer) int {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: starting %s: %v\n", bin, err)
+		return 2
+	}
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			_ = cmd.Process.Signal(os.Interrupt)
+		case <-done:
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ee.ExitCode() < 0 { // killed by a signal
+			fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
+			return 1
+		}
+		return ee.ExitCode()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
+		return 2
+	}
+	return 0
+}
+
+// packageDirs maps the binaries' package paths to their source directories.
+func packageDirs(ctx context.Context, dir string, bins []build.Binary) (map[string]string, error) {
+	out := map[string]string{}
+	if len(bins) == 0 {
+		return out, nil
+	}
+	args := []string{"list", "-f", "{{.ImportPath}}\t{{.Dir}}"}
+	for _, b := range bins {
+		args = append(args, b.Package)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	b, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("locating package directories (go list): %w", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if p, d, ok := strings.Cut(line, "\t"); ok {
+			out[p] = d
+		}
+	}
+	return out, nil
+}
