@@ -50,6 +50,9 @@ type options struct {
 	workdir string
 	only    string // -target: run only this target
 	run     []string
+	// coverprofile is passed to every binary, suffixed with .<FuzzTarget>
+	// when several targets run.
+	coverprofile string
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -112,9 +115,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	if verbose {
 		o.run = append(o.run, "-v")
 	}
-	if coverprof != "" {
-		o.run = append(o.run, "-coverprofile", coverprof)
-	}
+	o.coverprofile = coverprof
 	return o, -1
 }
 
@@ -150,9 +151,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	names := map[string]int{}
+	total := 0
 	for _, b := range res.Binaries {
 		for _, t := range b.Targets {
 			names[t]++
+			total++
 		}
 	}
 	ran, failed := 0, 0
@@ -171,6 +174,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				wd = filepath.Join(workBase, filepath.Base(b.Package)+"."+target)
 			}
 			args := append([]string{"-workdir", wd}, o.run...)
+			if o.coverprofile != "" {
+				prof := o.coverprofile
+				if total > 1 && o.only == "" {
+					prof += "." + target
+				}
+				if prof, err = filepath.Abs(prof); err != nil {
+					fmt.Fprintf(stderr, "gfz-run: -coverprofile: %v\n", err)
+					return 2
+				}
+				args = append(args, "-coverprofile", prof)
+			}
 			args = append(args, target)
 			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), dirs[b.Package])
 			ran++
