@@ -17,6 +17,10 @@ const MapSize = 1 << MapBits
 var Map [MapSize]uint8
 
 // prev is the shifted ID of the previous probe (AFL's prev_location).
+//
+// Map, prev, packages and the layout of Package are also defined, through
+// //go:linkname, by the code gfz-build adds to instrumented standard-library
+// packages (instrument.RegistrationSource): change them together.
 var prev uint32
 
 // Hit records that the probe with compile-time ID cur fired and marks its
