@@ -224,3 +224,23 @@ func TestNewT(t *testing.T) {
 		t.Fatalf("values %+v, want %q", out.Failure, want)
 	}
 }
+
+// A failure report shows the values as they were drawn, even when the target
+// modified them before failing.
+func TestFailureValueAsDrawn(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		xs := gen.SliceOf(gen.IntRange(1, 9), 3, 3).Draw(t)
+		xs[0] = 0 // modify the drawn value
+		t.Fatal("boom")
+	})
+	out := ex.Exec([]byte{2, 3, 4}, 0)
+	if out.Result != engine.Failure {
+		t.Fatalf("result %v, want FAILURE", out.Result)
+	}
+	if !strings.Contains(out.Failure.Value, "3, 4, 5") || strings.Contains(out.Failure.Value, "0, 4, 5") {
+		t.Errorf("reported value %q, want the drawn []int{3, 4, 5}", out.Failure.Value)
+	}
+	if got := out.Consumed; string(got) != string([]byte{2, 3, 4}) {
+		t.Errorf("consumed %v after the re-run", got)
+	}
+}
