@@ -464,3 +464,25 @@ func TestSeedsAreUsed(t *testing.T) {
 		t.Errorf("seeded run: %+v", s)
 	}
 }
+
+func TestTimeBudgetAndStatusLines(t *testing.T) {
+	var status bytes.Buffer
+	dir := t.TempDir()
+	s := run(t, Config{Seed: 1, Time: 300 * time.Millisecond, StatusInterval: 20 * time.Millisecond, Workdir: dir, Status: &status},
+		newMaze(mazeKey, mazeMod, mazeValid))
+	if s.Execs == 0 {
+		t.Fatal("no executions")
+	}
+	out := status.String()
+	// Periodic lines (at least one within the 300ms budget) and the final summary.
+	if n := strings.Count(out, "gfz: elapsed "); n < 1 {
+		t.Errorf("no periodic status line:\n%s", out)
+	}
+	if !strings.Contains(out, "gfz: done: elapsed") || !strings.Contains(out, "/s), valid ") {
+		t.Errorf("status output:\n%s", out)
+	}
+	plot, _ := os.ReadFile(filepath.Join(dir, plotFile))
+	if rows := strings.Count(string(plot), "\n") - 1; rows < 2 {
+		t.Errorf("plot_data has %d rows, want periodic rows plus the final one", rows)
+	}
+}
