@@ -8,7 +8,8 @@ import (
 )
 
 // Coverage keys are (edge, bucket) pairs. An execution's raw hit counts are
-// classified into AFL's eight classes, each a single bit of a byte:
+// classified into AFL's eight classes (runtime.Bucket), each a single bit
+// of a byte:
 //
 //	count   1    2    3    4-7  8-15 16-31 32-127 128+
 //	bit     0x01 0x02 0x04 0x08 0x10 0x20  0x40   0x80
@@ -16,22 +17,11 @@ import (
 // The accumulated maps (total and valid coverage) hold, per edge, the OR of
 // the class bits seen so far: AFL's virgin map, inverted. The key of class
 // bit b (0..7) on edge e is e*8+b.
-//
-// TODO(integration): runtime/ is getting its own bucketing function; switch
-// classifyWord to it once it exists so that engine and runtime agree.
+
+// bucketOf is runtime.Bucket as a table, indexed directly in the hot loop.
 var bucketOf = func() (t [256]uint8) {
-	for c := 1; c < 256; c++ {
-		// Class index: c-1 for 1..3, then the bit length of c (4-7 -> 3,
-		// 8-15 -> 4, 16-31 -> 5), with 32-127 merged into 6 and 128+ in 7.
-		cls := bits.Len8(uint8(c))
-		if c <= 3 {
-			cls = c - 1
-		} else if cls == 7 {
-			cls = 6
-		} else if cls == 8 {
-			cls = 7
-		}
-		t[c] = 1 << cls
+	for c := range t {
+		t[c] = gfzrt.Bucket(uint8(c))
 	}
 	return t
 }()
@@ -65,16 +55,13 @@ type coverage struct {
 	total, valid         [mapWords]uint64
 	totalKeys, validKeys int
 	// resp[key] is the index of the saved input responsible for key (the
-	// newest saved input that covered it), or -1.
-	resp []int32
+	// newest saved input that covered it). It is only touched when an input
+	// is saved, and never iterated.
+	resp map[uint32]int32
 }
 
 func newCoverage() *coverage {
-	c := &coverage{resp: make([]int32, gfzrt.MapSize*8)}
-	for i := range c.resp {
-		c.resp[i] = -1
-	}
-	return c
+	return &coverage{resp: make(map[uint32]int32)}
 }
 
 // check reports whether the execution just finished (whose counters are in

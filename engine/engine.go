@@ -284,7 +284,7 @@ func (f *fuzzer) enqueue(data []byte, keys []uint32, edges int) *entry {
 	idx := int32(len(f.queue))
 	e := &entry{data: data, keys: append([]uint32(nil), keys...), edges: edges}
 	for _, k := range e.keys {
-		if old := f.cov.resp[k]; old >= 0 {
+		if old, ok := f.cov.resp[k]; ok {
 			f.queue[old].resp--
 		}
 		f.cov.resp[k] = idx
