@@ -223,9 +223,9 @@ func (f *fuzzer) done() bool {
 }
 
 // handle processes the outcome of the execution just run: counts it,
-// saves failures, and (unless measureOnly) adds inputs with new coverage to
-// the queue. write tells whether a saved input must be written to corpus/.
-// It returns the saved entry, if any.
+// saves failures, and saves inputs with new coverage (queued by zest and
+// bytes; only written to corpus/ by random). write tells whether a saved
+// input must be written to corpus/. It returns the queued entry, if any.
 func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	if f.stopped {
 		return nil
