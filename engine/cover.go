@@ -58,6 +58,11 @@ type coverage struct {
 	// newest saved input that covered it). It is only touched when an input
 	// is saved, and never iterated.
 	resp map[uint32]int32
+	// lines lists the map cache lines (word index of their first word)
+	// that the last check found non-zero, in ascending order; scanned tells
+	// whether lines describes the map's current contents.
+	lines   []int32
+	scanned bool
 }
 
 func newCoverage() *coverage {
@@ -70,10 +75,12 @@ func newCoverage() *coverage {
 // per-execution hot path: it skips zero words a cache line at a time.
 func (c *coverage) check(valid bool) (newTotal, newValid bool) {
 	m := liveMap()
+	c.lines = c.lines[:0]
 	for i := 0; i < mapWords; i += group {
 		if m[i]|m[i+1]|m[i+2]|m[i+3]|m[i+4]|m[i+5]|m[i+6]|m[i+7] == 0 {
 			continue
 		}
+		c.lines = append(c.lines, int32(i))
 		for j := i; j < i+group; j++ {
 			w := m[j]
 			if w == 0 {
@@ -88,8 +95,31 @@ func (c *coverage) check(valid bool) (newTotal, newValid bool) {
 			}
 		}
 	}
+	c.scanned = true
 	return newTotal, newValid
 }
+
+// clearMap prepares the probe map for the next execution. After a check,
+// only the cache lines it found non-zero are cleared; otherwise (the last
+// execution failed and was not scanned, or every fullResetEvery executions,
+// to drop counts written by goroutines a target left running) the whole map
+// is.
+func (c *coverage) clearMap(n int64) {
+	if !c.scanned || n%fullResetEvery == 0 {
+		gfzrt.Reset()
+	} else {
+		m := liveMap()
+		for _, i := range c.lines {
+			clear(m[i : i+group])
+		}
+		gfzrt.ResetPrev()
+	}
+	c.scanned = false
+	c.lines = c.lines[:0]
+}
+
+// fullResetEvery is how often (in executions) clearMap clears the whole map.
+const fullResetEvery = 64
 
 // saveReason tells why an input was saved.
 type saveReason uint8
@@ -113,37 +143,42 @@ func (r saveReason) String() string {
 	return ""
 }
 
-// merge adds the execution in gfzrt.Map to the total coverage (and to the
+// merge (called after check, whose line list it reuses) adds the execution
+// in gfzrt.Map to the total coverage (and to the
 // valid coverage when valid). It appends the execution's keys to keys and
 // returns them with the reason the merge counts as new (reasonNone if it
 // added nothing) and the number of edges the execution hit.
 func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) {
 	newEdge, newCount, newValid := false, false, false
 	edges := 0
-	for j, w := range liveMap() {
-		if w == 0 {
-			continue
-		}
-		cl := classifyWord(w)
-		if nb := cl &^ c.total[j]; nb != 0 {
-			if hasNewByte(cl, c.total[j]) {
-				newEdge = true
-			} else {
-				newCount = true
+	m := liveMap()
+	for _, i := range c.lines {
+		for j := int(i); j < int(i)+group; j++ {
+			w := m[j]
+			if w == 0 {
+				continue
 			}
-			c.total[j] |= cl
-			c.totalKeys += bits.OnesCount64(nb)
-		}
-		if nv := cl &^ c.valid[j]; valid && nv != 0 {
-			newValid = true
-			c.valid[j] |= cl
-			c.validKeys += bits.OnesCount64(nv)
-		}
-		for s := 0; s < 64; s += 8 {
-			if b := uint8(cl >> s); b != 0 {
-				edges++
-				edge := uint32(j*8 + s/8)
-				keys = append(keys, edge*8+uint32(bits.TrailingZeros8(b)))
+			cl := classifyWord(w)
+			if nb := cl &^ c.total[j]; nb != 0 {
+				if hasNewByte(cl, c.total[j]) {
+					newEdge = true
+				} else {
+					newCount = true
+				}
+				c.total[j] |= cl
+				c.totalKeys += bits.OnesCount64(nb)
+			}
+			if nv := cl &^ c.valid[j]; valid && nv != 0 {
+				newValid = true
+				c.valid[j] |= cl
+				c.validKeys += bits.OnesCount64(nv)
+			}
+			for s := 0; s < 64; s += 8 {
+				if b := uint8(cl >> s); b != 0 {
+					edges++
+					edge := uint32(j*8 + s/8)
+					keys = append(keys, edge*8+uint32(bits.TrailingZeros8(b)))
+				}
 			}
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/param"
-	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // Published Zest parameters (JQF ZestGuidance) and engine defaults.
@@ -201,7 +200,7 @@ func (f *fuzzer) exec(params []byte) Outcome {
 	ext := extSeed(f.cfg.Seed, f.execs)
 	f.cur, f.curExt = params, ext
 	f.state.Store(n<<2 | stInExec)
-	gfzrt.Reset()
+	f.cov.clearMap(f.execs)
 	out := f.ex.Exec(params, ext)
 	if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
 		// The watchdog declared this execution hung; it owns the rest.

@@ -54,6 +54,16 @@ func Reset() {
 	prev = 0
 }
 
+// ResetPrev clears only the previous-location register. An engine that
+// knows which parts of Map the last execution wrote (because it scanned
+// them) clears those itself and calls ResetPrev instead of Reset, which
+// avoids rewriting the whole map before every execution.
+//
+//go:norace
+func ResetPrev() {
+	prev = 0
+}
+
 // Package describes one instrumented package as registered by its generated
 // init code.
 type Package struct {
