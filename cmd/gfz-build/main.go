@@ -31,27 +31,13 @@ func main() {
 	os.Exit(code)
 }
 
-type patternList []string
-
-func (p *patternList) String() string { return strings.Join(*p, ",") }
-func (p *patternList) Set(s string) error {
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		*p = append(*p, f)
-	}
-	return nil
-}
-
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gfz-build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opts build.Options
-	var cover patternList
-	fs.Var(&cover, "cover", "also instrument these `packages` (comma or space separated; other modules, std packages such as encoding/json)")
-	fs.StringVar(&opts.Tags, "tags", "", "comma-separated list of build `tags`")
-	fs.BoolVar(&opts.Race, "race", false, "build with the race detector")
+	opts.AddFlags(fs)
 	fs.StringVar(&opts.Output, "o", "", "output `file` (one package) or directory (several); default ./<pkgname>.gfz")
 	fs.BoolVar(&opts.Work, "work", false, "keep the rewritten files and print their directory")
-	fs.IntVar(&opts.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`); default: chosen from the probe count")
 	fs.BoolVar(&opts.Verbose, "v", false, "print per-package probe counts, map size, collision estimate and go commands")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-build [flags] [packages]\n\n"+
@@ -64,12 +50,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if opts.MapBits != 0 && (opts.MapBits < 8 || opts.MapBits > 28) {
-		fmt.Fprintf(stderr, "gfz-build: -mapbits must be between 8 and 28, got %d\n", opts.MapBits)
+	if err := opts.CheckFlags(); err != nil {
+		fmt.Fprintf(stderr, "gfz-build: %v\n", err)
 		return 2
 	}
 	opts.Patterns = fs.Args()
-	opts.Cover = cover
 	opts.Stdout, opts.Stderr = stdout, stderr
 	res, err := build.Build(ctx, opts)
 	if err != nil {

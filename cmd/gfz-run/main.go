@@ -45,7 +45,6 @@ func main() {
 // options are gfz-run's flags.
 type options struct {
 	build   build.Options
-	cover   string
 	keep    string // -o: keep binaries in this directory
 	workdir string
 	only    string // -target: run only this target
@@ -68,10 +67,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		verbose   bool
 		coverprof string
 	)
-	fs.StringVar(&o.cover, "cover", "", "also instrument these comma-separated `packages` (other modules, std packages)")
-	fs.StringVar(&o.build.Tags, "tags", "", "comma-separated list of build `tags`")
-	fs.BoolVar(&o.build.Race, "race", false, "build with the race detector")
-	fs.IntVar(&o.build.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`); default: chosen from the probe count")
+	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
 	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
@@ -93,6 +89,10 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		}
 		return nil, 2
 	}
+	if err := o.build.CheckFlags(); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return nil, 2
+	}
 	if dur < 0 || runs < 0 || timeout <= 0 {
 		fmt.Fprintln(stderr, "gfz-run: -time and -runs must not be negative and -timeout must be positive")
 		return nil, 2
@@ -102,9 +102,6 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	o.build.Patterns = fs.Args()
 	o.build.Verbose = verbose
-	if o.cover != "" {
-		o.build.Cover = strings.Split(o.cover, ",")
-	}
 	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String()}
 	if dur > 0 {
 		o.run = append(o.run, "-time", dur.String())

@@ -1,0 +1,38 @@
+package build
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// AddFlags registers on fs the build flags gfz-build and gfz-run share:
+// -cover, -tags, -race and -mapbits, storing into o. Call o.CheckFlags
+// after parsing.
+func (o *Options) AddFlags(fs *flag.FlagSet) {
+	fs.Var((*patternList)(&o.Cover), "cover", "also instrument these `packages` (comma or space separated; other modules, std packages such as encoding/json)")
+	fs.StringVar(&o.Tags, "tags", "", "comma-separated list of build `tags`")
+	fs.BoolVar(&o.Race, "race", false, "build with the race detector")
+	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
+}
+
+// CheckFlags validates the values set through AddFlags.
+func (o *Options) CheckFlags() error {
+	if o.MapBits != 0 && (o.MapBits < 8 || o.MapBits > 28) {
+		return fmt.Errorf("-mapbits must be between 8 and 28, got %d", o.MapBits)
+	}
+	return nil
+}
+
+// patternList is a flag.Value collecting comma- or space-separated package
+// patterns; it may be repeated.
+type patternList []string
+
+func (p *patternList) String() string { return strings.Join(*p, ",") }
+
+func (p *patternList) Set(s string) error {
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		*p = append(*p, f)
+	}
+	return nil
+}
