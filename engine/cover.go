@@ -182,6 +182,10 @@ func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) 
 			}
 		}
 	}
+	// Saving runs engine code (file writes, formatting) that may itself
+	// be instrumented (-cover of std packages): have clearMap clear the
+	// whole map before the next execution.
+	c.scanned = false
 	r := reasonNone
 	switch {
 	case newEdge:
