@@ -61,6 +61,37 @@ func TestRunExample(t *testing.T) {
 	if !strings.Contains(string(b), "after deleting") {
 		t.Errorf("repro output lacks the failure message:\n%s", b)
 	}
+
+	// The three ways of running the target agree: the saved input, placed
+	// in testdata/fuzz/FuzzDelete/, fails plain go test (no gfz engine, no
+	// instrumentation) with the same message.
+	plainDir := t.TempDir()
+	compile := exec.Command("go", "test", "-c", "-o", filepath.Join(plainDir, "bst.test"), "./testdata/examples/bst")
+	if out, err := compile.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	seedDir := filepath.Join(plainDir, "testdata", "fuzz", "FuzzDelete")
+	if err := os.MkdirAll(seedDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(inputs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(seedDir, "gfzfound"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := exec.Command(filepath.Join(plainDir, "bst.test"), "-test.run", "^FuzzDelete$")
+	plain.Dir = plainDir
+	pb, err := plain.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("plain go test on the saved failure: %v, want exit status 1\n%s", err, pb)
+	}
+	msg := regexp.MustCompile(`after deleting \d+ from \[[\d ]+\]: got keys \[[\d ]*\], want \[[\d ]*\]`)
+	gm, pm := msg.Find(b), msg.Find(pb)
+	if gm == nil || string(gm) != string(pm) {
+		t.Errorf("messages differ:\nrepro: %s\ngo test: %s\n%s", gm, pm, pb)
+	}
 }
 
 var foundAt = regexp.MustCompile(`(?m)^found at execution: (\d+)$`)
