@@ -89,6 +89,25 @@ type Config struct {
 	StatusInterval time.Duration
 	// StopOnFailure ends the run at the first unique failure.
 	StopOnFailure bool
+	// NoRecheck disables the stability check: by default every input about
+	// to be saved is executed a second time with the same extension seed,
+	// and the edges whose hit-count class differs between the two runs are
+	// counted as unstable (Summary.Stability).
+	NoRecheck bool
+
+	// Worker mode (set by a fuzz binary's worker process, see Supervise).
+	// SharedMem is the path of the shared-memory file the supervisor
+	// created for this worker: the input of every execution is published
+	// there before it runs, together with the worker's counters. In worker
+	// mode the engine writes neither stats nor plot_data nor status lines
+	// (the supervisor aggregates them), does not watch for timeouts (the
+	// supervisor kills hung workers), and treats failures already saved
+	// by another worker as known.
+	SharedMem string
+	// Sync makes the engine import, about once a second, the corpus
+	// entries other workers wrote to corpus/ (executing each once, keeping
+	// it if it adds coverage).
+	Sync bool
 }
 
 // Summary reports a finished run.
@@ -102,4 +121,15 @@ type Summary struct {
 	NewFailures    int // unique failures first found by this run
 	Elapsed        time.Duration
 	FailureFiles   []string // paths of the saved failures of this run
+	// Stability is the percentage of covered edges whose hit-count class
+	// was the same in both executions of every rechecked input (100 when
+	// nothing was rechecked).
+	Stability float64
+	// Restarts counts worker processes restarted after a crash, a hang or
+	// running out of memory (Supervise only).
+	Restarts int
+	// Errors lists problems that made the run incomplete (a failure or
+	// corpus entry that could not be saved, a worker ending with an
+	// error); a fuzz binary exits non-zero when it is not empty.
+	Errors []string
 }

@@ -63,6 +63,12 @@ type coverage struct {
 	// whether lines describes the map's current contents.
 	lines   []int32
 	scanned bool
+	// edges counts the edges (map bytes) with any class in total.
+	edges int
+	// unstable marks (0xff per byte) the edges whose class differed
+	// between two executions of the same input; unstableEdges counts them.
+	unstable      [mapWords]uint64
+	unstableEdges int
 }
 
 func newCoverage() *coverage {
@@ -160,8 +166,9 @@ func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) 
 			}
 			cl := classifyWord(w)
 			if nb := cl &^ c.total[j]; nb != 0 {
-				if hasNewByte(cl, c.total[j]) {
+				if n := newBytes(cl, c.total[j]); n > 0 {
 					newEdge = true
+					c.edges += n
 				} else {
 					newCount = true
 				}
@@ -198,13 +205,72 @@ func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) 
 	return keys, r, edges
 }
 
-// hasNewByte reports whether some byte (edge) is non-zero in cl and zero in
+// newBytes counts the bytes (edges) that are non-zero in cl and zero in
 // acc.
-func hasNewByte(cl, acc uint64) bool {
+func newBytes(cl, acc uint64) int {
+	n := 0
 	for s := 0; s < 64; s += 8 {
 		if uint8(cl>>s) != 0 && uint8(acc>>s) == 0 {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
+}
+
+// classWord is one non-zero map word of an execution, classified.
+type classWord struct {
+	idx int32
+	cl  uint64
+}
+
+// snapshot appends the classified non-zero words of the execution just
+// checked (the map must not have been cleared since check) to buf.
+func (c *coverage) snapshot(buf []classWord) []classWord {
+	m := liveMap()
+	for _, i := range c.lines {
+		for j := int(i); j < int(i)+group; j++ {
+			if w := m[j]; w != 0 {
+				buf = append(buf, classWord{int32(j), classifyWord(w)})
+			}
+		}
+	}
+	return buf
+}
+
+// markUnstable compares two snapshots of executions of the same input
+// (both in ascending word order) and marks every edge whose class differs
+// as unstable. It returns the number of edges newly marked.
+func (c *coverage) markUnstable(a, b []classWord) int {
+	n := 0
+	mark := func(j int32, diff uint64) {
+		for s := 0; s < 64; s += 8 {
+			if uint8(diff>>s) != 0 && uint8(c.unstable[j]>>s) == 0 {
+				c.unstable[j] |= 0xff << s
+				n++
+			}
+		}
+	}
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0].idx < b[0].idx:
+			mark(a[0].idx, a[0].cl)
+			a = a[1:]
+		case len(a) == 0 || b[0].idx < a[0].idx:
+			mark(b[0].idx, b[0].cl)
+			b = b[1:]
+		default:
+			mark(a[0].idx, a[0].cl^b[0].cl)
+			a, b = a[1:], b[1:]
+		}
+	}
+	c.unstableEdges += n
+	return n
+}
+
+// stability is the percentage of covered edges not marked unstable.
+func (c *coverage) stability() float64 {
+	if c.edges == 0 {
+		return 100
+	}
+	return 100 * float64(max(c.edges-c.unstableEdges, 0)) / float64(c.edges)
 }

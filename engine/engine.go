@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -76,6 +77,16 @@ type fuzzer struct {
 	keysBuf []uint32
 	other   func() []byte
 
+	// Stability check (see recheck).
+	snapA, snapB []classWord
+	consumed     []byte
+	rechecks     int64
+
+	// Worker mode (cfg.SharedMem).
+	shm     *shm
+	seen    map[string]bool // corpus file names this worker has (cfg.Sync)
+	syncDue atomic.Bool
+
 	// Shared with the background goroutine (see watch).
 	state     atomic.Uint64
 	cur       []byte // the input being executed, published before state
@@ -129,6 +140,16 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	f.cov = newCoverage()
 	f.other = f.randomEntry
 	f.start = time.Now()
+	if cfg.SharedMem != "" {
+		if f.shm, err = openShm(cfg.SharedMem); err != nil {
+			return nil, err
+		}
+		defer f.shm.close()
+		f.shm.store(offPhase, phaseRunning)
+	}
+	if cfg.Sync {
+		f.seen = map[string]bool{}
+	}
 
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -148,11 +169,28 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil
 	}
+	if f.shm != nil {
+		f.publish()
+		f.shm.store(offPhase, phaseDone)
+		return f.summary(), f.err
+	}
 	if err := f.writeStats("done"); err != nil && f.err == nil {
 		f.err = err
 	}
 	f.printFinal()
 	return f.summary(), f.err
+}
+
+// publish copies the counters that change rarely to shared memory.
+func (f *fuzzer) publish() {
+	s := f.shm
+	s.store(offCorpus, uint64(f.corpusLen()))
+	s.store(offTotalCov, uint64(f.cov.totalKeys))
+	s.store(offValidCov, uint64(f.cov.validKeys))
+	s.store(offEdges, uint64(f.cov.edges))
+	s.store(offUnstable, uint64(f.cov.unstableEdges))
+	s.store(offRechecks, uint64(f.rechecks))
+	s.store(offFailing, uint64(f.failing))
 }
 
 func (f *fuzzer) summary() *Summary {
@@ -167,6 +205,10 @@ func (f *fuzzer) summary() *Summary {
 		NewFailures:  len(f.newFailures),
 		Elapsed:      time.Since(f.start),
 		FailureFiles: append([]string(nil), f.newFailures...),
+		Stability:    f.cov.stability(),
+	}
+	if f.err != nil {
+		s.Errors = append(s.Errors, f.err.Error())
 	}
 	return s
 }
@@ -196,10 +238,18 @@ func (f *fuzzer) printf(format string, args ...any) {
 // probe map and calls the executor; the map then holds the execution's
 // coverage.
 func (f *fuzzer) exec(params []byte) Outcome {
+	return f.execExt(params, extSeed(f.cfg.Seed, f.execs), true)
+}
+
+// execExt is exec with the extension seed given; a recheck (count false)
+// does not count as an execution (it is counted in f.rechecks).
+func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	n := uint64(f.execs)
-	ext := extSeed(f.cfg.Seed, f.execs)
 	f.cur, f.curExt = params, ext
 	f.state.Store(n<<2 | stInExec)
+	if f.shm != nil {
+		f.shm.begin(n, params, ext)
+	}
 	f.cov.clearMap(f.execs)
 	out := f.ex.Exec(params, ext)
 	if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
@@ -207,7 +257,13 @@ func (f *fuzzer) exec(params []byte) Outcome {
 		<-f.wdDone
 		f.stopped, f.timedOut = true, true
 	}
-	f.execs++
+	if count {
+		f.execs++
+	}
+	if f.shm != nil {
+		f.shm.end(n + 1)
+		f.shm.store(offExecs, uint64(f.execs))
+	}
 	return out
 }
 
@@ -216,6 +272,10 @@ func (f *fuzzer) done() bool {
 	if f.statusDue.Load() {
 		f.statusDue.Store(false)
 		f.status()
+	}
+	if f.syncDue.Load() {
+		f.syncDue.Store(false)
+		f.syncCorpus()
 	}
 	return f.stopped || f.err != nil || f.stop.Load() ||
 		(f.cfg.Runs > 0 && f.execs >= f.cfg.Runs)
@@ -229,12 +289,8 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	if f.stopped {
 		return nil
 	}
-	switch out.Result {
-	case Valid:
-		f.valid++
-	case Invalid:
-		f.invalid++
-	default:
+	f.count(out.Result)
+	if out.Result != Valid && out.Result != Invalid {
 		f.failing++
 		f.invalidStreak = 0
 		f.failure(out)
@@ -242,6 +298,15 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	}
 	valid := out.Result == Valid
 	newTotal, newValid := f.cov.check(valid)
+	if (newTotal || newValid) && !f.cfg.NoRecheck {
+		out, newTotal, newValid = f.recheck(out)
+		if out.Result != Valid && out.Result != Invalid {
+			f.failing++
+			f.failure(out)
+			return nil
+		}
+		valid = out.Result == Valid
+	}
 	var e *entry
 	if newTotal || newValid {
 		e = f.save(out, valid, write)
@@ -256,6 +321,49 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	return e
 }
 
+// count counts a VALID or INVALID result.
+func (f *fuzzer) count(r Result) {
+	switch r {
+	case Valid:
+		f.valid++
+	case Invalid:
+		f.invalid++
+	default:
+		return
+	}
+	if f.shm != nil {
+		f.shm.store(offValid, uint64(f.valid))
+		f.shm.store(offInvalid, uint64(f.invalid))
+	}
+}
+
+// recheck executes the input just run (about to be saved) a second time
+// with the same extension seed and marks the edges whose class differs
+// between the two runs as unstable. It returns the second outcome and its
+// novelty; the map then holds the second run's coverage, which is what
+// gets saved. The extra execution is counted in f.rechecks, not f.execs
+// (so cfg.Runs counts distinct executions), and its result is not counted
+// in valid/invalid.
+func (f *fuzzer) recheck(first Outcome) (Outcome, bool, bool) {
+	f.snapA = f.cov.snapshot(f.snapA[:0])
+	f.consumed = append(f.consumed[:0], first.Consumed...)
+	params, ext := f.cur, f.curExt
+	f.rechecks++
+	out := f.execExt(params, ext, false)
+	if f.stopped {
+		return first, false, false
+	}
+	if out.Result != Valid && out.Result != Invalid {
+		return out, false, false // a flaky failure: reported as a failure
+	}
+	newTotal, newValid := f.cov.check(out.Result == Valid)
+	f.snapB = f.cov.snapshot(f.snapB[:0])
+	if n := f.cov.markUnstable(f.snapA, f.snapB); n > 0 && f.shm != nil {
+		f.shm.store(offUnstable, uint64(f.cov.unstableEdges))
+	}
+	return out, newTotal, newValid
+}
+
 // save merges the execution's coverage and saves its consumed input.
 func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	keys, reason, edges := f.cov.merge(valid, f.keysBuf[:0])
@@ -263,10 +371,17 @@ func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	f.savedBy[reason]++
 	data := append([]byte{}, out.Consumed...)
 	if write {
-		if _, err := f.wd.saveCorpus(data); err != nil {
+		path, err := f.wd.saveCorpus(data)
+		if err != nil {
 			f.err = err
 			return nil
 		}
+		if f.seen != nil {
+			f.seen[filepath.Base(path)] = true
+		}
+	}
+	if f.shm != nil {
+		defer f.publish()
 	}
 	if f.kind == kindRandom {
 		if write {
@@ -343,15 +458,20 @@ func (f *fuzzer) init() {
 		if f.done() {
 			return
 		}
+		if f.seen != nil {
+			f.seen[filepath.Base(path)] = true
+		}
 		data, err := ReadInputFile(path)
 		if err != nil {
-			f.warnf("skipping corrupt corpus file: %v", err)
+			if f.shm == nil { // workers leave the report to the supervisor
+				f.warnf("skipping corrupt corpus file: %v", err)
+			}
 			continue
 		}
 		loaded++
 		run(data, false)
 	}
-	if loaded > 0 {
+	if loaded > 0 && f.shm == nil {
 		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.corpus, f.corpusLen())
 	}
 	if f.kind == kindRandom || len(f.queue) > 0 || f.done() {
@@ -407,11 +527,21 @@ func (f *fuzzer) failure(out Outcome) {
 	if _, ok := f.known[sig]; ok {
 		return
 	}
+	if f.shm != nil {
+		// Another worker (or the supervisor) may have saved it already.
+		if in, ok := f.wd.failureSaved(sig); ok {
+			f.known[sig] = in
+			return
+		}
+	}
 	rep := &failureReport{
 		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
 	}
 	path, err := f.recordFailure(rep)
+	if f.shm != nil {
+		f.shm.store(offFailing, uint64(f.failing))
+	}
 	if err != nil {
 		f.err = err
 		return
@@ -464,7 +594,7 @@ func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
 	period = max(period, time.Millisecond)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
-	lastStatus := f.start
+	lastStatus, lastSync := f.start, f.start
 	var seen uint64
 	var seenAt time.Time
 	ctxDone := ctx.Done()
@@ -482,6 +612,13 @@ func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
 			if now.Sub(lastStatus) >= f.cfg.StatusInterval {
 				lastStatus = now
 				f.statusDue.Store(true)
+			}
+			if f.cfg.Sync && now.Sub(lastSync) >= syncEvery {
+				lastSync = now
+				f.syncDue.Store(true)
+			}
+			if f.shm != nil {
+				continue // the supervisor watches for hung executions
 			}
 			st := f.state.Load()
 			if st&stInExec == 0 || st != seen {
@@ -503,10 +640,7 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	// Save the input the execution was given, extended with the same PRNG
 	// bytes the executor appends, up to the cap: whatever prefix the hung
 	// execution read, a replay of this input reads the same bytes.
-	src := param.New(f.cur, f.curExt)
-	src.SetMax(f.max)
-	src.SetRecording(false)
-	input := src.Bytes(f.max)
+	input := extendedInput(f.cur, f.curExt, f.max)
 	info := FailureInfo{
 		Kind:      "timeout",
 		Message:   fmt.Sprintf("execution %d ran for more than %v (timeout %v)", f.execs, after.Round(time.Millisecond), f.cfg.Timeout),
@@ -540,6 +674,44 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	exitProcess(1)
 }
 
+// extendedInput is params extended with the PRNG bytes the executor
+// appends for extension seed ext, up to max bytes: whatever prefix an
+// execution of params read, a replay of the result reads the same bytes.
+func extendedInput(params []byte, ext uint64, max int) []byte {
+	src := param.New(params, ext)
+	src.SetMax(max)
+	src.SetRecording(false)
+	return src.Bytes(max)
+}
+
+// syncEvery is how often a worker with cfg.Sync imports other workers'
+// corpus entries.
+const syncEvery = time.Second
+
+// syncCorpus executes the corpus files this worker has not seen yet
+// (written by other workers), keeping those that add coverage.
+func (f *fuzzer) syncCorpus() {
+	files, err := f.wd.corpusFiles()
+	if err != nil {
+		return // transient (the directory is only read); try again later
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		if f.seen[name] {
+			continue
+		}
+		f.seen[name] = true
+		data, err := ReadInputFile(path)
+		if err != nil {
+			continue // corrupt: reported by the supervisor at start
+		}
+		if f.stopped || f.err != nil || f.stop.Load() || (f.cfg.Runs > 0 && f.execs >= f.cfg.Runs) {
+			return
+		}
+		f.handle(f.exec(data), false)
+	}
+}
+
 // allStacks returns the stacks of all goroutines.
 func allStacks() string {
 	buf := make([]byte, 1<<16)
@@ -552,8 +724,13 @@ func allStacks() string {
 	}
 }
 
-// status prints a status line and rewrites stats and plot_data.
+// status prints a status line and rewrites stats and plot_data (in worker
+// mode: publishes the counters).
 func (f *fuzzer) status() {
+	if f.shm != nil {
+		f.publish()
+		return
+	}
 	el := time.Since(f.start)
 	f.printf("gfz: %s\n", f.statusText(el))
 	if err := f.writeStats("running"); err != nil && f.err == nil {
@@ -614,6 +791,8 @@ func (f *fuzzer) writeStats(state string) error {
 	kv("valid_cov", f.cov.validKeys)
 	kv("unique_failures", len(f.known))
 	kv("new_failures", len(f.newFailures))
+	kv("stability", fmt.Sprintf("%.2f", f.cov.stability()))
+	kv("rechecks", f.rechecks)
 	return f.wd.writeStats([]byte(b.String()))
 }
 

@@ -355,7 +355,7 @@ func TestTimeoutWatchdog(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
 	ex := &hangExec{src: param.New(nil, 0), hangAt: 500, release: release}
-	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 500 * time.Millisecond,
+	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 500 * time.Millisecond, NoRecheck: true,
 		Workdir: dir, Status: &status}, ex)
 	if err != nil {
 		t.Fatal(err)

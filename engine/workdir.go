@@ -109,6 +109,17 @@ func failureName(signature string) string {
 	return hex.EncodeToString(h[:6])
 }
 
+// failureSaved reports whether a failure with this signature has been
+// saved in failures/ (by another process), and returns its input path.
+func (w *workdir) failureSaved(sig string) (string, bool) {
+	base := filepath.Join(w.failures, failureName(sig))
+	got, err := readSignature(base + ".txt")
+	if err != nil || got != sig {
+		return "", false
+	}
+	return base + ".input", true
+}
+
 // knownFailures reads the signatures of the failures saved by earlier runs
 // from failures/*.txt. Reports that cannot be read or parsed are described
 // to warn and skipped.

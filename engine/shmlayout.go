@@ -1,0 +1,57 @@
+package engine
+
+// Shared memory between the supervisor and one worker.
+//
+// The supervisor creates one file per worker slot in the work directory
+// (.gfz-worker-<i>.shm) and both processes map it with mmap(MAP_SHARED).
+// The worker publishes the input it is about to execute before calling the
+// target, so that whatever the process dies of, the supervisor can read the
+// input back from the file. Layout (little-endian words, offsets in bytes):
+//
+//	0    magic        "gfzshm01"
+//	8    state        execution number << 1 | 1 while the target runs
+//	16   ext          the execution's PRNG extension seed
+//	24   len          length of the input
+//	32   execs        executions of this worker process
+//	40   valid        valid executions
+//	48   invalid      invalid executions
+//	56   failing      failing executions (in-process failures)
+//	64   corpus       inputs in this worker's queue
+//	72   total_cov    (edge, class) keys covered
+//	80   valid_cov    keys covered by valid inputs
+//	88   edges        edges covered
+//	96   unstable     edges found unstable (coverage differing between two runs of one input)
+//	104  phase        0 not started, 1 engine running, 2 engine finished (exit follows)
+//	112  rechecks     re-executions made to check stability
+//	120  reserved
+//	128  input        the input bytes (capacity = file size - 128)
+//
+// Every word is written with an atomic store by the worker and read with an
+// atomic load by the supervisor. The input bytes and len/ext are written
+// before state, so a state with the in-exec bit describes the bytes present.
+const (
+	shmMagic    = 0x3130_6d68_737a_6667 // "gfzshm01"
+	shmHeader   = 128
+	offMagic    = 0
+	offState    = 8
+	offExt      = 16
+	offLen      = 24
+	offExecs    = 32
+	offValid    = 40
+	offInvalid  = 48
+	offFailing  = 56
+	offCorpus   = 64
+	offTotalCov = 72
+	offValidCov = 80
+	offEdges    = 88
+	offUnstable = 96
+	offPhase    = 104
+	offRechecks = 112
+)
+
+// Worker phases (offPhase).
+const (
+	phaseNone    = 0
+	phaseRunning = 1
+	phaseDone    = 2
+)
