@@ -1,0 +1,99 @@
+package gosrc_test
+
+import (
+	"bytes"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/generators/gosrc"
+	"github.com/gfz-dev/gfz/param"
+)
+
+func randomBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, r.IntN(n))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// check parses and type-checks src.
+func check(src string) (parsed bool, typeErr error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "gen.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false, nil
+	}
+	conf := types.Config{Importer: importer.Default()}
+	_, err = conf.Check("p", fset, []*ast.File{f}, nil)
+	return true, err
+}
+
+// TestParseAndTypeCheck draws programs from random bytes: all must parse,
+// and with the default configuration (no mistakes) all must type-check.
+func TestParseAndTypeCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	g := gosrc.File(gosrc.Config{})
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	bad := 0
+	for i := range n {
+		src := g.Draw(gfz.NewT(param.New(randomBytes(r, 600), uint64(i))))
+		ok, err := check(src)
+		if !ok {
+			t.Fatalf("program %d does not parse:\n%s", i, src)
+		}
+		if err != nil {
+			bad++
+			if bad <= 3 {
+				t.Errorf("program %d: %v\n%s", i, err, src)
+			}
+		}
+	}
+	t.Logf("%d/%d programs type-check", n-bad, n)
+}
+
+// TestMistakes checks that Mistakes lowers the type-check rate but keeps
+// every program parseable, and measures the rate.
+func TestMistakes(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g := gosrc.File(gosrc.Config{Mistakes: 30})
+	const n = 400
+	valid := 0
+	for i := range n {
+		src := g.Draw(gfz.NewT(param.New(randomBytes(r, 600), uint64(i))))
+		ok, err := check(src)
+		if !ok {
+			t.Fatalf("program %d does not parse:\n%s", i, src)
+		}
+		if err == nil {
+			valid++
+		}
+	}
+	t.Logf("Mistakes=30: %d/%d type-check", valid, n)
+	if valid < n*30/100 || valid == n {
+		t.Errorf("Mistakes=30: %d/%d type-check, want 30%%..99%%", valid, n)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	g := gosrc.File(gosrc.Config{Mistakes: 10})
+	for i := range 200 {
+		src1 := param.New(randomBytes(r, 400), uint64(i))
+		v1 := g.Draw(gfz.NewT(src1))
+		consumed := bytes.Clone(src1.Consumed())
+		src2 := param.New(consumed, 99)
+		if v2 := g.Draw(gfz.NewT(src2)); v1 != v2 || !bytes.Equal(consumed, src2.Consumed()) {
+			t.Fatalf("replay differs:\n%s\n---\n%s", v1, v2)
+		}
+	}
+}
