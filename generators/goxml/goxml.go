@@ -1,0 +1,277 @@
+// Package goxml generates well-formed XML documents for fuzzing XML
+// consumers, the way Zest's XML generator fed Maven and Ant.
+//
+// Document(cfg) draws a document: an optional XML declaration, optional
+// comments and processing instructions, and one root element. Elements
+// carry attributes (unique per element) and contain child elements, text
+// (with the predefined entity references &amp; &lt; &gt; &quot; &apos; and
+// decimal and hexadecimal character references), CDATA sections, comments
+// and processing instructions, nested up to Config.MaxDepth. With
+// Config.Namespaces, elements declare default and prefixed namespaces
+// (xmlns, xmlns:p) and element and attribute names use only prefixes in
+// scope, each prefix bound to a distinct URI.
+//
+// Element and attribute names come from Config.Names / Config.Attrs when
+// given (schema-aware targets list their vocabulary), from gen.Dictionary()
+// tokens that are valid XML names, and from generated names. Every output
+// is accepted by encoding/xml's strict decoder.
+package goxml
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gfz-dev/gfz"
+	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/param"
+)
+
+// Config holds the knobs of Document. Zero fields take the defaults.
+type Config struct {
+	MaxDepth    int      // element nesting; default 4
+	MaxChildren int      // child nodes per element; default 4
+	MaxAttrs    int      // attributes per element; default 3
+	MaxText     int      // characters per text node; default 10
+	Names       []string // preferred element names
+	Attrs       []string // preferred attribute names
+	Values      []string // preferred attribute values and text
+	Namespaces  bool     // declare and use namespaces
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.MaxDepth, 4)
+	def(&c.MaxChildren, 4)
+	def(&c.MaxAttrs, 3)
+	def(&c.MaxText, 10)
+	return c
+}
+
+// Document returns a generator of well-formed XML documents.
+func Document(cfg Config) gen.Generator[string] {
+	cfg = cfg.withDefaults()
+	return gen.Custom(func(t *gfz.T) string {
+		w := &writer{s: t.Source(), cfg: cfg}
+		for _, d := range gen.Dictionary() {
+			if isName(d) && len(d) <= 24 {
+				w.dict = append(w.dict, d)
+			}
+		}
+		w.document()
+		return w.b.String()
+	}).Named("goxml.Document")
+}
+
+type writer struct {
+	s        *param.Source
+	cfg      Config
+	b        strings.Builder
+	dict     []string
+	prefixes []string // namespace prefixes in scope
+	nsCount  int
+}
+
+func (w *writer) choice(n int) int { return int(w.s.Uintn(uint64(n), param.Structure)) }
+
+func (w *writer) document() {
+	if w.choice(2) == 0 {
+		w.b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	}
+	for range w.choice(3) {
+		w.misc()
+	}
+	w.element(w.cfg.MaxDepth)
+	for range w.choice(2) {
+		w.misc()
+	}
+}
+
+func (w *writer) misc() {
+	if w.choice(2) == 0 {
+		w.b.WriteString("<!--" + strings.ReplaceAll(w.text(false), "-", "_") + "-->")
+	} else {
+		w.b.WriteString("<?pi-" + w.localName(nil) + " " + strings.ReplaceAll(w.text(false), "?>", "? >") + "?>")
+	}
+}
+
+// isName reports whether s is a simple XML name (ASCII letters, digits,
+// '_', '-', '.'; not starting with a digit, '-', '.', or "xml").
+func isName(s string) bool {
+	if s == "" || strings.HasPrefix(strings.ToLower(s), "xml") {
+		return false
+	}
+	for i, c := range []byte(s) {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// localName draws a name from preferred, the dictionary or letters.
+func (w *writer) localName(preferred []string) string {
+	switch c := w.choice(4); {
+	case len(preferred) > 0 && c < 2:
+		return preferred[w.s.Uintn(uint64(len(preferred)), param.Value)]
+	case c == 2 && len(w.dict) > 0:
+		return w.dict[w.s.Uintn(uint64(len(w.dict)), param.Value)]
+	default:
+		n := int(w.s.Range(1, 6, param.Structure))
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abcdefghijklmnopqrstuvwxyz_"[w.s.Uintn(27, param.Value)]
+		}
+		return string(b)
+	}
+}
+
+// qname adds a prefix in scope to a local name, sometimes.
+func (w *writer) qname(preferred []string) string {
+	local := w.localName(preferred)
+	if len(w.prefixes) > 0 && w.choice(3) == 0 {
+		return w.prefixes[w.choice(len(w.prefixes))] + ":" + local
+	}
+	return local
+}
+
+func (w *writer) element(depth int) {
+	mark := len(w.prefixes)
+	var attrs []string
+	var seen []string
+	if w.cfg.Namespaces {
+		if w.choice(4) == 0 {
+			attrs = append(attrs, `xmlns="urn:gfz:default:`+strconv.Itoa(w.choice(4))+`"`)
+		}
+		if w.choice(3) == 0 {
+			w.nsCount++
+			p := "n" + strconv.Itoa(w.nsCount)
+			attrs = append(attrs, `xmlns:`+p+`="urn:gfz:`+p+`"`)
+			w.prefixes = append(w.prefixes, p)
+		}
+	}
+	name := w.qname(w.cfg.Names)
+	n := int(w.s.Range(0, int64(w.cfg.MaxAttrs), param.Structure))
+	for range n {
+		a := w.qname(w.cfg.Attrs)
+		dup := false
+		for _, s := range seen {
+			dup = dup || s == a
+		}
+		if dup {
+			continue
+		}
+		seen = append(seen, a)
+		attrs = append(attrs, a+`="`+w.attrValue()+`"`)
+	}
+	w.b.WriteString("<" + name)
+	for _, a := range attrs {
+		w.b.WriteString(" " + a)
+	}
+	kids := 0
+	if depth > 0 {
+		kids = int(w.s.Range(0, int64(w.cfg.MaxChildren), param.Structure))
+	}
+	if kids == 0 && w.choice(2) == 0 {
+		w.b.WriteString("/>")
+		w.prefixes = w.prefixes[:mark]
+		return
+	}
+	w.b.WriteString(">")
+	for range kids {
+		switch w.choice(8) {
+		case 0, 1, 2, 3:
+			w.element(depth - 1)
+		case 4, 5:
+			w.b.WriteString(w.text(true))
+		case 6:
+			w.b.WriteString("<![CDATA[" + strings.ReplaceAll(w.text(false), "]]>", "]] >") + "]]>")
+		default:
+			w.misc()
+		}
+	}
+	w.b.WriteString("</" + name + ">")
+	w.prefixes = w.prefixes[:mark]
+}
+
+func (w *writer) attrValue() string {
+	if len(w.cfg.Values) > 0 && w.choice(2) == 0 {
+		return escape(w.cfg.Values[w.s.Uintn(uint64(len(w.cfg.Values)), param.Value)], true)
+	}
+	return w.text(true)
+}
+
+// text draws character data; with refs, markup characters are escaped and
+// entity and character references may appear, otherwise the text has no
+// '<' or '&' and is raw.
+func (w *writer) text(refs bool) string {
+	if len(w.cfg.Values) > 0 && w.choice(3) == 0 {
+		v := w.cfg.Values[w.s.Uintn(uint64(len(w.cfg.Values)), param.Value)]
+		if refs {
+			return escape(v, true)
+		}
+		return strings.NewReplacer("<", " ", "&", " ").Replace(v)
+	}
+	var b strings.Builder
+	n := int(w.s.Range(0, int64(w.cfg.MaxText), param.Structure))
+	for range n {
+		switch c := w.choice(8); {
+		case refs && c == 0:
+			b.WriteString([]string{"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"}[w.s.Uintn(5, param.Value)])
+		case refs && c == 1:
+			r := charRef(rune(w.s.Uint(2, param.Value)))
+			if w.choice(2) == 0 {
+				b.WriteString("&#" + strconv.Itoa(int(r)) + ";")
+			} else {
+				b.WriteString("&#x" + strconv.FormatInt(int64(r), 16) + ";")
+			}
+		case c == 2:
+			b.WriteRune(charRef(0x80 + rune(w.s.Uint(2, param.Value))%0xFF00))
+		default:
+			b.WriteByte(textChars[w.s.Uintn(uint64(len(textChars)), param.Value)])
+		}
+	}
+	s := b.String()
+	if refs {
+		s = strings.ReplaceAll(s, `"`, "&quot;")
+	}
+	return s
+}
+
+// textChars are the ASCII characters of generated text.
+const textChars = "abc xyz019\t\n.,;:-_=/'\"!"
+
+// charRef maps r to a character allowed in XML 1.0.
+func charRef(r rune) rune {
+	switch {
+	case r == 0x9 || r == 0xA || r == 0xD:
+		return r
+	case r < 0x20:
+		return r + 0x40
+	case r >= 0xD800 && r <= 0xDFFF, r >= 0xFFFE:
+		return 'X'
+	}
+	return r
+}
+
+// escape makes s safe as attribute value or text.
+func escape(s string, attr bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '"':
+			b.WriteString("&quot;")
+		default:
+			b.WriteRune(charRef(r))
+		}
+	}
+	return b.String()
+}
