@@ -75,6 +75,7 @@ type Prepared struct {
 	Probes        int      // total probes
 	CollisionRate float64  // expected fraction of colliding edges (see CollisionRate)
 	BuildFlags    []string // -tags, -race, -modfile: pass them (with -overlay) to the go command
+	Dictionary    []string // string and number literals of the instrumented packages (see CollectDictionary)
 	Env           []string // extra environment for the go command (GOWORK when in workspace mode)
 }
 
@@ -316,6 +317,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	prep := &Prepared{
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
+		Dictionary: packageDictionary(todo),
 	}
 	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
 	if err != nil {
@@ -475,7 +477,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	for _, pkg := range prep.TargetOrder {
 		out := outputs[pkg]
 		args := []string{"test", "-c", "-overlay", prep.Overlay,
-			"-ldflags", "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, prep.Probes),
+			"-ldflags", "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, prep.Probes) + " " + DictionaryLdflag(prep.Dictionary),
 			"-o", out}
 		args = append(args, prep.BuildFlags...)
 		args = append(args, pkg)

@@ -1,0 +1,104 @@
+package build
+
+import (
+	"go/ast"
+	"go/token"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Limits of the literal dictionary gfz-build passes to the generators
+// package.
+const (
+	MaxDictTokens   = 2048      // tokens kept
+	MaxDictTokenLen = 64        // longer literals are skipped
+	MaxDictEncoded  = 48 * 1024 // bytes of the encoded -X value
+)
+
+// GeneratorsPath is the import path of the generators package, whose
+// builtinDict variable receives the dictionary.
+const GeneratorsPath = GfzPath + "/generators"
+
+// CollectDictionary returns the string and number literals of files, in
+// order (files in the order given, literals in source order), deduplicated:
+// string literals unquoted, number literals (integers, floats, imaginary)
+// as written, character literals as the character. Empty strings, literals
+// longer than MaxDictTokenLen bytes and import paths are skipped; at most
+// MaxDictTokens tokens are kept.
+func CollectDictionary(files []*ast.File) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		imports := map[*ast.BasicLit]bool{}
+		for _, imp := range f.Imports {
+			imports[imp.Path] = true
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if len(out) >= MaxDictTokens {
+				return false
+			}
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || imports[lit] {
+				return true
+			}
+			tok := lit.Value
+			switch lit.Kind {
+			case token.STRING, token.CHAR:
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					return true
+				}
+				tok = s
+			}
+			if tok == "" || len(tok) > MaxDictTokenLen || seen[tok] {
+				return true
+			}
+			seen[tok] = true
+			out = append(out, tok)
+			return true
+		})
+	}
+	return out
+}
+
+// packageDictionary collects the dictionary of the instrumented packages,
+// in load order.
+func packageDictionary(pkgs []*packages.Package) []string {
+	var files []*ast.File
+	for _, p := range pkgs {
+		files = append(files, p.Syntax...)
+	}
+	return CollectDictionary(files)
+}
+
+// EncodeDictionary encodes tokens for the -X linker flag: each token
+// escaped with url.QueryEscape (so the value has no spaces or quotes),
+// joined by commas, truncated to whole tokens within MaxDictEncoded bytes.
+// generators.DecodeDictionary decodes it.
+func EncodeDictionary(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		e := url.QueryEscape(t)
+		if b.Len()+len(e)+1 > MaxDictEncoded {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// DictionaryLdflag returns the linker flag that sets the generators
+// package's dictionary, or "" for an empty dictionary.
+func DictionaryLdflag(tokens []string) string {
+	enc := EncodeDictionary(tokens)
+	if enc == "" {
+		return ""
+	}
+	return "-X " + GeneratorsPath + ".builtinDict=" + enc
+}
