@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -48,10 +50,13 @@ const (
 	ExitUsage   = 2 // usage or setup error
 )
 
-// childEnv marks the child process; childExitBase offsets its exit status;
-// childStatusFD is the status pipe's descriptor in the child.
+// childEnv marks the child process; workerEnv (with childEnv) marks a
+// worker process and holds its engine.WorkerSpec; childExitBase offsets
+// the child's exit status; childStatusFD is the status pipe's descriptor
+// in a -repro child.
 const (
 	childEnv      = "GFZ_CHILD"
+	workerEnv     = "GFZ_WORKER"
 	childExitBase = 64
 	childStatusFD = 3
 )
@@ -74,6 +79,9 @@ type binaryConfig struct {
 	timeout      time.Duration
 	coverprofile string
 	verbose      bool
+	workers      int
+	rssLimitMB   int
+	worker       *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer
 	called         bool
@@ -93,11 +101,60 @@ func init() {
 	if os.Getenv(childEnv) == "1" {
 		os.Unsetenv(childEnv)
 		binaryMode = cfg
-		statusPipe = os.NewFile(childStatusFD, "gfz-status")
+		if w := os.Getenv(workerEnv); w != "" {
+			os.Unsetenv(workerEnv)
+			spec, err := decodeWorkerSpec(w)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "gfz: %v\n", err)
+				os.Exit(childExitBase + ExitUsage)
+			}
+			cfg.worker = spec
+		} else {
+			statusPipe = os.NewFile(childStatusFD, "gfz-status")
+		}
 		os.Args = []string{os.Args[0], "-test.run=^" + cfg.target + "$", "-test.timeout=0"}
 		return
 	}
-	os.Exit(superviseChild(cfg))
+	if len(cfg.repro) > 0 {
+		os.Exit(superviseChild(cfg))
+	}
+	os.Exit(superviseWorkers(cfg))
+}
+
+// encodeWorkerSpec and decodeWorkerSpec carry a worker's assignment in
+// its environment.
+func encodeWorkerSpec(w engine.WorkerSpec) string {
+	v := url.Values{}
+	v.Set("id", strconv.Itoa(w.ID))
+	v.Set("inc", strconv.Itoa(w.Incarnation))
+	v.Set("shm", w.SharedMem)
+	v.Set("seed", strconv.FormatInt(w.Seed, 10))
+	v.Set("runs", strconv.FormatInt(w.Runs, 10))
+	v.Set("time", strconv.FormatInt(int64(w.Time), 10))
+	v.Set("sync", strconv.FormatBool(w.Sync))
+	return v.Encode()
+}
+
+func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
+	v, err := url.ParseQuery(s)
+	if err != nil {
+		return nil, fmt.Errorf("malformed %s: %w", workerEnv, err)
+	}
+	w := &engine.WorkerSpec{SharedMem: v.Get("shm")}
+	var t int64
+	for _, f := range []struct {
+		key string
+		dst any
+	}{{"id", &w.ID}, {"inc", &w.Incarnation}, {"seed", &w.Seed}, {"runs", &w.Runs}, {"time", &t}, {"sync", &w.Sync}} {
+		if _, err := fmt.Sscan(v.Get(f.key), f.dst); err != nil {
+			return nil, fmt.Errorf("malformed %s: %s: %w", workerEnv, f.key, err)
+		}
+	}
+	w.Time = time.Duration(t)
+	if w.SharedMem == "" {
+		return nil, fmt.Errorf("malformed %s: no shared memory file", workerEnv)
+	}
+	return w, nil
 }
 
 // stringList is a repeatable string flag.
@@ -157,7 +214,9 @@ func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*bin
 	fs.StringVar(&cfg.engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
 	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Second, "per-input timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
-	fs.BoolVar(&cfg.verbose, "v", false, "verbose output")
+	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
+	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
+	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
@@ -176,8 +235,12 @@ func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*bin
 		fmt.Fprintf(stderr, "gfz: unknown engine %q (want zest, bytes or random)\n", cfg.engine)
 		return nil, ExitUsage
 	}
-	if cfg.time < 0 || cfg.runs < 0 || cfg.timeout < 0 {
-		fmt.Fprintln(stderr, "gfz: -time, -runs and -timeout must not be negative")
+	if cfg.time < 0 || cfg.runs < 0 || cfg.timeout < 0 || cfg.rssLimitMB < 0 {
+		fmt.Fprintln(stderr, "gfz: -time, -runs, -timeout and -rss_limit_mb must not be negative")
+		return nil, ExitUsage
+	}
+	if cfg.workers < 1 {
+		fmt.Fprintln(stderr, "gfz: -workers must be at least 1")
 		return nil, ExitUsage
 	}
 
@@ -229,8 +292,49 @@ func (c *binaryConfig) isTarget(name string) bool {
 	return false
 }
 
+// superviseWorkers runs the fuzzing campaign in cfg.workers worker
+// processes (this executable again, with GFZ_CHILD and GFZ_WORKER set)
+// under engine.Supervise, and maps its result to the exit status.
+func superviseWorkers(cfg *binaryConfig) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: cannot find own executable: %v\n", err)
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	args := os.Args[1:]
+	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
+		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
+		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
+		Status: cfg.stderr, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
+		Command: func(w engine.WorkerSpec) *exec.Cmd {
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), childEnv+"=1", workerEnv+"="+encodeWorkerSpec(w))
+			cmd.Stdout = cfg.stdout
+			return cmd
+		},
+	})
+	switch {
+	case errors.Is(err, engine.ErrNoEngine):
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
+		return ExitUsage
+	case err != nil:
+		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.target, err)
+		return ExitUsage
+	case len(sum.Errors) > 0:
+		return ExitUsage // printed loudly by the supervisor
+	case sum.NewFailures > 0:
+		return ExitFailure
+	}
+	if sum.Failures > 0 {
+		fmt.Fprintf(cfg.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(cfg.workdir, "failures"))
+	}
+	return ExitOK
+}
+
 // superviseChild runs this executable again as the child that does the
-// work, and maps its exit to the fuzz binary's exit status.
+// work (-repro), and maps its exit to the fuzz binary's exit status.
 func superviseChild(cfg *binaryConfig) int {
 	exe, err := os.Executable()
 	if err != nil {
@@ -294,7 +398,7 @@ func childStatus(cfg *binaryConfig, waitErr error, ps *os.ProcessState, started 
 		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
 		return ExitUsage
 	case code == 2:
-		fmt.Fprintf(cfg.stderr, "gfz: the fuzz process crashed (see the trace above); a panic in a goroutine started by the target cannot be recovered or attributed to an input yet\n")
+		fmt.Fprintf(cfg.stderr, "gfz: the fuzz process crashed while running the input (see the trace above)\n")
 		return ExitFailure
 	default:
 		fmt.Fprintf(cfg.stderr, "gfz: the fuzz process ended abnormally: %v\n", waitErr)
@@ -342,16 +446,24 @@ func (c *binaryConfig) runTarget(fn func(*T), seeds [][]byte) int {
 		Seeds:   seeds,
 		Status:  c.stderr,
 	}
-	if c.verbose {
-		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, build %s\n",
-			c.target, c.engine, c.seed, len(seeds), c.workdir, buildInfo)
+	if w := c.worker; w != nil {
+		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
+		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
+		// No debug.SetMemoryLimit soft guard: near the limit the garbage
+		// collector runs continuously, which turns a runaway allocation
+		// into a slow hang (measured: a timeout before the RSS limit).
+		// The supervisor enforces -rss_limit_mb.
+	}
+	if c.verbose && (c.worker == nil || c.worker.ID == 0 && c.worker.Incarnation == 0) {
+		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, %d workers, build %s\n",
+			c.target, c.engine, c.seed, len(seeds), c.workdir, c.workers, buildInfo)
 	}
 	sum, err := engine.Run(ctx, ecfg, newExecutor(fn, 0))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
 		return ExitUsage
 	}
-	if c.coverprofile != "" {
+	if c.coverprofile != "" && (c.worker == nil || c.worker.ID == 0) {
 		if err := writeCoverProfile(c.coverprofile); err != nil {
 			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 			return ExitUsage
@@ -360,7 +472,7 @@ func (c *binaryConfig) runTarget(fn func(*T), seeds [][]byte) int {
 	if sum.NewFailures > 0 {
 		return ExitFailure // the engine has printed where the failures are
 	}
-	if sum.Failures > 0 {
+	if sum.Failures > 0 && c.worker == nil {
 		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.workdir, "failures"))
 	}
 	return ExitOK

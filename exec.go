@@ -2,6 +2,7 @@ package gfz
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -53,12 +54,16 @@ func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
 
 // run executes fn(t) and classifies the execution. t must be reset.
 func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
+	returned := false
 	defer func() {
 		r := recover()
 		switch {
+		case r == nil && !returned:
+			// fn called runtime.Goexit (directly, or through a testing.T
+			// it reached): the goroutine is ending and cannot be saved.
+			goexitHook(debug.Stack())
 		case r == nil:
-			// Normal return (or runtime.Goexit, which cannot be told apart
-			// here and is treated the same).
+			// Normal return.
 		case r == errSkipNow:
 			res = engine.Invalid
 			return
@@ -81,7 +86,21 @@ func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
 		res = engine.Valid
 	}()
 	fn(t)
+	returned = true
 	return engine.Valid, nil
+}
+
+// goexitHook reports a runtime.Goexit called by the fuzz target. In a fuzz
+// binary it writes engine.GoexitMarker and the stack on stderr and exits
+// the process, so that the supervisor saves the input as a
+// "runtime.Goexit" failure (or -repro reports it); elsewhere (tests) it
+// returns and the goroutine ends.
+var goexitHook = func(stack []byte) {
+	if buildInfo == "" {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "%s\n%s", engine.GoexitMarker, stack)
+	os.Exit(childExitBase + ExitFailure)
 }
 
 // panicFailure describes a panic recovered by run; stack is debug.Stack()

@@ -86,6 +86,7 @@ type fuzzer struct {
 	shm     *shm
 	seen    map[string]bool // corpus file names this worker has (cfg.Sync)
 	syncDue atomic.Bool
+	ppid    int
 
 	// Shared with the background goroutine (see watch).
 	state     atomic.Uint64
@@ -145,6 +146,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 			return nil, err
 		}
 		defer f.shm.close()
+		f.ppid = os.Getppid()
 		f.shm.store(offPhase, phaseRunning)
 	}
 	if cfg.Sync {
@@ -618,7 +620,13 @@ func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
 				f.syncDue.Store(true)
 			}
 			if f.shm != nil {
-				continue // the supervisor watches for hung executions
+				// The supervisor watches for hung executions. If it died
+				// (this process was re-parented), stop at once: everything
+				// found is already on disk.
+				if os.Getppid() != f.ppid {
+					exitProcess(1)
+				}
+				continue
 			}
 			st := f.state.Load()
 			if st&stInExec == 0 || st != seen {

@@ -1,0 +1,915 @@
+//go:build unix
+
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+)
+
+// SupervisorConfig configures Supervise.
+type SupervisorConfig struct {
+	Target  string // fuzz target name, for messages, stats and reports
+	Engine  string // engine name, for the stats file
+	Seed    int64  // seed of worker 0's first process; the others derive theirs from it
+	Runs    int64  // total executions over all workers (0: no limit)
+	Time    time.Duration
+	Timeout time.Duration // per input (0: 5s): a worker stuck in one execution this long is killed
+	// RSSLimitMB kills a worker whose resident set exceeds this many MiB
+	// (0: no limit); the input it was running is saved as an "out of
+	// memory" failure.
+	RSSLimitMB int
+	Workers    int    // number of worker processes (0: 1)
+	Workdir    string // the work directory shared by all workers
+	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize); it
+	// must be the workers' cap too.
+	MaxInputSize int
+	// Status receives status lines, failure reports, warnings and the
+	// final summary (nil: none), and the workers' "gfz:" messages.
+	Status         io.Writer
+	StatusInterval time.Duration // default 3s
+	// Verbose forwards everything workers write on stderr, not only their
+	// "gfz:" messages.
+	Verbose bool
+	// Command returns the (not yet started) command of one worker process.
+	// Supervise sets its Stderr (and, on Linux, a parent-death signal).
+	Command func(w WorkerSpec) *exec.Cmd
+	// ErrorExit is the exit status by which a worker reports a usage or
+	// setup error or a failed run (for example a failure it could not
+	// save); Supervise then stops and returns an error.
+	ErrorExit int
+}
+
+// WorkerSpec tells a worker process what to do (passed by
+// SupervisorConfig.Command, typically through the environment).
+type WorkerSpec struct {
+	ID          int           // worker slot, 0..Workers-1
+	Incarnation int           // 0 for the slot's first process, +1 per restart
+	SharedMem   string        // Config.SharedMem
+	Seed        int64         // Config.Seed
+	Runs        int64         // Config.Runs (0: no limit)
+	Time        time.Duration // Config.Time (0: no limit)
+	Sync        bool          // Config.Sync
+}
+
+// ErrNoEngine is returned by Supervise when the first worker ended without
+// reaching the engine (a fuzz target that does not call gfz.Fuzz, or one
+// failing before that).
+var ErrNoEngine = errors.New("the worker ended without running the engine")
+
+// Crash kinds recorded by the supervisor (besides "fatal error: ...",
+// "panic: ...", "signal SIGxxx" and "exit status N").
+const (
+	KindTimeout     = "timeout"
+	KindOutOfMemory = "out of memory"
+	KindGoexit      = "runtime.Goexit"
+)
+
+// GoexitMarker is the line a worker's executor writes on stderr before
+// exiting when the fuzz target called runtime.Goexit.
+const GoexitMarker = "gfz-worker: the fuzz target called runtime.Goexit"
+
+// Supervision constants.
+const (
+	killGrace      = time.Second // SIGQUIT (stacks) -> SIGKILL for a hung worker
+	stopGrace      = 3 * time.Second
+	crashLoopLimit = 5 // deaths of one slot in a row on the same execution of the same input before it is given up
+	tailSize       = 64 << 10
+)
+
+// counters are a worker's execution counters (from shared memory).
+type counters struct {
+	execs, valid, invalid, failing, rechecks int64
+}
+
+func (c *counters) add(o counters) {
+	c.execs += o.execs
+	c.valid += o.valid
+	c.invalid += o.invalid
+	c.failing += o.failing
+	c.rechecks += o.rechecks
+}
+
+func readCounters(s *shm) counters {
+	return counters{
+		execs: int64(s.load(offExecs)), valid: int64(s.load(offValid)), invalid: int64(s.load(offInvalid)),
+		failing: int64(s.load(offFailing)), rechecks: int64(s.load(offRechecks)),
+	}
+}
+
+// slot is one worker position; it runs one process (incarnation) at a time.
+type slot struct {
+	id          int
+	shm         *shm
+	path        string
+	quota       int64 // executions assigned (0: no limit)
+	dead        counters
+	incarnation int
+	cmd         *exec.Cmd
+	tail        *tailWriter
+	running     bool
+	finished    bool
+	everStarted bool
+	lastState   uint64
+	stateSince  time.Time
+	kill        string // why the supervisor is killing it ("timeout", "out of memory", "stop")
+	killAt      time.Time
+	crashStreak int
+	lastCrash   string // execution number and input of the last crash
+	rss         int64 // last measured, bytes
+	startRSS    int64
+}
+
+type supervisor struct {
+	cfg      SupervisorConfig
+	wd       *workdir
+	known    map[string]string
+	before   int // unique failures known at start
+	newFiles []string
+	slots    []*slot
+	exits    chan *slot
+	start    time.Time
+	max      int
+	outMu    sync.Mutex
+	errs     []string
+	setupErr error
+
+	restarts, crashes, timeouts, ooms int
+	maxCov, maxValidCov               int64
+	stopping                          bool
+	stopAt                            time.Time
+	startRSS                          int64
+}
+
+// Supervise runs a fuzzing campaign in cfg.Workers worker processes. Each
+// worker runs the engine (Run in worker mode) on its own share of the
+// executions; all share the work directory, and with several workers each
+// imports the corpus entries the others save. Supervise restarts a worker
+// that dies (a panic in a goroutine, a runtime fatal error, os.Exit or
+// runtime.Goexit in the target, a signal), hangs for cfg.Timeout in one
+// execution or exceeds cfg.RSSLimitMB, and saves a failure for the input it
+// was running (read from the worker's shared memory), deduplicated by a
+// signature made of the crash kind and the top user frames of the crash
+// trace. It aggregates the workers' counters into the status line, stats
+// and plot_data, and returns when every worker has ended (budget reached,
+// ctx cancelled).
+//
+// The error is non-nil for setup errors (ErrNoEngine, unusable work
+// directory, a worker reporting an error at start); problems during the
+// run (a failure that could not be saved) are in Summary.Errors.
+func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = defaultTimeout
+	}
+	if cfg.StatusInterval <= 0 {
+		cfg.StatusInterval = defaultStatusEvery
+	}
+	s := &supervisor{cfg: cfg, exits: make(chan *slot, cfg.Workers), start: time.Now(), max: cfg.MaxInputSize}
+	if s.max <= 0 {
+		s.max = param.DefaultMaxSize
+	}
+	wd, err := openWorkdir(cfg.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	s.wd = wd
+	if s.known, err = wd.knownFailures(s.warnf); err != nil {
+		return nil, err
+	}
+	s.before = len(s.known)
+	s.checkCorpus()
+	s.startRSS = selfRSS()
+	for i := 0; i < cfg.Workers; i++ {
+		path := filepath.Join(wd.root, fmt.Sprintf(".gfz-worker-%d.shm", i))
+		m, err := createShm(path, s.max)
+		if err != nil {
+			s.closeSlots()
+			return nil, err
+		}
+		sl := &slot{id: i, shm: m, path: path}
+		if cfg.Runs > 0 {
+			sl.quota = cfg.Runs / int64(cfg.Workers)
+			if int64(i) < cfg.Runs%int64(cfg.Workers) {
+				sl.quota++
+			}
+		}
+		s.slots = append(s.slots, sl)
+	}
+	defer s.closeSlots()
+	for _, sl := range s.slots {
+		if sl.quota == 0 && cfg.Runs > 0 {
+			sl.finished = true
+			continue
+		}
+		s.startWorker(sl)
+	}
+	s.run(ctx)
+	if s.setupErr != nil {
+		return nil, s.setupErr
+	}
+	if err := s.writeStats("done"); err != nil {
+		s.errorf("%v", err)
+	}
+	s.printFinal()
+	return s.summary(), nil
+}
+
+func (s *supervisor) closeSlots() {
+	for _, sl := range s.slots {
+		sl.shm.close()
+		os.Remove(sl.path)
+	}
+}
+
+func (s *supervisor) printf(format string, args ...any) {
+	if s.cfg.Status == nil {
+		return
+	}
+	s.outMu.Lock()
+	fmt.Fprintf(s.cfg.Status, format, args...)
+	s.outMu.Unlock()
+}
+
+func (s *supervisor) warnf(format string, args ...any) {
+	s.printf("gfz: warning: "+format+"\n", args...)
+}
+
+// errorf reports a problem that makes the run incomplete (the fuzz binary
+// exits non-zero).
+func (s *supervisor) errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.errs = append(s.errs, msg)
+	s.printf("gfz: ERROR: %s\n", msg)
+}
+
+// checkCorpus reports the corpus files the workers will skip.
+func (s *supervisor) checkCorpus() {
+	files, err := s.wd.corpusFiles()
+	if err != nil {
+		s.warnf("%v", err)
+		return
+	}
+	for _, p := range files {
+		if _, err := ReadInputFile(p); err != nil {
+			s.warnf("skipping corrupt corpus file: %v", err)
+		}
+	}
+}
+
+// workerSeed is the seed of a worker process: cfg.Seed for worker 0's
+// first process (so that one worker reproduces an in-process run), a
+// mix of it with the slot and incarnation otherwise (a restarted worker
+// must not replay the mutations that led to its crash).
+func workerSeed(seed int64, id, incarnation int) int64 {
+	if id == 0 && incarnation == 0 {
+		return seed
+	}
+	return int64(extSeed(seed^int64(id)<<32, int64(incarnation)+1<<40))
+}
+
+func (s *supervisor) startWorker(sl *slot) {
+	spec := WorkerSpec{
+		ID: sl.id, Incarnation: sl.incarnation, SharedMem: sl.path,
+		Seed: workerSeed(s.cfg.Seed, sl.id, sl.incarnation), Sync: s.cfg.Workers > 1,
+	}
+	if sl.quota > 0 {
+		spec.Runs = sl.quota - sl.dead.execs
+		if spec.Runs <= 0 {
+			sl.finished = true
+			return
+		}
+	}
+	if s.cfg.Time > 0 {
+		spec.Time = s.cfg.Time - time.Since(s.start)
+		if spec.Time <= 0 {
+			sl.finished = true
+			return
+		}
+	}
+	sl.shm.reset()
+	sl.tail = &tailWriter{fwd: s.cfg.Status, mu: &s.outMu, all: s.cfg.Verbose}
+	cmd := s.cfg.Command(spec)
+	cmd.Stderr = sl.tail
+	setDeathSignal(cmd)
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		s.errorf("start worker %d: %v", sl.id, err)
+		sl.finished = true
+		return
+	}
+	sl.cmd, sl.running, sl.kill = cmd, true, ""
+	sl.lastState, sl.stateSince = 0, time.Now()
+	go func() {
+		_ = cmd.Wait()
+		s.exits <- sl
+	}()
+}
+
+// run is the supervision loop.
+func (s *supervisor) run(ctx context.Context) {
+	period := max(min(50*time.Millisecond, s.cfg.Timeout/4), 5*time.Millisecond)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	lastStatus := s.start
+	ctxDone := ctx.Done()
+	for s.anyRunning() {
+		select {
+		case <-ctxDone:
+			ctxDone = nil
+			s.stop("stop")
+		case sl := <-s.exits:
+			s.exited(sl)
+		case now := <-tick.C:
+			if s.cfg.Time > 0 && now.Sub(s.start) >= s.cfg.Time+stopGrace && !s.stopping {
+				s.stop("stop") // workers should have ended by themselves
+			}
+			for _, sl := range s.slots {
+				if sl.running {
+					s.watch(sl, now)
+				}
+			}
+			if now.Sub(lastStatus) >= s.cfg.StatusInterval {
+				lastStatus = now
+				s.status()
+			}
+		}
+	}
+}
+
+func (s *supervisor) anyRunning() bool {
+	for _, sl := range s.slots {
+		if sl.running {
+			return true
+		}
+	}
+	return false
+}
+
+// stop asks every worker to stop (SIGINT: the engine finishes cleanly) and
+// kills those still running after stopGrace.
+func (s *supervisor) stop(why string) {
+	if s.stopping {
+		return
+	}
+	s.stopping, s.stopAt = true, time.Now()
+	for _, sl := range s.slots {
+		if sl.running {
+			_ = sl.cmd.Process.Signal(os.Interrupt)
+		}
+	}
+}
+
+// watch checks one running worker for a hang, its memory and the stop
+// deadline.
+func (s *supervisor) watch(sl *slot, now time.Time) {
+	st := sl.shm.load(offState)
+	if st != sl.lastState {
+		sl.lastState, sl.stateSince = st, now
+	}
+	if sl.kill == "" && st&1 != 0 && now.Sub(sl.stateSince) >= s.cfg.Timeout {
+		// SIGQUIT makes the Go runtime print every goroutine's stack (kept
+		// for the report) and exit; SIGKILL follows if it does not.
+		sl.kill, sl.killAt = KindTimeout, now
+		_ = sl.cmd.Process.Signal(syscall.SIGQUIT)
+	}
+	if rss := procRSS(sl.cmd.Process.Pid); rss > 0 {
+		sl.rss = rss
+		if sl.startRSS == 0 {
+			sl.startRSS = rss
+		}
+		if s.cfg.RSSLimitMB > 0 && rss > int64(s.cfg.RSSLimitMB)<<20 && sl.kill == "" {
+			sl.kill, sl.killAt = KindOutOfMemory, now
+			_ = sl.cmd.Process.Kill()
+		}
+	}
+	if sl.kill != "" && now.Sub(sl.killAt) >= killGrace {
+		_ = sl.cmd.Process.Kill()
+	}
+	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
+		if sl.kill == "" {
+			sl.kill, sl.killAt = "stop", now
+		}
+		_ = sl.cmd.Process.Kill()
+	}
+}
+
+// exited handles the end of a worker process.
+func (s *supervisor) exited(sl *slot) {
+	sl.running = false
+	c := readCounters(sl.shm)
+	sl.dead.add(c)
+	s.noteCov(sl)
+	ps := sl.cmd.ProcessState
+	code := ps.ExitCode()
+	phase := sl.shm.load(offPhase)
+	switch {
+	case phase == phaseDone:
+		sl.finished = true
+		if code == s.cfg.ErrorExit {
+			s.errorf("worker %d ended with an error (see above)", sl.id)
+			s.stop("error")
+		}
+		return
+	case phase == phaseNone && !sl.everStarted && sl.kill == "":
+		sl.finished = true
+		if s.setupErr == nil {
+			if code == s.cfg.ErrorExit {
+				s.setupErr = fmt.Errorf("worker %d failed to start:\n%s", sl.id, strings.TrimSpace(sl.tail.String()))
+			} else {
+				s.setupErr = ErrNoEngine
+			}
+		}
+		s.stop("setup")
+		return
+	case sl.kill == "stop":
+		sl.finished = true // killed while stopping: not the target's fault
+		return
+	}
+	sl.everStarted = true
+	if phase == phaseRunning {
+		s.crash(sl, ps)
+	}
+	// A worker dying again and again on the same execution of the same
+	// input (a seed or corpus entry replayed at start) makes no progress.
+	cur, _, n, _ := sl.shm.current()
+	if key := strconv.FormatUint(n, 10) + ":" + string(cur); key == sl.lastCrash {
+		sl.crashStreak++
+	} else {
+		sl.lastCrash, sl.crashStreak = key, 1
+	}
+	if sl.crashStreak >= crashLoopLimit {
+		s.errorf("worker %d died %d times in a row at its execution %d on the same input; giving up on it", sl.id, sl.crashStreak, n)
+		sl.finished = true
+		return
+	}
+	if s.stopping {
+		sl.finished = true
+		return
+	}
+	sl.incarnation++
+	s.restarts++
+	s.startWorker(sl)
+}
+
+// crash records the failure of a worker that died while running the
+// engine.
+func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
+	s.crashes++
+	cur, ext, n, _ := sl.shm.current()
+	kind, stack := classifyCrash(sl.tail.String(), ps, sl.kill)
+	switch kind {
+	case KindTimeout:
+		s.timeouts++
+	case KindOutOfMemory:
+		s.ooms++
+	}
+	sig := kind
+	if kind != KindTimeout && kind != KindOutOfMemory {
+		if fr := crashFrames(stack); fr != "" {
+			sig = kind + "\n" + fr
+		}
+	}
+	if _, ok := s.known[sig]; ok {
+		return
+	}
+	if in, ok := s.wd.failureSaved(sig); ok {
+		s.known[sig] = in
+		return
+	}
+	res := Failure
+	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.kill), n)
+	if kind == KindTimeout {
+		res = Timeout
+		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.cfg.Timeout)
+	}
+	if kind == KindOutOfMemory && sl.kill == KindOutOfMemory {
+		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
+	}
+	rep := &failureReport{
+		Target: s.cfg.Target, Result: res, Signature: sig,
+		Info:  FailureInfo{Kind: kind, Message: msg, Stack: stack, Signature: sig},
+		Input: extendedInput(cur, ext, s.max), Exec: s.totals().execs,
+	}
+	rep.Repro = reproCommand(s.wd.failures, failureName(sig), s.cfg.Target)
+	path, err := s.wd.saveFailure(rep)
+	if err != nil {
+		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
+		return
+	}
+	s.known[sig] = path
+	s.newFiles = append(s.newFiles, path)
+	s.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+}
+
+func describeExit(ps *os.ProcessState, kill string) string {
+	if kill != "" {
+		return "killed: " + kill
+	}
+	return ps.String()
+}
+
+// classifyCrash names what a worker died of from its stderr tail and exit
+// state, and returns the part of the tail holding the crash trace.
+func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack string) {
+	switch kill {
+	case KindTimeout:
+		if i := strings.Index(tail, "SIGQUIT"); i >= 0 {
+			return KindTimeout, tail[i:]
+		}
+		return KindTimeout, ""
+	case KindOutOfMemory:
+		return KindOutOfMemory, ""
+	}
+	if i := strings.LastIndex(tail, GoexitMarker); i >= 0 {
+		return KindGoexit, tail[i+len(GoexitMarker):]
+	}
+	if i := lineIndex(tail, "fatal error: "); i >= 0 {
+		line := firstLine(tail[i:])
+		rest := strings.TrimPrefix(line, "fatal error: ")
+		switch {
+		case strings.Contains(rest, "out of memory"):
+			return KindOutOfMemory, tail[i:]
+		case strings.HasPrefix(rest, "unexpected signal"):
+			if sig := signalName(tail[i:]); sig != "" {
+				return "signal " + sig, tail[i:]
+			}
+		}
+		return "fatal error: " + normalizeMsg(rest), tail[i:]
+	}
+	if i := lineIndex(tail, "panic: "); i >= 0 {
+		line := strings.TrimSuffix(firstLine(tail[i:]), " [recovered]")
+		return "panic: " + normalizeMsg(strings.TrimPrefix(line, "panic: ")), tail[i:]
+	}
+	if i := lineIndex(tail, "SIG"); i >= 0 {
+		if sig, _, ok := strings.Cut(firstLine(tail[i:]), ":"); ok && !strings.Contains(sig, " ") {
+			return "signal " + sig, tail[i:]
+		}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "signal " + sigName(ws.Signal()), ""
+	}
+	return "exit status " + strconv.Itoa(ps.ExitCode()), ""
+}
+
+// lineIndex returns the offset of the first line of s starting with
+// prefix, or -1.
+func lineIndex(s, prefix string) int {
+	if strings.HasPrefix(s, prefix) {
+		return 0
+	}
+	if i := strings.Index(s, "\n"+prefix); i >= 0 {
+		return i + 1
+	}
+	return -1
+}
+
+// signalName extracts SIGxxx from a "[signal SIGxxx: ...]" line.
+func signalName(s string) string {
+	i := strings.Index(s, "[signal ")
+	if i < 0 {
+		return ""
+	}
+	name, _, _ := strings.Cut(s[i+len("[signal "):], ":")
+	return name
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGABRT: "SIGABRT", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGILL: "SIGILL", syscall.SIGFPE: "SIGFPE", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
+	syscall.SIGQUIT: "SIGQUIT", syscall.SIGTRAP: "SIGTRAP", syscall.SIGPIPE: "SIGPIPE",
+}
+
+func sigName(sig syscall.Signal) string {
+	if n, ok := signalNames[sig]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}
+
+// normalizeMsg replaces runs of digits and hex addresses by N and keeps at
+// most 120 characters, so that crash messages differing only in numbers
+// match.
+func normalizeMsg(s string) string {
+	var b strings.Builder
+	digits := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' || digits && (c >= 'a' && c <= 'f' || c == 'x') {
+			if !digits {
+				b.WriteByte('N')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteByte(c)
+		if b.Len() >= 120 {
+			b.WriteString("...")
+			break
+		}
+	}
+	return b.String()
+}
+
+// crashFrameCount is the number of user frames in a crash signature.
+const crashFrameCount = 3
+
+// internalFrame reports whether a function of a crash trace belongs to the
+// Go runtime, the testing machinery or gfz.
+func internalFrame(fn string) bool {
+	for _, p := range []string{"runtime.", "runtime/", "testing.", "internal/", "reflect.", "sync.", "os.",
+		"github.com/gfz-dev/gfz.", "github.com/gfz-dev/gfz/engine.", "github.com/gfz-dev/gfz/param.",
+		"github.com/gfz-dev/gfz/generators."} {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// crashFrames returns the top user frames of the first goroutine trace in
+// a crash output, one "function file.go:line" per line.
+func crashFrames(trace string) string {
+	lines := strings.Split(trace, "\n")
+	i := 0
+	for ; i < len(lines); i++ {
+		if l := lines[i]; strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
+			break
+		}
+	}
+	var b strings.Builder
+	n := 0
+	for i++; i+1 < len(lines) && n < crashFrameCount; i += 2 {
+		fn, loc := lines[i], lines[i+1]
+		if fn == "" || strings.HasPrefix(fn, "created by ") || !strings.HasPrefix(loc, "\t") {
+			break
+		}
+		if j := strings.LastIndexByte(fn, '('); j > 0 {
+			fn = fn[:j]
+		}
+		if fn == "github.com/gfz-dev/gfz.run" {
+			break // where the executor called the fuzz function
+		}
+		if internalFrame(fn) {
+			continue
+		}
+		loc = strings.TrimPrefix(loc, "\t")
+		if j := strings.LastIndex(loc, " +0x"); j > 0 {
+			loc = loc[:j]
+		}
+		fmt.Fprintf(&b, "%s %s\n", fn, filepath.Base(loc))
+		n++
+	}
+	return b.String()
+}
+
+// totals sums the counters of every worker process so far.
+func (s *supervisor) totals() counters {
+	var t counters
+	for _, sl := range s.slots {
+		t.add(sl.dead)
+		if sl.running {
+			t.add(readCounters(sl.shm))
+		}
+	}
+	return t
+}
+
+// noteCov keeps the largest coverage any worker reported (they share the
+// corpus, so their coverage converges).
+func (s *supervisor) noteCov(sl *slot) {
+	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
+	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
+}
+
+// stability aggregates the workers' stability figures.
+func (s *supervisor) stability() float64 {
+	var edges, unstable uint64
+	for _, sl := range s.slots {
+		edges += sl.shm.load(offEdges)
+		unstable += sl.shm.load(offUnstable)
+	}
+	if edges == 0 {
+		return 100
+	}
+	return 100 * float64(edges-min(unstable, edges)) / float64(edges)
+}
+
+// corpusCount counts the entries of corpus/.
+func (s *supervisor) corpusCount() int {
+	files, _ := s.wd.corpusFiles()
+	return len(files)
+}
+
+// refreshKnown adds the failures workers saved to the known set.
+func (s *supervisor) refreshKnown() {
+	known, err := s.wd.knownFailures(func(string, ...any) {})
+	if err != nil {
+		return
+	}
+	for sig, p := range known {
+		if _, ok := s.known[sig]; !ok {
+			s.known[sig] = p
+			s.newFiles = append(s.newFiles, p)
+		}
+	}
+}
+
+func (s *supervisor) statusText(t counters, el time.Duration) string {
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), failures %d, workers %d, restarts %d, stability %.1f%%",
+		el.Round(time.Second), t.execs, rate(t.execs, el), pct(t.valid, t.execs), s.corpusCount(),
+		s.maxCov, s.maxValidCov, len(s.known), len(s.slots), s.restarts, s.stability())
+}
+
+func (s *supervisor) status() {
+	for _, sl := range s.slots {
+		s.noteCov(sl)
+	}
+	s.refreshKnown()
+	s.printf("gfz: %s\n", s.statusText(s.totals(), time.Since(s.start)))
+	if err := s.writeStats("running"); err != nil {
+		s.warnf("%v", err)
+	}
+}
+
+// writeStats appends a plot_data row and rewrites stats and plot_data with
+// the totals of all workers.
+func (s *supervisor) writeStats(state string) error {
+	s.refreshKnown()
+	for _, sl := range s.slots {
+		s.noteCov(sl)
+	}
+	t := s.totals()
+	now := time.Now()
+	el := now.Sub(s.start)
+	corpus := s.corpusCount()
+	fmt.Fprintf(&s.wd.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", now.Unix(), el.Seconds(), t.execs,
+		corpus, t.valid, t.invalid, s.maxCov, s.maxValidCov, len(s.known))
+	engine := s.cfg.Engine
+	if engine == "" {
+		engine = "zest"
+	}
+	var rssWorkers int64
+	for _, sl := range s.slots {
+		if sl.running {
+			rssWorkers += sl.rss
+		}
+	}
+	var b strings.Builder
+	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	kv("target", s.cfg.Target)
+	kv("engine", engine)
+	kv("seed", s.cfg.Seed)
+	kv("state", state)
+	kv("start_time", s.start.Unix())
+	kv("last_update", now.Unix())
+	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
+	kv("execs", t.execs)
+	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(t.execs, el)))
+	kv("valid", t.valid)
+	kv("invalid", t.invalid)
+	kv("failing", t.failing+int64(s.crashes))
+	kv("valid_pct", fmt.Sprintf("%.2f", pct(t.valid, t.execs)))
+	kv("corpus", corpus)
+	kv("total_cov", s.maxCov)
+	kv("valid_cov", s.maxValidCov)
+	kv("unique_failures", len(s.known))
+	kv("new_failures", len(s.known)-s.before)
+	kv("stability", fmt.Sprintf("%.2f", s.stability()))
+	kv("rechecks", t.rechecks)
+	kv("workers", len(s.slots))
+	kv("restarts", s.restarts)
+	kv("crashes", s.crashes)
+	kv("timeouts", s.timeouts)
+	kv("ooms", s.ooms)
+	kv("rss_supervisor_kb", selfRSS()>>10)
+	kv("rss_workers_kb", rssWorkers>>10)
+	kv("errors", len(s.errs))
+	return s.wd.writeStats([]byte(b.String()))
+}
+
+func (s *supervisor) summary() *Summary {
+	t := s.totals()
+	files := append([]string(nil), s.newFiles...)
+	sort.Strings(files)
+	return &Summary{
+		Execs: t.execs, Valid: t.valid, Invalid: t.invalid, Corpus: s.corpusCount(),
+		TotalCov: int(s.maxCov), ValidCov: int(s.maxValidCov),
+		Failures: len(s.known), NewFailures: len(s.known) - s.before,
+		Elapsed: time.Since(s.start), FailureFiles: files,
+		Stability: s.stability(), Restarts: s.restarts, Errors: append([]string(nil), s.errs...),
+	}
+}
+
+func (s *supervisor) printFinal() {
+	sum := s.summary()
+	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
+	s.printf("gfz: %d new unique failures (%d known in total); work directory %s\n",
+		sum.NewFailures, sum.Failures, s.wd.root)
+	for _, p := range sum.FailureFiles {
+		s.printf("gfz:\tfailure: %s\n", p)
+	}
+	for _, e := range s.errs {
+		s.printf("gfz: ERROR: %s\n", e)
+	}
+}
+
+// procRSS returns the resident set size of process pid in bytes (0 if
+// unknown: /proc is Linux-only).
+func procRSS(pid int) int64 {
+	return statmRSS("/proc/" + strconv.Itoa(pid) + "/statm")
+}
+
+func selfRSS() int64 { return statmRSS("/proc/self/statm") }
+
+func statmRSS(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}
+
+// tailWriter receives a worker's stderr: it keeps the last tailSize bytes
+// (to classify a crash) and forwards the worker's "gfz:" messages (with
+// their indented continuation lines), or everything when all is set.
+type tailWriter struct {
+	fwd     io.Writer
+	mu      *sync.Mutex
+	all     bool
+	buf     []byte
+	partial []byte
+	inGfz   bool
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if len(w.buf) > 2*tailSize {
+		w.buf = append(w.buf[:0], w.buf[len(w.buf)-tailSize:]...)
+	}
+	if w.fwd == nil {
+		return len(p), nil
+	}
+	if w.all {
+		_, _ = w.fwd.Write(p)
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := strings.IndexByte(string(w.partial), '\n')
+		if i < 0 {
+			break
+		}
+		line := w.partial[:i+1]
+		if strings.HasPrefix(string(line), "gfz:") {
+			w.inGfz = true
+		} else if len(line) == 0 || line[0] != '\t' {
+			w.inGfz = false
+		}
+		if w.inGfz {
+			_, _ = w.fwd.Write(line)
+		}
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > tailSize {
+		w.partial = w.partial[:0]
+	}
+	return len(p), nil
+}
+
+// String returns the kept tail.
+func (w *tailWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > tailSize {
+		return string(w.buf[len(w.buf)-tailSize:])
+	}
+	return string(w.buf)
+}

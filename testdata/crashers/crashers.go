@@ -1,0 +1,53 @@
+// Package crashers holds fuzz targets that kill the process that runs
+// them in every way a Go program can die: a panic in a goroutine they
+// start, a runtime fatal error (concurrent map writes, stack overflow), a
+// call to os.Exit or runtime.Goexit, an endless loop, unbounded
+// allocation. The supervisor tests of package gfz build them with
+// gfz-build and check that each death is saved as a failure and that
+// fuzzing goes on.
+package crashers
+
+// Maze returns how many of the bytes match "gfz!" in order: a little
+// coverage structure so that the corpus grows while the targets run.
+func Maze(b []byte) int {
+	want := "gfz!"
+	n := 0
+	for i := 0; i < len(b) && i < len(want); i++ {
+		if b[i] != want[i] {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// Recurse calls itself without end.
+func Recurse(n int) int {
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	return Recurse(n+1) + int(pad[0])
+}
+
+// Spin loops forever.
+func Spin() int {
+	x := 0
+	for {
+		x++
+	}
+}
+
+// hog keeps what Hog allocates reachable.
+var hog [][]byte
+
+// Hog allocates and touches memory without bound.
+func Hog() {
+	for {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			if i%4096 == 0 {
+				b[i] = 1
+			}
+		}
+		hog = append(hog, b)
+	}
+}

@@ -1,0 +1,135 @@
+package crashers
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+	gen "github.com/gfz-dev/gfz/generators"
+)
+
+// trigger draws the byte that decides whether the target misbehaves
+// (1 in 32) and runs the maze on the next bytes.
+func trigger(t *gfz.T) bool {
+	k := gen.IntRange(0, 31).Named("k").Draw(t)
+	Maze([]byte{gen.Byte().Draw(t), gen.Byte().Draw(t), gen.Byte().Draw(t), gen.Byte().Draw(t)})
+	return k == 7
+}
+
+// FuzzFine never misbehaves.
+func FuzzFine(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) { trigger(t) })
+}
+
+// FuzzGoPanic panics in a goroutine it starts.
+func FuzzGoPanic(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			done := make(chan bool)
+			go func() {
+				defer close(done)
+				panic("boom in a goroutine")
+			}()
+			<-done
+		}
+	})
+}
+
+// FuzzMapWrite writes a map from two goroutines at once.
+func FuzzMapWrite(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			m := map[int]int{}
+			var wg sync.WaitGroup
+			for g := 0; g < 2; g++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < 10_000_000; i++ {
+						m[i%64] = i
+					}
+				}()
+			}
+			wg.Wait()
+		}
+	})
+}
+
+// FuzzStack overflows the stack (limited to 16 MiB to die quickly).
+func FuzzStack(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			debug.SetMaxStack(16 << 20)
+			Recurse(0)
+		}
+	})
+}
+
+// FuzzExit calls os.Exit(3).
+func FuzzExit(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			os.Exit(3)
+		}
+	})
+}
+
+// FuzzGoexit calls runtime.Goexit.
+func FuzzGoexit(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			runtime.Goexit()
+		}
+	})
+}
+
+// FuzzHang loops forever.
+func FuzzHang(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			Spin()
+		}
+	})
+}
+
+// FuzzAlloc allocates without bound.
+func FuzzAlloc(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			Hog()
+		}
+	})
+}
+
+// flip alternates between calls: coverage that differs between two runs
+// of the same input.
+var flip int
+
+// FuzzFlaky takes a different branch on every other execution.
+func FuzzFlaky(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		trigger(t)
+		flip++
+		if flip%2 == 0 {
+			Maze([]byte("g"))
+		} else {
+			Maze([]byte("x"))
+		}
+	})
+}
+
+// FuzzOften (the soak target) panics in a goroutine when the maze's first
+// two bytes match: reached after a few thousand executions, then often.
+func FuzzOften(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		k := gen.IntRange(0, 31).Draw(t)
+		b := []byte{gen.Byte().Draw(t), gen.Byte().Draw(t), gen.Byte().Draw(t), gen.Byte().Draw(t)}
+		if Maze(b) >= 2 && k < 8 {
+			go panic("often")
+			select {}
+		}
+	})
+}
