@@ -129,7 +129,7 @@ type slot struct {
 	killAt      time.Time
 	crashStreak int
 	lastCrash   string // execution number and input of the last crash
-	rss         int64 // last measured, bytes
+	rss         int64  // last measured, bytes
 	startRSS    int64
 }
 
