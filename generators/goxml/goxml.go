@@ -36,6 +36,7 @@ type Config struct {
 	Attrs       []string // preferred attribute names
 	Values      []string // preferred attribute values and text
 	Namespaces  bool     // declare and use namespaces
+	Root        string   // name of the root element (drawn like any other when empty)
 }
 
 func (c Config) withDefaults() Config {
@@ -73,6 +74,7 @@ type writer struct {
 	dict     []string
 	prefixes []string // namespace prefixes in scope
 	nsCount  int
+	root     string // name of the next element, when set
 }
 
 func (w *writer) choice(n int) int { return int(w.s.Uintn(uint64(n), param.Structure)) }
@@ -84,6 +86,7 @@ func (w *writer) document() {
 	for range w.choice(3) {
 		w.misc()
 	}
+	w.root = w.cfg.Root
 	w.element(w.cfg.MaxDepth)
 	for range w.choice(2) {
 		w.misc()
@@ -154,7 +157,11 @@ func (w *writer) element(depth int) {
 			w.prefixes = append(w.prefixes, p)
 		}
 	}
-	name := w.qname(w.cfg.Names)
+	name := w.root
+	if name == "" {
+		name = w.qname(w.cfg.Names)
+	}
+	w.root = ""
 	n := int(w.s.Range(0, int64(w.cfg.MaxAttrs), param.Structure))
 	for range n {
 		a := w.qname(w.cfg.Attrs)
