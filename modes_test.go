@@ -216,7 +216,10 @@ func TestModeFuzzBinary(t *testing.T) {
 	out, code = gfz(nil, "-runs", "300", "-workdir", "wf", "FuzzFatal")
 	wantOutput(t, "FuzzFatal", out, code, 1, "(t.Fatal): apitest_test.go:45: n is 2")
 	out, code = gfz([]string{"APITEST_GOPANIC=1"}, "-runs", "100", "-workdir", "wg", "FuzzGoPanic")
-	wantOutput(t, "FuzzGoPanic", out, code, 1, "boom in a goroutine", "the fuzz process crashed")
+	wantOutput(t, "FuzzGoPanic", out, code, 1, "new failure (panic: boom in a goroutine)")
+	if reports, _ := filepath.Glob(filepath.Join(work, "wg", "failures", "*.txt")); len(reports) != 1 {
+		t.Errorf("FuzzGoPanic: %d failure reports, want 1 (deduplicated)", len(reports))
+	}
 }
 
 // reportSignature extracts the quoted signature from an engine report.

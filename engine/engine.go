@@ -135,7 +135,11 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		return nil, err
 	}
 	f.wd = wd
-	if f.known, err = wd.knownFailures(f.warnf); err != nil {
+	warn := f.warnf
+	if cfg.SharedMem != "" {
+		warn = func(string, ...any) {} // the supervisor reports them
+	}
+	if f.known, err = wd.knownFailures(warn); err != nil {
 		return nil, err
 	}
 	f.cov = newCoverage()

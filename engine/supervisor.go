@@ -265,10 +265,16 @@ func (s *supervisor) checkCorpus() {
 		s.warnf("%v", err)
 		return
 	}
+	good := 0
 	for _, p := range files {
 		if _, err := ReadInputFile(p); err != nil {
 			s.warnf("skipping corrupt corpus file: %v", err)
+			continue
 		}
+		good++
+	}
+	if good > 0 {
+		s.printf("gfz: resuming from %d corpus files in %s\n", good, s.wd.corpus)
 	}
 }
 

@@ -1,0 +1,477 @@
+package gfz_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/engine"
+)
+
+// The tests below build testdata/crashers with gfz-build (once per test
+// process) and run its targets under the supervisor.
+
+var crashers struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	log  string
+}
+
+// crashersBinary builds the crasher fixtures once and returns the binary.
+func crashersBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the crasher fixtures with gfz-build")
+	}
+	crashers.once.Do(func() {
+		crashers.dir, crashers.err = os.MkdirTemp("", "gfz-crashers")
+		if crashers.err != nil {
+			return
+		}
+		var log bytes.Buffer
+		res, err := build.Build(context.Background(), build.Options{
+			Patterns: []string{"./testdata/crashers"}, Output: filepath.Join(crashers.dir, "crashers.gfz"),
+			Stdout: &log, Stderr: &log,
+		})
+		crashers.log = log.String()
+		if err != nil {
+			crashers.err = err
+			return
+		}
+		crashers.bin = res.Binaries[0].Output
+	})
+	if crashers.err != nil {
+		t.Fatalf("build crashers: %v\n%s", crashers.err, crashers.log)
+	}
+	return crashers.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if crashers.dir != "" {
+		os.RemoveAll(crashers.dir)
+	}
+	os.Exit(code)
+}
+
+// runBin runs the fuzz binary with args and returns its combined output and
+// exit status.
+func runBin(t *testing.T, bin string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %q: %v", bin, args, err)
+	}
+	return string(out), 0
+}
+
+// readStats parses a work directory's stats file.
+func readStats(t *testing.T, wd string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(wd, "stats"))
+	if err != nil {
+		t.Fatalf("stats: %v", err)
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, ": "); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func statInt(t *testing.T, st map[string]string, key string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(st[key], 10, 64)
+	if err != nil {
+		t.Fatalf("stats %s = %q: %v", key, st[key], err)
+	}
+	return n
+}
+
+var foundAtRe = regexp.MustCompile(`(?m)^found at execution: (\d+)$`)
+
+// TestCrashKinds runs a target per way of dying: each death is saved once
+// (deduplicated over many restarts), with its kind, and fuzzing goes on to
+// the end of the execution budget.
+func TestCrashKinds(t *testing.T) {
+	bin := crashersBinary(t)
+	cases := []struct {
+		target string
+		kind   string // the report's kind line
+		sig    string // in the signature
+		args   []string
+	}{
+		{"FuzzGoPanic", "panic: boom in a goroutine", "crashers.FuzzGoPanic.func1.1 crashers_test.go:", nil},
+		{"FuzzMapWrite", "fatal error: concurrent map writes", "crashers_test.go:", nil},
+		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", nil},
+		{"FuzzExit", "exit status 3", "exit status 3", nil},
+		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
+		{"FuzzHang", "timeout", "timeout", []string{"-timeout", "300ms"}},
+		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64"}},
+	}
+	for _, c := range cases {
+		t.Run(c.target, func(t *testing.T) {
+			t.Parallel()
+			runs := 1500
+			if c.target == "FuzzHang" || c.target == "FuzzAlloc" {
+				runs = 300 // every death costs the timeout or an allocation spree
+			}
+			wd := filepath.Join(t.TempDir(), "wd")
+			args := append([]string{"-workers", "1", "-seed", "3", "-runs", strconv.Itoa(runs), "-workdir", wd}, c.args...)
+			out, code := runBin(t, bin, append(args, c.target)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, out)
+			}
+			reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+			if len(reports) != 1 {
+				t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
+			}
+			rep, err := os.ReadFile(reports[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(rep), "\nkind: "+c.kind+"\n") || !strings.Contains(string(rep), c.sig) {
+				t.Errorf("report lacks kind %q / signature part %q:\n%.2000s", c.kind, c.sig, rep)
+			}
+			if _, err := engine.ReadInputFile(strings.TrimSuffix(reports[0], ".txt") + ".input"); err != nil {
+				t.Errorf("failure input: %v", err)
+			}
+			st := readStats(t, wd)
+			m := foundAtRe.FindSubmatch(rep)
+			if m == nil {
+				t.Fatalf("no 'found at execution' in the report")
+			}
+			found, _ := strconv.ParseInt(string(m[1]), 10, 64)
+			if execs := statInt(t, st, "execs"); execs != int64(runs) || found >= execs {
+				t.Errorf("execs %d (found at %d), want the whole budget %d after the failure", execs, found, runs)
+			}
+			// Several deaths, one saved failure.
+			if r := statInt(t, st, "restarts"); r < 2 {
+				t.Errorf("restarts %d, want several", r)
+			}
+			if n := statInt(t, st, "unique_failures"); n != 1 {
+				t.Errorf("unique_failures %d", n)
+			}
+			if strings.Count(out, "gfz: new failure") != 1 {
+				t.Errorf("want one 'new failure' line:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestCrashRepro: the saved input of a crash reproduces it with -repro.
+func TestCrashRepro(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	if out, code := runBin(t, bin, "-workers", "1", "-runs", "500", "-workdir", wd, "FuzzGoPanic"); code != 1 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	inputs, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
+	if len(inputs) != 1 {
+		t.Fatalf("inputs %v", inputs)
+	}
+	out, code := runBin(t, bin, "-repro", inputs[0], "FuzzGoPanic")
+	wantOutput(t, "-repro of a crash", out, code, 1, "boom in a goroutine", "crashed while running the input")
+}
+
+// TestWorkersDeterminism: with one worker a run is reproducible, crashes
+// and restarts included.
+func TestWorkersDeterminism(t *testing.T) {
+	bin := crashersBinary(t)
+	var corpora [2]string
+	for i := range corpora {
+		wd := filepath.Join(t.TempDir(), "wd")
+		if out, code := runBin(t, bin, "-workers", "1", "-seed", "7", "-runs", "3000", "-workdir", wd, "FuzzGoPanic"); code != 1 {
+			t.Fatalf("exit %d\n%s", code, out)
+		}
+		ents, _ := os.ReadDir(filepath.Join(wd, "corpus"))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		fails, _ := filepath.Glob(filepath.Join(wd, "failures", "*"))
+		for _, f := range fails {
+			names = append(names, filepath.Base(f))
+		}
+		corpora[i] = strings.Join(names, " ")
+	}
+	if corpora[0] != corpora[1] {
+		t.Errorf("two -workers 1 runs differ:\n%s\n%s", corpora[0], corpora[1])
+	}
+}
+
+// TestWorkersShare: two workers split the budget, share the work
+// directory and the status aggregates both.
+func TestWorkersShare(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "2", "-runs", "20000", "-workdir", wd, "FuzzFine")
+	wantOutput(t, "two workers", out, code, 0, "execs 20000", "workers 2")
+	st := readStats(t, wd)
+	if statInt(t, st, "execs") != 20000 || st["workers"] != "2" || st["restarts"] != "0" {
+		t.Errorf("stats %v", st)
+	}
+	if statInt(t, st, "corpus") < 2 {
+		t.Errorf("corpus %s", st["corpus"])
+	}
+}
+
+// TestStability: coverage that differs between two runs of one input
+// lowers the stability figure; a deterministic target stays at 100%.
+func TestStability(t *testing.T) {
+	bin := crashersBinary(t)
+	for target, want := range map[string]bool{"FuzzFlaky": true, "FuzzFine": false} {
+		wd := filepath.Join(t.TempDir(), "wd")
+		if out, code := runBin(t, bin, "-workers", "1", "-runs", "2000", "-workdir", wd, target); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", target, code, out)
+		}
+		st := readStats(t, wd)
+		if unstable := st["stability"] != "100.00"; unstable != want {
+			t.Errorf("%s: stability %s", target, st["stability"])
+		}
+	}
+}
+
+// TestCorruptWorkdir feeds a work directory with broken entries: each is
+// reported and skipped, the run goes on.
+func TestCorruptWorkdir(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	corpus, failures := filepath.Join(wd, "corpus"), filepath.Join(wd, "failures")
+	for _, d := range []string{corpus, failures, filepath.Join(corpus, "subdir")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		filepath.Join(corpus, "good"):            string(engine.EncodeInput([]byte{1, 'g', 'f', 'z', '!'})),
+		filepath.Join(corpus, "truncated"):       "go test fuzz v1\n[]byte(\"\\x01gf",
+		filepath.Join(corpus, "empty"):           "",
+		filepath.Join(corpus, "oldformat"):       "go test fuzz v0\n[]byte(\"abc\")\n",
+		filepath.Join(corpus, "twovalues"):       "go test fuzz v1\nint(1)\nint(2)\n",
+		filepath.Join(corpus, ".good.tmp123"):    "go test fuzz v1\n[]byte(\"partial",
+		filepath.Join(failures, "abc.txt"):       "gfz failure report\nno signature here\n",
+		filepath.Join(failures, "abc.input"):     "garbage",
+		filepath.Join(failures, ".x.txt.tmp999"): "partial",
+		filepath.Join(wd, "stats"):               "half a stats fi",
+		filepath.Join(wd, "plot_data"):           "not a plot",
+	}
+	for p, c := range files {
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if os.Geteuid() != 0 { // root reads anything
+		unreadable := filepath.Join(corpus, "unreadable")
+		if err := os.WriteFile(unreadable, engine.EncodeInput([]byte{2}), 0o000); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(unreadable, 0o644)
+	}
+	out, code := runBin(t, bin, "-workers", "2", "-runs", "2000", "-workdir", wd, "FuzzFine")
+	if n := strings.Count(out, "abc.txt: no signature line"); n != 1 {
+		t.Errorf("the bad report is mentioned %d times, want once", n)
+	}
+	wantOutput(t, "corrupt workdir", out, code, 0, "resuming from 1 corpus files",
+		"truncated: malformed line", "empty: empty corpus file", "oldformat: bad header", "twovalues: malformed line",
+		"skipping unreadable failure report", "abc.txt: no signature line")
+	if strings.Contains(out, ".good.tmp123") || strings.Contains(out, "panic") {
+		t.Errorf("temporary file reported or a crash:\n%s", out)
+	}
+	if st := readStats(t, wd); st["execs"] != "2000" {
+		t.Errorf("stats %v", st)
+	}
+	// An unusable work directory is an error at startup (exit 2).
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runBin(t, bin, "-runs", "10", "-workdir", filepath.Join(blocker, "wd"), "FuzzFine")
+	wantOutput(t, "unusable workdir", out, code, 2, "work directory")
+}
+
+// inputLineRe matches the input path of a printed failure.
+var inputLineRe = regexp.MustCompile(`(?m)^\tinput: (\S+)$`)
+
+// TestKillAndResume SIGKILLs workers and then the supervisor at seeded
+// random moments, three times over the same work directory, and checks
+// after each kill that every failure printed and every corpus entry counted
+// in the stats is on disk and readable; the final run resumes cleanly.
+func TestKillAndResume(t *testing.T) {
+	bin := crashersBinary(t)
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	rng := rand.New(rand.NewPCG(11, 12))
+	for round := 0; round < 3; round++ {
+		cmd := exec.Command(bin, "-workers", "2", "-seed", strconv.Itoa(round+1), "-workdir", wd, "-timeout", "1s", "FuzzGoPanic")
+		cmd.Dir = dir
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var printed []string
+		var outBuf strings.Builder
+		readDone := make(chan struct{})
+		go func() {
+			defer close(readDone)
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				mu.Lock()
+				outBuf.WriteString(sc.Text() + "\n")
+				if m := inputLineRe.FindStringSubmatch(sc.Text()); m != nil {
+					printed = append(printed, m[1])
+				}
+				mu.Unlock()
+			}
+		}()
+		// Wait for the workers to run and the first status (stats file
+		// rewritten by this run), then kill some workers at random.
+		start := time.Now().Unix()
+		pollUntil(t, 30*time.Second, func() bool {
+			b, err := os.ReadFile(filepath.Join(wd, "stats"))
+			return err == nil && bytes.Contains(b, []byte("state: running")) && startTime(b) >= start-1 && len(childPIDs(cmd.Process.Pid)) == 2
+		})
+		for k := 0; k < 1+rng.IntN(3); k++ {
+			time.Sleep(time.Duration(50+rng.IntN(400)) * time.Millisecond)
+			pids := childPIDs(cmd.Process.Pid)
+			if len(pids) > 0 {
+				syscall.Kill(pids[rng.IntN(len(pids))], syscall.SIGKILL)
+			}
+		}
+		time.Sleep(time.Duration(100+rng.IntN(500)) * time.Millisecond)
+		// What has been reported so far: the stats file and the output.
+		var statsCorpus int64 = -1
+		if b, err := os.ReadFile(filepath.Join(wd, "stats")); err == nil {
+			if m := regexp.MustCompile(`(?m)^corpus: (\d+)$`).FindSubmatch(b); m != nil {
+				statsCorpus, _ = strconv.ParseInt(string(m[1]), 10, 64)
+			}
+		}
+		workers := childPIDs(cmd.Process.Pid)
+		cmd.Process.Kill()
+		cmd.Wait()
+		<-readDone
+		// The workers die with the supervisor.
+		pollUntil(t, 10*time.Second, func() bool {
+			for _, p := range workers {
+				if syscall.Kill(p, 0) == nil && !isZombie(p) {
+					return false
+				}
+			}
+			return true
+		})
+		mu.Lock()
+		for _, p := range printed {
+			path := p
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(dir, p)
+			}
+			if _, err := engine.ReadInputFile(path); err != nil {
+				t.Errorf("round %d: reported failure %s: %v", round, p, err)
+			}
+			if rep, err := os.ReadFile(strings.TrimSuffix(path, ".input") + ".txt"); err != nil || !bytes.Contains(rep, []byte("\nsignature: ")) {
+				t.Errorf("round %d: report of %s: %v", round, p, err)
+			}
+		}
+		mu.Unlock()
+		ents, _ := os.ReadDir(filepath.Join(wd, "corpus"))
+		good := 0
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			if _, err := engine.ReadInputFile(filepath.Join(wd, "corpus", e.Name())); err != nil {
+				t.Errorf("round %d: corpus entry: %v", round, err)
+			} else {
+				good++
+			}
+		}
+		if int64(good) < statsCorpus {
+			t.Errorf("round %d: %d corpus entries on disk, stats reported %d", round, good, statsCorpus)
+		}
+		t.Logf("round %d: %d failures printed, %d corpus entries (stats said %d)", round, len(printed), good, statsCorpus)
+	}
+	// Resuming: no complaint about the work directory.
+	out, code := runBin(t, bin, "-workers", "1", "-runs", "500", "-workdir", wd, "FuzzGoPanic")
+	if code != 0 && code != 1 || strings.Contains(out, "corrupt") || strings.Contains(out, "unreadable") || !strings.Contains(out, "resuming from") {
+		t.Errorf("resume: exit %d\n%s", code, out)
+	}
+}
+
+// startTime reads start_time from a stats file.
+func startTime(stats []byte) int64 {
+	m := regexp.MustCompile(`(?m)^start_time: (\d+)$`).FindSubmatch(stats)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	return n
+}
+
+// childPIDs lists the child processes of pid (Linux /proc; children are
+// listed per thread of pid).
+func childPIDs(pid int) []int {
+	var all []int
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, tk := range tasks {
+		c, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, tk.Name()))
+		all = append(all, parseInts(string(c))...)
+	}
+	return all
+}
+
+func parseInts(s string) []int {
+	var out []int
+	for _, f := range strings.Fields(s) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func isZombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(rest, "Z")
+}
+
+// pollUntil polls cond every 20ms until it holds or the (generous)
+// deadline passes.
+func pollUntil(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not reached within %v", limit)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
