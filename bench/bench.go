@@ -1,0 +1,405 @@
+// Package bench is gfz-bench's library: it builds every contender on the
+// same fuzz targets and runs them side by side, alternating and repeated,
+// then reports medians with min-max and ratios as markdown tables.
+//
+// The contenders, on one gfz fuzz target (func FuzzXxx(f *testing.F) calling
+// gfz.Fuzz):
+//
+//   - gfz-zest, gfz-bytes, gfz-random: the fuzz binary built by package build,
+//     run with -engine zest|bytes|random;
+//   - native: Go's own fuzzer (a go test -c -fuzz binary run with
+//     -test.fuzz, -test.parallel 1 and a private -test.fuzzcachedir);
+//   - go-fuzz: github.com/dvyukov/go-fuzz on a generated
+//     Fuzz(data []byte) int wrapper of the same target;
+//   - limit: an uninstrumented loop calling the same generator and target on
+//     fresh PRNG parameter bytes, with no feedback.
+//
+// The limit loop and the go-fuzz wrapper run a "plain copy" of the target
+// package (see plain.go): a temporary module in which the package's
+// _test.go files are ordinary files and gfz.Fuzz only hands over the fuzz
+// function. Every run happens in a fresh directory holding a copy of the
+// package's testdata/, so failing inputs never land in the user's tree.
+//
+// Coverage is measured independently of gfz: every run's corpus is replayed
+// by a go test -c -cover -coverpkg=... binary of the target package, and the
+// covered statements are counted per package and per stage.
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gfz-dev/gfz/build"
+)
+
+// Contender names, in the default order.
+const (
+	GfzZest   = "gfz-zest"
+	GfzBytes  = "gfz-bytes"
+	GfzRandom = "gfz-random"
+	Native    = "native"
+	GoFuzz    = "go-fuzz"
+	Limit     = "limit"
+)
+
+// AllContenders lists every contender.
+var AllContenders = []string{GfzZest, GfzBytes, GfzRandom, Native, GoFuzz, Limit}
+
+// Target is one fuzz target to benchmark.
+type Target struct {
+	Dir   string   // package directory
+	Name  string   // FuzzXxx
+	Cover []string // extra packages gfz instruments and whose coverage is measured (e.g. go/types)
+}
+
+func (t Target) String() string {
+	return filepath.Base(t.Dir) + "." + t.Name
+}
+
+// ParseTarget parses "DIR:FuzzName" or "DIR:FuzzName:pkg1,pkg2" (the
+// packages are Target.Cover).
+func ParseTarget(spec string) (Target, error) {
+	parts := strings.SplitN(spec, ":", 3)
+	if len(parts) < 2 || parts[0] == "" || !strings.HasPrefix(parts[1], "Fuzz") {
+		return Target{}, fmt.Errorf("target %q: want DIR:FuzzName[:pkg,pkg...]", spec)
+	}
+	t := Target{Dir: parts[0], Name: parts[1]}
+	if len(parts) == 3 {
+		for _, p := range strings.Split(parts[2], ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				t.Cover = append(t.Cover, p)
+			}
+		}
+	}
+	return t, nil
+}
+
+// Stage groups packages whose covered statements are summed in one column,
+// e.g. syntax = go/scanner + go/parser, semantic = go/types.
+type Stage struct {
+	Name string
+	Pkgs []string
+}
+
+// DefaultStages are the Zest paper's split for the go/types target.
+var DefaultStages = []Stage{
+	{"syntax", []string{"go/scanner", "go/parser"}},
+	{"semantic", []string{"go/types"}},
+}
+
+// Config configures Run.
+type Config struct {
+	Root       string        // gfz module root (holds build/bench/overhead.sh); default "."
+	Targets    []Target      // targets to run
+	Contenders []string      // default AllContenders
+	Reps       int           // runs per (target, contender); default 5
+	Time       time.Duration // time budget per run; default 10s
+	Runs       int64         // execution budget per run (0: none; go-fuzz has no execution budget)
+	Work       string        // scratch directory; default a new temporary directory, removed at the end
+	GoFuzzBin  string        // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
+	Stages     []Stage       // default DefaultStages
+	Overhead   int           // rounds of build/bench/overhead.sh to run (0: skip)
+	Log        io.Writer     // progress; default io.Discard
+}
+
+// Result is one run of one contender on one target.
+type Result struct {
+	Target    string
+	Contender string
+	Rep       int
+	Err       string // the run failed to start or crashed unexpectedly
+
+	Execs       int64
+	ExecsPerSec float64
+	ValidPct    float64 // valid executions in %, -1 when the contender cannot tell
+	MaxRSSKiB   int64   // peak resident set of the largest process of the run
+	Wall        float64 // seconds
+
+	Found     bool    // the target failed (the planted bug)
+	FoundS    float64 // seconds from start to the failure
+	FoundExec int64   // executions to the failure, -1 when unknown
+
+	CorpusDir      string         // where the run's corpus files are (Go corpus format or raw)
+	CorpusSize     int            // inputs in the corpus
+	CorpusValidPct float64        // valid inputs of the corpus in %, -1 when not replayed
+	Covered        map[string]int // covered statements per package after replaying the corpus
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	Config      Config
+	Start       time.Time
+	Duration    time.Duration
+	Machine     string
+	Unavailable map[string]string   // "contender" or "contender target" -> reason
+	Totals      map[string]int      // statements per package in the coverage builds
+	Measured    map[string][]string // target -> packages whose coverage is measured
+	Results     []Result
+	Overhead    string // output of overhead.sh
+}
+
+// prepared holds what was built for one target.
+type prepared struct {
+	t        Target
+	pkgPath  string
+	gfzBin   string
+	native   string
+	plain    *plainCopy
+	goFuzz   string // go-fuzz zip
+	cover    string // coverage test binary
+	coverPkg []string
+}
+
+// Run builds every contender on every target and runs them.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg.defaults()
+	rep := &Report{Config: cfg, Start: time.Now(), Machine: machine(), Unavailable: map[string]string{}, Totals: map[string]int{}, Measured: map[string][]string{}}
+	if cfg.Work == "" {
+		w, err := os.MkdirTemp("", "gfz-bench-")
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		defer os.RemoveAll(w)
+		cfg.Work = w
+	}
+	cfg.Work, _ = filepath.Abs(cfg.Work)
+	root, err := filepath.Abs(cfg.Root)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	cfg.Root = root
+	r := &runner{cfg: cfg, rep: rep}
+	if slices.Contains(cfg.Contenders, GoFuzz) {
+		if err := r.installGoFuzz(ctx); err != nil {
+			rep.Unavailable[GoFuzz] = err.Error()
+		}
+	}
+	var preps []*prepared
+	for i, t := range cfg.Targets {
+		p, err := r.prepare(ctx, t, filepath.Join(cfg.Work, fmt.Sprintf("t%d", i)))
+		if err != nil {
+			return nil, err
+		}
+		preps = append(preps, p)
+		rep.Measured[p.t.String()] = p.coverPkg
+	}
+	for i := range cfg.Reps {
+		for _, p := range preps {
+			// Alternate: each repetition starts with the next contender.
+			n := len(cfg.Contenders)
+			for j := range n {
+				c := cfg.Contenders[(i+j)%n]
+				if r.unavailable(c, p.t) != "" {
+					continue
+				}
+				res := r.run(ctx, p, c, i)
+				r.logf("%s %s rep %d: %s", p.t, c, i+1, res.summary())
+				rep.Results = append(rep.Results, res)
+				if err := ctx.Err(); err != nil {
+					return nil, fmt.Errorf("bench: %w", err)
+				}
+			}
+		}
+	}
+	for i := range rep.Results {
+		res := &rep.Results[i]
+		p := preps[slices.IndexFunc(preps, func(p *prepared) bool { return p.t.String() == res.Target })]
+		r.replay(ctx, p, res)
+	}
+	if cfg.Overhead > 0 {
+		r.logf("running build/bench/overhead.sh %d", cfg.Overhead)
+		cmd := exec.CommandContext(ctx, "sh", "build/bench/overhead.sh", fmt.Sprint(cfg.Overhead))
+		cmd.Dir = cfg.Root
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			rep.Overhead = fmt.Sprintf("overhead.sh failed: %v\n%s", err, lastLines(out, 10))
+		} else {
+			rep.Overhead = string(out)
+		}
+	}
+	rep.Duration = time.Since(rep.Start)
+	return rep, nil
+}
+
+func (c *Config) defaults() {
+	if c.Root == "" {
+		c.Root = "."
+	}
+	if len(c.Contenders) == 0 {
+		c.Contenders = AllContenders
+	}
+	if c.Reps <= 0 {
+		c.Reps = 5
+	}
+	if c.Time <= 0 {
+		c.Time = 10 * time.Second
+	}
+	if c.Stages == nil {
+		c.Stages = DefaultStages
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+}
+
+type runner struct {
+	cfg Config
+	rep *Report
+}
+
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.cfg.Log, "gfz-bench: "+format+"\n", args...)
+}
+
+func (r *runner) unavailable(c string, t Target) string {
+	if s := r.rep.Unavailable[c]; s != "" {
+		return s
+	}
+	return r.rep.Unavailable[c+" "+t.String()]
+}
+
+func (r *runner) installGoFuzz(ctx context.Context) error {
+	if r.cfg.GoFuzzBin == "" {
+		bin := filepath.Join(r.cfg.Work, "gobin")
+		r.logf("installing go-fuzz into %s", bin)
+		cmd := exec.CommandContext(ctx, "go", "install",
+			"github.com/dvyukov/go-fuzz/go-fuzz@"+goFuzzVersion,
+			"github.com/dvyukov/go-fuzz/go-fuzz-build@"+goFuzzVersion)
+		cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=")
+		cmd.Dir = r.cfg.Work
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go install go-fuzz: %v: %s", err, lastLines(out, 3))
+		}
+		r.cfg.GoFuzzBin = bin
+	}
+	for _, b := range []string{"go-fuzz", "go-fuzz-build"} {
+		if _, err := os.Stat(filepath.Join(r.cfg.GoFuzzBin, b)); err != nil {
+			return fmt.Errorf("go-fuzz: %w", err)
+		}
+	}
+	return nil
+}
+
+// prepare builds every contender for t in dir.
+func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, error) {
+	p := &prepared{t: t}
+	var err error
+	if t.Dir, err = filepath.Abs(t.Dir); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	p.t.Dir = t.Dir
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	out, err := goCmd(ctx, t.Dir, "list", "-f", "{{.ImportPath}}", ".")
+	if err != nil {
+		return nil, fmt.Errorf("bench: target %s: %w\n%s", t, err, out)
+	}
+	p.pkgPath = strings.TrimSpace(string(out))
+	r.logf("preparing %s (%s)", t, p.pkgPath)
+	has := func(c ...string) bool {
+		for _, x := range c {
+			if slices.Contains(r.cfg.Contenders, x) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(GfzZest, GfzBytes, GfzRandom) {
+		var log bytes.Buffer
+		bins, err := build.Build(ctx, build.Options{
+			Patterns: []string{"."}, Dir: t.Dir, Cover: t.Cover,
+			Output: filepath.Join(dir, "gfz.bin"), Stdout: &log, Stderr: &log,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("bench: gfz-build %s: %w\n%s", t, err, log.String())
+		}
+		_ = bins.Cleanup()
+		if len(bins.Binaries) != 1 || !slices.Contains(bins.Binaries[0].Targets, t.Name) {
+			return nil, fmt.Errorf("bench: gfz-build %s: no gfz target %s", t.Dir, t.Name)
+		}
+		p.gfzBin = bins.Binaries[0].Output
+	}
+	if has(Native) {
+		p.native = filepath.Join(dir, "native.test")
+		if out, err := goCmd(ctx, t.Dir, "test", "-c", "-fuzz=^"+t.Name+"$", "-o", p.native, "."); err != nil {
+			return nil, fmt.Errorf("bench: build native fuzzer for %s: %w\n%s", t, err, out)
+		}
+	}
+	// The plain copy is needed for the limit, go-fuzz and the valid-input
+	// count of replayed corpora.
+	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, r.logf)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %s: %w", t, err)
+	}
+	if has(GoFuzz) && r.rep.Unavailable[GoFuzz] == "" {
+		p.goFuzz = filepath.Join(dir, "gofuzz.zip")
+		cmd := exec.CommandContext(ctx, filepath.Join(r.cfg.GoFuzzBin, "go-fuzz-build"),
+			"-func", "FuzzGfzBench_"+t.Name, "-o", p.goFuzz, p.plain.PkgPath)
+		cmd.Dir = p.plain.Dir
+		cmd.Env = append(os.Environ(), plainEnv()...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			r.rep.Unavailable[GoFuzz+" "+t.String()] = fmt.Sprintf("go-fuzz-build failed: %v: %s", err, oneLine(lastLines(out, 3)))
+		}
+	}
+	p.coverPkg = append([]string{p.pkgPath}, t.Cover...)
+	p.cover = filepath.Join(dir, "cover.test")
+	if out, err := goCmd(ctx, t.Dir, "test", "-c", "-cover", "-covermode=set", "-coverpkg="+strings.Join(p.coverPkg, ","), "-o", p.cover, "."); err != nil {
+		return nil, fmt.Errorf("bench: build coverage binary for %s: %w\n%s", t, err, out)
+	}
+	return p, nil
+}
+
+// goCmd runs the go command in dir and returns its combined output.
+func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return goCmdEnv(ctx, dir, nil, args...)
+}
+
+// plainEnv lets the go command complete the plain copy's go.mod and go.sum
+// (never used in the user's module).
+func plainEnv() []string {
+	return []string{"GOFLAGS=-mod=mod " + os.Getenv("GOFLAGS")}
+}
+
+func goCmdEnv(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return out, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+	}
+	return out, nil
+}
+
+func machine() string {
+	model := ""
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cmpOr(model, "unknown CPU"), runtime.Version())
+}
+
+func lastLines(b []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,142 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+const corpusHeader = "go test fuzz v1\n"
+
+// replay measures a run's corpus independently of the contender: the
+// coverage binary replays it as testdata/fuzz/<Target>/ files (what plain
+// go test does with a corpus) and the limit binary counts its valid inputs.
+func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
+	if res.CorpusDir == "" || res.Err != "" {
+		return
+	}
+	ents, err := os.ReadDir(res.CorpusDir)
+	if err != nil {
+		return // no corpus saved
+	}
+	dir := filepath.Join(r.cfg.Work, "replay", fmt.Sprintf("%s.%s.%d", sanitize(res.Target), res.Contender, res.Rep))
+	if err := copyDir(filepath.Join(p.t.Dir, "testdata"), filepath.Join(dir, "testdata")); err != nil {
+		res.Err = err.Error()
+		return
+	}
+	corpus := filepath.Join(dir, "testdata", "fuzz", p.t.Name)
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		res.Err = err.Error()
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(res.CorpusDir, e.Name()))
+		if err != nil {
+			continue
+		}
+		if !strings.HasPrefix(string(b), corpusHeader) {
+			b = []byte(fmt.Sprintf("%s[]byte(%q)\n", corpusHeader, b))
+		}
+		if err := os.WriteFile(filepath.Join(corpus, "c-"+e.Name()), b, 0o644); err != nil {
+			res.Err = err.Error()
+			return
+		}
+		res.CorpusSize++
+	}
+	// Valid inputs of the corpus.
+	out, err := exec.CommandContext(ctx, p.plain.Limit, "-target", p.t.Name, "-replay", corpus).Output()
+	if err == nil {
+		st := parseStats(string(out))
+		res.CorpusValidPct = st["valid_pct"]
+	}
+	// Coverage.
+	if len(p.coverPkg) == 0 {
+		return
+	}
+	prof := filepath.Join(dir, "cover.out")
+	cmd := exec.CommandContext(ctx, p.cover, "-test.run=^"+p.t.Name+"$", "-test.coverprofile="+prof)
+	cmd.Dir = dir
+	cout, _ := cmd.CombinedOutput()
+	covered, total, err := readProfile(prof)
+	if err != nil {
+		r.logf("%s %s rep %d: coverage replay: %v: %s", res.Target, res.Contender, res.Rep+1, err, oneLine(lastLines(cout, 3)))
+		return
+	}
+	res.Covered = covered
+	for k, v := range total {
+		r.rep.Totals[k] = v
+	}
+}
+
+func parseStats(s string) map[string]float64 {
+	m := map[string]float64{}
+	for _, l := range strings.Split(s, "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+				m[strings.TrimSpace(k)] = f
+			}
+		}
+	}
+	return m
+}
+
+// readProfile reads a go test -coverprofile file and returns the covered
+// and total statements per package. A block listed more than once counts
+// once (covered if any listing has a non-zero count).
+func readProfile(file string) (covered, total map[string]int, err error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read profile: %w", err)
+	}
+	defer f.Close()
+	type block struct {
+		stmts int
+		hit   bool
+	}
+	blocks := map[string]*block{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "mode:") || line == "" {
+			continue
+		}
+		// name.go:l.c,l.c numStmt count
+		fields := strings.Fields(line)
+		if len(fields) != 3 {
+			return nil, nil, fmt.Errorf("read profile: bad line %q", line)
+		}
+		n, err1 := strconv.Atoi(fields[1])
+		c, err2 := strconv.Atoi(fields[2])
+		if err1 != nil || err2 != nil {
+			return nil, nil, fmt.Errorf("read profile: bad line %q", line)
+		}
+		b := blocks[fields[0]]
+		if b == nil {
+			b = &block{stmts: n}
+			blocks[fields[0]] = b
+		}
+		b.hit = b.hit || c > 0
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("read profile: %w", err)
+	}
+	covered, total = map[string]int{}, map[string]int{}
+	for k, b := range blocks {
+		file, _, _ := strings.Cut(k, ":")
+		pkg := path.Dir(file)
+		total[pkg] += b.stmts
+		if b.hit {
+			covered[pkg] += b.stmts
+		}
+	}
+	return covered, total, nil
+}

@@ -1,0 +1,124 @@
+// Command gfz-bench benchmarks gfz against Go's native fuzzer, go-fuzz and
+// the uninstrumented limit loop on the same fuzz targets, and prints
+// markdown tables of medians with min-max and ratios (see package bench and
+// docs/BENCHMARKS.md).
+//
+// Usage, from the repository root:
+//
+//	gfz-bench [-reps 5] [-time 10s] [-runs N] [-contenders list] [-overhead rounds] [-target DIR:FuzzName[:pkg,...]]...
+//
+// Without -target it runs the default set: the trivial speed target and the
+// examples of testdata/examples.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/gfz-dev/gfz/bench"
+)
+
+// defaultTargets are run when no -target is given.
+var defaultTargets = []string{
+	"testdata/bench/trivial:FuzzTrivial",
+	"testdata/examples/bst:FuzzDelete",
+	"testdata/examples/havoc:FuzzCheckLTR",
+	"testdata/examples/havoc:FuzzCheckRTL",
+	"testdata/examples/config:FuzzShares",
+}
+
+type targetList []string
+
+func (l *targetList) String() string     { return strings.Join(*l, " ") }
+func (l *targetList) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gfz-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg bench.Config
+	var targets targetList
+	contenders := fs.String("contenders", strings.Join(bench.AllContenders, ","), "comma-separated contenders")
+	fs.Var(&targets, "target", "`DIR:FuzzName[:pkg,...]` to run (repeatable); the packages are also instrumented by gfz and measured for coverage; default: the trivial target and the examples")
+	fs.IntVar(&cfg.Reps, "reps", 5, "runs per target and contender")
+	fs.DurationVar(&cfg.Time, "time", 0, "time budget per run (default 10s)")
+	fs.Int64Var(&cfg.Runs, "runs", 0, "execution budget per run (0: none; go-fuzz has none)")
+	fs.StringVar(&cfg.Work, "work", "", "scratch directory, kept (default: a temporary directory, removed)")
+	fs.StringVar(&cfg.GoFuzzBin, "gofuzz-bin", "", "directory holding go-fuzz and go-fuzz-build (default: go install them into the scratch directory)")
+	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run build/bench/overhead.sh with this many rounds")
+	fs.StringVar(&cfg.Root, "root", ".", "gfz repository root")
+	out := fs.String("o", "", "write the report to this file (default: standard output)")
+	verbose := fs.Bool("v", false, "print progress on standard error")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gfz-bench: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	for _, c := range strings.Split(*contenders, ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			cfg.Contenders = append(cfg.Contenders, c)
+		}
+	}
+	for _, c := range cfg.Contenders {
+		if !contains(bench.AllContenders, c) {
+			fmt.Fprintf(stderr, "gfz-bench: unknown contender %q (want some of %s)\n", c, strings.Join(bench.AllContenders, ","))
+			return 2
+		}
+	}
+	if len(targets) == 0 {
+		targets = defaultTargets
+	}
+	for _, s := range targets {
+		t, err := bench.ParseTarget(s)
+		if err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 2
+		}
+		cfg.Targets = append(cfg.Targets, t)
+	}
+	if *verbose {
+		cfg.Log = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := bench.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+		defer f.Close()
+		w = f
+	}
+	fmt.Fprintf(w, "Command: `gfz-bench %s`\n\n", strings.Join(args, " "))
+	if err := rep.Markdown(w); err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
+	}
+	return 0
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
