@@ -1,23 +1,58 @@
 package xmlcatalog
 
 import (
+	"encoding/xml"
 	"testing"
 
 	"github.com/gfz-dev/gfz"
+	gen "github.com/gfz-dev/gfz/generators"
 	"github.com/gfz-dev/gfz/generators/goxml"
 	"github.com/gfz-dev/gfz/param"
 )
 
-// document knows XML syntax and the schema's root and vocabulary (as Zest's
-// generator drew tag names from the program's literals; under gfz-build the
-// package's literals are also in gen.Dictionary(), which goxml uses), not
-// the schema's structure.
-var document = goxml.Document(goxml.Config{
+// The documents come from two generators, chosen by one structure byte:
+//
+//   - syntax: goxml knows XML syntax and the schema's root and vocabulary
+//     (as Zest's generator drew tag names from the program's literals;
+//     under gfz-build the package's literals are also in gen.Dictionary(),
+//     which goxml uses), not the schema's structure;
+//   - typed: gen.Of[Catalog] derives a generator from the model's Go type,
+//     with field overrides drawing from small value pools (some invalid),
+//     printed by xml.Marshal.
+var syntaxDoc = goxml.Document(goxml.Config{
 	Root: "catalog", MaxDepth: 3, MaxChildren: 4, MaxAttrs: 2,
 	Names:  []string{"catalog", "book", "title", "author", "year", "price"},
 	Attrs:  []string{"version", "id", "lang", "currency"},
 	Values: []string{"1", "2", "b1", "b2", "en", "de", "EUR", "USD", "1999", "2024", "12.50", "Go"},
 })
+
+var (
+	price = gen.Of[Price](
+		gen.WithField[Price]("Currency", gen.Tokens("EUR", "USD", "JPY")),
+		gen.WithField[Price]("Amount", gen.Tokens("12.50", "0", " 3 ", "7", "-1")),
+	)
+	book = gen.Of[Book](
+		gen.WithField[Book]("ID", gen.Tokens("b1", "b2", "b3", "b4", "")),
+		gen.WithField[Book]("Lang", gen.Tokens("", "en", "de", "xx")),
+		gen.WithField[Book]("Title", gen.Tokens("Go", "XML & you", "Dune", " ")),
+		gen.WithField[Book]("Authors", gen.SliceOf(gen.Tokens("Ada", "Bob", "Cy", ""), 0, 2)),
+		gen.WithField[Book]("Year", gen.IntegersRange(1400, 2200)),
+		gen.WithField[Book]("Price", gen.Ptr(price)),
+	)
+	catalog = gen.Of[Catalog](
+		gen.WithField[Catalog]("XMLName", gen.Just(xml.Name{})),
+		gen.WithField[Catalog]("Version", gen.Tokens("1", "2", "3")),
+		gen.WithField[Catalog]("Books", gen.SliceOf(book, 0, 3)),
+	)
+	typedDoc = gen.Map(catalog, func(c Catalog) string {
+		b, err := xml.Marshal(c)
+		if err != nil {
+			panic(err)
+		}
+		return string(b)
+	})
+	document = gen.OneOf(syntaxDoc, typedDoc).Named("document")
+)
 
 func FuzzCatalog(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {

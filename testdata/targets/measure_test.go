@@ -1,0 +1,94 @@
+// Package targets holds gfz's realistic fuzz targets (one package each) and
+// the measurement of their validity rates: with GFZ_MEASURE=1,
+// TestMeasureValidity builds every target with build.Build (as gfz-build
+// does), runs each fuzz binary for GFZ_MEASURE_RUNS executions (default
+// 20000) under -engine random and -engine zest with -seed 1, and prints the
+// valid_pct of the work directory's stats file. docs/GENERATORS.md records
+// the figures.
+package targets
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/build"
+)
+
+type target struct {
+	dir     string // module directory, relative to testdata/targets
+	pattern string
+	name    string
+}
+
+var targets = []target{
+	{"../..", "./testdata/targets/gotypes", "FuzzGoTypes"},
+	{"../..", "./testdata/targets/xmlcatalog", "FuzzCatalog"},
+	{"../..", "./testdata/targets/jsonorder", "FuzzOrder"},
+	{"tomlcfg", ".", "FuzzConfig"},
+}
+
+func TestMeasureValidity(t *testing.T) {
+	if os.Getenv("GFZ_MEASURE") != "1" {
+		t.Skip("set GFZ_MEASURE=1 to build the targets and measure their validity rates")
+	}
+	runs := os.Getenv("GFZ_MEASURE_RUNS")
+	if runs == "" {
+		runs = "20000"
+	}
+	engines := strings.Fields(os.Getenv("GFZ_MEASURE_ENGINES"))
+	if len(engines) == 0 {
+		engines = []string{"random", "zest"}
+	}
+	for _, tg := range targets {
+		dir, err := filepath.Abs(tg.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(t.TempDir(), tg.name+".gfz")
+		var stderr strings.Builder
+		if _, err := build.Build(context.Background(), build.Options{Dir: dir, Patterns: []string{tg.pattern}, Output: bin, Stderr: &stderr}); err != nil {
+			t.Fatalf("build %s: %v\n%s", tg.name, err, stderr.String())
+		}
+		for _, eng := range engines {
+			work := filepath.Join(t.TempDir(), "work")
+			cmd := exec.Command(bin, "-engine", eng, "-runs", runs, "-seed", "1", "-workdir", work, tg.name)
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+				t.Fatalf("%s -engine %s: %v\n%s", tg.name, eng, err, out)
+			}
+			stats, err := readStats(filepath.Join(work, "stats"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Printf("%-12s engine=%-6s execs=%s valid_pct=%s execs_per_sec=%s saved_cov=%s failing=%s\n",
+				tg.name, eng, stats["execs"], stats["valid_pct"], stats["execs_per_sec"], stats["saved_cov"], stats["failing"])
+			if _, err := strconv.ParseFloat(stats["valid_pct"], 64); err != nil {
+				t.Errorf("%s: valid_pct %q", tg.name, stats["valid_pct"])
+			}
+		}
+	}
+}
+
+func readStats(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read stats: %w", err)
+	}
+	defer f.Close()
+	m := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok {
+			m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return m, sc.Err()
+}
