@@ -194,7 +194,7 @@ func (f *fuzzer) publish() {
 	s.store(offTotalCov, uint64(f.cov.totalKeys))
 	s.store(offValidCov, uint64(f.cov.validKeys))
 	s.store(offEdges, uint64(f.cov.edges))
-	s.store(offUnstable, uint64(f.cov.unstableEdges))
+	s.store(offUnstable, uint64(f.cov.unstableCovered()))
 	s.store(offRechecks, uint64(f.rechecks))
 	s.store(offFailing, uint64(f.failing))
 }
@@ -364,9 +364,7 @@ func (f *fuzzer) recheck(first Outcome) (Outcome, bool, bool) {
 	}
 	newTotal, newValid := f.cov.check(out.Result == Valid)
 	f.snapB = f.cov.snapshot(f.snapB[:0])
-	if n := f.cov.markUnstable(f.snapA, f.snapB); n > 0 && f.shm != nil {
-		f.shm.store(offUnstable, uint64(f.cov.unstableEdges))
-	}
+	f.cov.markUnstable(f.snapA, f.snapB) // published with the save that follows
 	return out, newTotal, newValid
 }
 
