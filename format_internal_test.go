@@ -1,14 +1,23 @@
 package gfz
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 type fnode struct {
 	Key         int
 	Left, Right *fnode
 	name        string
+}
+
+type month int
+
+type dur struct {
+	D time.Duration
+	m month
 }
 
 type ring struct {
@@ -40,6 +49,16 @@ func TestFormatValue(t *testing.T) {
 		{loop, "&gfz.ring{Next:<cycle>}"},
 		{[]any{1, "x", nil}, `[]interface {}{1, "x", nil}`},
 		{func() {}, "(func())(...)"},
+		{time.Duration(1500) * time.Millisecond, "time.Duration(1500000000) /* 1.5s */"},
+		{[]time.Duration{-1}, "[]time.Duration{time.Duration(-1) /* -1ns */}"},
+		{dur{D: 2, m: 3}, "gfz.dur{D:time.Duration(2) /* 2ns */, m:gfz.month(3)}"},
+		{[]any{int8(-3), uint(4), float32(0.5), 'x', byte(1), 2.5, "s", true}, `[]interface {}{int8(-3), uint(4), float32(0.5), int32(120), uint8(0x1), 2.5, "s", true}`},
+		{[]float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0}, "[]float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0}"},
+		{complex(math.Inf(1), 1), "complex(math.Inf(1), 1)"},
+		{map[int]bool{10: true, 9: false, -1: true}, "map[int]bool{-1:true, 9:false, 10:true}"},
+		{"package p\n\nfunc f() {}\n", "`package p\n\nfunc f() {}\n`"},
+		{"two\nlines with `tick`", `"two\nlines with ` + "`tick`" + `"`},
+		{"bad\x00\nline", `"bad\x00\nline"`},
 		{(chan int)(nil), "(chan int)(nil)"},
 	}
 	for _, c := range cases {
