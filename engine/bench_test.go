@@ -12,8 +12,11 @@ import (
 // so the figure is the engine's per-execution overhead (map reset, scan,
 // mutation, bookkeeping).
 func benchLoop(b *testing.B, engine string) {
+	benchLoopCfg(b, Config{Engine: engine, Seed: 1, Runs: int64(b.N), Workdir: b.TempDir()})
+}
+
+func benchLoopCfg(b *testing.B, cfg Config) {
 	ex := &trivialExec{src: param.New(nil, 0)}
-	cfg := Config{Engine: engine, Seed: 1, Runs: int64(b.N), Workdir: b.TempDir()}
 	b.ResetTimer()
 	start := time.Now()
 	s, err := Run(context.Background(), cfg, ex)
