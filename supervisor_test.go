@@ -475,3 +475,36 @@ func pollUntil(t *testing.T, limit time.Duration, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestInterrupt: SIGINT stops a run cleanly (exit 0, final stats written)
+// and the next run resumes from the work directory.
+func TestInterrupt(t *testing.T) {
+	bin := crashersBinary(t)
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	cmd := exec.Command(bin, "-workers", "2", "-workdir", wd, "FuzzFine")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stderr = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, 30*time.Second, func() bool {
+		b, err := os.ReadFile(filepath.Join(wd, "stats"))
+		return err == nil && bytes.Contains(b, []byte("state: running"))
+	})
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if err != nil {
+		t.Fatalf("interrupted run: %v\n%s", err, out.String())
+	}
+	st := readStats(t, wd)
+	if st["state"] != "done" || statInt(t, st, "execs") == 0 || st["restarts"] != "0" || st["unique_failures"] != "0" {
+		t.Errorf("stats after SIGINT: %v", st)
+	}
+	if !strings.Contains(out.String(), "gfz: done:") {
+		t.Errorf("no final summary:\n%s", out.String())
+	}
+	o, code := runBin(t, bin, "-workers", "1", "-runs", "100", "-workdir", wd, "FuzzFine")
+	wantOutput(t, "resume", o, code, 0, "resuming from")
+}

@@ -432,6 +432,9 @@ func (s *supervisor) exited(sl *slot) {
 			s.stop("error")
 		}
 		return
+	case s.stopping && phase != phaseRunning:
+		sl.finished = true // stopped (Ctrl-C reaches workers too) before or after its engine ran
+		return
 	case phase == phaseNone && !sl.everStarted && sl.kill == "":
 		sl.finished = true
 		if s.setupErr == nil {
