@@ -32,6 +32,34 @@
 //	Map(g, f)                 what g consumes
 //	Custom(fn)                what fn draws
 //
+// The rest of the library (each function documents its exact costs):
+//
+//	generator                       bytes consumed                                 kind
+//	Integers[I](), Int8() ... Uint64() 1 selector b; b&3 == 0: edge value,         structure, value
+//	  IntegersRange(lo, hi)         BytesFor(#edges); else BytesFor(hi-lo+1)
+//	  Duration(), DurationRange     (uniform; the type's size for full ranges)
+//	Floats[F](), Float64(), Float32() 1 selector; edge: 1; else 8 (float64) or 4    structure, value
+//	FloatRange(lo, hi)              1 selector; edge: 1; else 8                    structure, value
+//	Rune()                          1 selector; then 1 (ASCII), 2 (BMP) or 3       structure, value
+//	RuneAny()                       4                                              value
+//	StringOf(r, min, max)           BytesFor(max-min+1) for n, then n draws of r    structure, r's
+//	Identifier(max)                 BytesFor(max) for n, then n bytes              structure, value
+//	MapOf, EntriesOf(k, v, min, max) BytesFor(max-min+1) for n, then n (k, v) draws structure, k's, v's
+//	OneOfWeighted(alts...)          BytesFor(sum of weights), then the draw         structure, g's
+//	SampledFrom(vs...), Tokens      BytesFor(len(vs))                              value
+//	Ptr(g), Optional(g)             1 (nil/absent when b&3 == 0), then g's draw    structure, g's
+//	Filter(g, keep, tries)          what the tries consume                         g's
+//	Recursive(base, extend, d)      1 per level (b&1 == 0: base), then the draw     structure, g's
+//	DictionaryOr, TokensOr          1 (b&1 == 0: a token, BytesFor(#tokens)),      structure, value
+//	                                else the fallback; nothing extra when empty
+//	StringMatching(re)              per node: class BytesFor(size), . like Rune,   structure, value
+//	                                | BytesFor(#alternatives), x{n,m} BytesFor(m-n+1)
+//	Of[T]()                         per kind as above; see Of
+//
+// Domain generators live in subpackages: gojson (JSON values), goxml
+// (well-formed XML with namespaces and references) and gosrc (Go source
+// files that parse, and type-check). See docs/GENERATORS.md.
+//
 // Lengths are drawn first (not continue/stop bytes), so the length of a
 // slice is one mutable structure draw.
 //

@@ -21,7 +21,8 @@ const DefaultMaxRepeat = 8
 // and are not checked. Repetitions without an upper bound (x*, x+, x{n,})
 // repeat at most DefaultMaxRepeat times past their minimum.
 //
-// Byte costs, per node of the simplified syntax tree: a literal costs
+// Byte costs, per node of the parsed syntax tree (regexp/syntax.Parse,
+// not simplified, so x{2,4} is one count draw): a literal costs
 // nothing; a character class one value draw of BytesFor(size of the class,
 // surrogates excluded); . a value draw like Rune (its selector byte
 // included; a newline is replaced by a space unless (?s) is set); an
@@ -33,7 +34,6 @@ func StringMatching(re string) Generator[string] {
 	if err != nil {
 		panic("generators: StringMatching: " + err.Error())
 	}
-	r = r.Simplify()
 	return Generator[string]{name: "StringMatching", draw: func(t *gfz.T) string {
 		var b strings.Builder
 		genRegexp(t, r, &b)

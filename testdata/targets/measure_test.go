@@ -67,8 +67,8 @@ func TestMeasureValidity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Printf("%-12s engine=%-6s execs=%s valid_pct=%s execs_per_sec=%s saved_cov=%s failing=%s\n",
-				tg.name, eng, stats["execs"], stats["valid_pct"], stats["execs_per_sec"], stats["saved_cov"], stats["failing"])
+			fmt.Printf("%-12s engine=%-6s execs=%s valid_pct=%s execs_per_sec=%s total_cov=%s valid_cov=%s failing=%s\n",
+				tg.name, eng, stats["execs"], stats["valid_pct"], stats["execs_per_sec"], stats["total_cov"], stats["valid_cov"], stats["failing"])
 			if _, err := strconv.ParseFloat(stats["valid_pct"], 64); err != nil {
 				t.Errorf("%s: valid_pct %q", tg.name, stats["valid_pct"])
 			}
