@@ -463,7 +463,9 @@ func (s *supervisor) exited(sl *slot) {
 		sl.lastCrash, sl.crashStreak = key, 1
 	}
 	if sl.crashStreak >= crashLoopLimit {
-		s.errorf("worker %d died %d times in a row at its execution %d on the same input; giving up on it", sl.id, sl.crashStreak, n)
+		// The failure is saved (the run exits 1); fuzzing cannot go on
+		// in this slot, which is worth a warning, not an error.
+		s.warnf("worker %d died %d times in a row at its execution %d on the same input (a seed or corpus entry?); not restarting it", sl.id, sl.crashStreak, n)
 		sl.finished = true
 		return
 	}
