@@ -508,3 +508,15 @@ func TestInterrupt(t *testing.T) {
 	o, code := runBin(t, bin, "-workers", "1", "-runs", "100", "-workdir", wd, "FuzzFine")
 	wantOutput(t, "resume", o, code, 0, "resuming from")
 }
+
+// TestSeedCrashLoop: a seed that kills every worker while it is replayed
+// is saved once; the slot is not restarted forever.
+func TestSeedCrashLoop(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "2", "-runs", "1000", "-workdir", wd, "FuzzSeedExit")
+	wantOutput(t, "seed crash loop", out, code, 1, "new failure (exit status 4)", "not restarting it")
+	if st := readStats(t, wd); st["unique_failures"] != "1" || statInt(t, st, "restarts") > 10 {
+		t.Errorf("stats %v", st)
+	}
+}

@@ -133,3 +133,13 @@ func FuzzOften(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSeedExit exits on its own seed: every worker dies while replaying it.
+func FuzzSeedExit(f *testing.F) {
+	f.Add([]byte{99})
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if gen.Byte().Draw(t) == 99 {
+			os.Exit(4)
+		}
+	})
+}
