@@ -121,7 +121,7 @@ type Result struct {
 	Execs       int64
 	ExecsPerSec float64
 	ValidPct    float64 // valid executions in %, -1 when the contender cannot tell
-	MaxRSSKiB   int64   // peak resident set of the largest process of the run
+	MaxRSSKiB   int64   // sum of the peak resident sets (VmHWM) of the run's processes, sampled every 100 ms
 	Wall        float64 // seconds
 
 	Found     bool    // the target failed (the planted bug)

@@ -32,7 +32,7 @@ type procResult struct {
 	wall    time.Duration
 	found   bool
 	foundAt time.Duration
-	rss     int64 // KiB
+	rss     int64 // KiB: the sum of the peak resident sets of the process group's processes
 	exit    int
 	err     error
 }
@@ -93,6 +93,8 @@ func (p *proc) run(ctx context.Context) procResult {
 		}
 	}
 	var werr error
+	hwm := map[int]int64{}
+	ticks := 0
 loop:
 	for {
 		select {
@@ -101,10 +103,14 @@ loop:
 		case <-ctx.Done():
 			stop()
 		case <-tick.C:
+			if ticks++; ticks%5 == 1 {
+				groupHWM(cmd.Process.Pid, hwm)
+			}
 		}
 		el := time.Since(start)
 		if !res.found && p.found != nil && p.found() {
 			res.found, res.foundAt = true, el
+			groupHWM(cmd.Process.Pid, hwm)
 			stop()
 		}
 		if p.stopAt > 0 && el >= p.stopAt {
@@ -117,14 +123,51 @@ loop:
 	res.wall = time.Since(start)
 	pw.Close()
 	lines.Wait()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.rss = ru.Maxrss
+	for _, v := range hwm {
+		res.rss += v
 	}
 	res.exit = cmd.ProcessState.ExitCode()
 	if werr != nil && res.exit < 0 {
 		res.err = fmt.Errorf("run %s: %w", p.path, werr)
 	}
 	return res
+}
+
+// groupHWM records in hwm the peak resident set (VmHWM, KiB) of every
+// live process of process group pgid. (The rusage of a finished child is
+// no use here: Go starts children with vfork, so their ru_maxrss includes
+// the parent's resident set before exec.)
+func groupHWM(pgid int, hwm map[int]int64) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may contain spaces.
+		i := strings.LastIndexByte(string(stat), ')')
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+				hwm[pid] = max(hwm[pid], kb)
+			}
+		}
+	}
 }
 
 // run runs contender c on p once.
@@ -196,7 +239,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			res.Err = fmt.Sprintf("write seeds: %v: %s", err, out)
 			return res
 		}
-		var rt rateTracker
+		rt := rateTracker{skipZero: true}
 		crashers := filepath.Join(wd, "crashers", "*.output")
 		pr = (&proc{dir: dir, path: filepath.Join(r.cfg.GoFuzzBin, "go-fuzz"), log: filepath.Join(dir, "log"),
 			args:   []string{"-bin", p.goFuzz, "-workdir", wd, "-procs", "1"},
@@ -246,6 +289,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 // and the last line from the lines' arrival times (both tools print
 // integer-second or cumulative figures, too coarse for short runs).
 type rateTracker struct {
+	skipZero      bool // ignore lines before the first execution (go-fuzz prints some while its worker starts)
 	n             int
 	first, execs  int64
 	tFirst, tLast time.Duration
@@ -257,6 +301,9 @@ func (rt *rateTracker) line(l string, at time.Duration) {
 		return
 	}
 	e, _ := strconv.ParseInt(m[1], 10, 64)
+	if rt.skipZero && e == 0 {
+		return
+	}
 	if rt.n == 0 {
 		rt.first, rt.tFirst = e, at
 	}

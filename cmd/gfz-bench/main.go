@@ -12,12 +12,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/gfz-dev/gfz/bench"
@@ -96,22 +98,45 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			fmt.Fprintln(stderr, "gfz-bench:", err)
-			return 1
-		}
-		defer f.Close()
-		w = f
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Command: `gfz-bench %s`\n\n", strings.Join(args, " "))
+	if err := rep.Markdown(&b); err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
 	}
-	fmt.Fprintf(w, "Command: `gfz-bench %s`\n\n", strings.Join(args, " "))
-	if err := rep.Markdown(w); err != nil {
+	if *out == "" {
+		_, _ = stdout.Write(b.Bytes())
+		return 0
+	}
+	if err := writeAtomic(*out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
 	return 0
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory and a rename.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".gfz-bench-*")
+	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -1,0 +1,197 @@
+package bench
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseTarget(t *testing.T) {
+	tg, err := ParseTarget("testdata/x:FuzzX:go/parser, go/types")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Dir != "testdata/x" || tg.Name != "FuzzX" || strings.Join(tg.Cover, "|") != "go/parser|go/types" {
+		t.Fatalf("got %+v", tg)
+	}
+	for _, bad := range []string{"", "dir", "dir:Test", ":FuzzX"} {
+		if _, err := ParseTarget(bad); err == nil {
+			t.Errorf("ParseTarget(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestRewriteTestFile(t *testing.T) {
+	src := `package p
+
+import (
+	"testing"
+
+	g "github.com/gfz-dev/gfz"
+)
+
+func FuzzA(f *testing.F) {
+	f.Add([]byte{1})
+	g.Fuzz(f, func(t *g.T) {})
+}
+
+func helper(f *testing.F) {}
+
+func TestB(t *testing.T) {}
+`
+	out, err := rewriteTestFile("p_test.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(out)
+	for _, want := range []string{"func FuzzA(f *GfzBenchF)", "gfzBenchFuzz(f, func(t *g.T) {})", "func helper(f *testing.F)", "var _ = g.NewT", "var _ = testing.Short"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("rewritten file lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "g.Fuzz(") {
+		t.Errorf("gfz.Fuzz call left:\n%s", s)
+	}
+}
+
+func TestReadProfile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "c.out")
+	prof := "mode: set\n" +
+		"example.com/a/x.go:1.1,2.2 3 1\n" +
+		"example.com/a/x.go:3.1,4.2 2 0\n" +
+		"example.com/a/x.go:3.1,4.2 2 1\n" + // the same block listed twice: covered
+		"example.com/b/y.go:1.1,2.2 5 0\n"
+	if err := os.WriteFile(f, []byte(prof), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cov, tot, err := readProfile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov["example.com/a"] != 5 || tot["example.com/a"] != 5 || cov["example.com/b"] != 0 || tot["example.com/b"] != 5 {
+		t.Fatalf("covered %v, total %v", cov, tot)
+	}
+}
+
+func TestRateTracker(t *testing.T) {
+	var rt rateTracker
+	rt.line("fuzz: elapsed: 0s, execs: 0 (0/sec), new interesting: 0 (total: 0)", 1*time.Second)
+	rt.line("fuzz: elapsed: 3s, execs: 30000 (10000/sec), new interesting: 4 (total: 4)", 4*time.Second)
+	rt.line("fuzz: elapsed: 3s, execs: 30000 (0/sec), new interesting: 4 (total: 4)", 4500*time.Millisecond)
+	if rt.execs != 30000 || rt.rate() != 10000 {
+		t.Fatalf("execs %d, rate %v", rt.execs, rt.rate())
+	}
+}
+
+func TestMedianSpread(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		v    []float64
+		want string
+	}{
+		{[]float64{3, 1, 2}, "2 (1–3)"},
+		{[]float64{4, 1, 2, 3}, "2.5 (1–4)"},
+		{[]float64{1, inf, inf}, "∞ (1–∞)"},
+		{[]float64{7}, "7"},
+		{[]float64{math.NaN()}, "n/a"},
+	} {
+		if got := spread(c.v, "%g"); got != c.want {
+			t.Errorf("spread(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestMarkdown(t *testing.T) {
+	rep := &Report{
+		Config:   Config{Reps: 2, Time: time.Second, Contenders: []string{GfzZest, Native, Limit}, Stages: DefaultStages},
+		Machine:  "test machine",
+		Measured: map[string][]string{"p.FuzzP": {"example.com/p", "go/parser", "go/types"}},
+		Totals:   map[string]int{"example.com/p": 10, "go/parser": 100, "go/types": 1000},
+	}
+	add := func(c string, speed float64, found bool, cov int) {
+		rep.Results = append(rep.Results, Result{Target: "p.FuzzP", Contender: c, ExecsPerSec: speed, ValidPct: -1, Found: found, FoundS: 1, FoundExec: -1,
+			CorpusValidPct: 50, Covered: map[string]int{"go/parser": cov, "go/types": 2 * cov}})
+	}
+	add(GfzZest, 100000, true, 10)
+	add(GfzZest, 300000, false, 20)
+	add(Native, 10000, false, 5)
+	add(Native, 30000, false, 5)
+	add(Limit, 400000, true, 0)
+	var b strings.Builder
+	if err := rep.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	for _, want := range []string{
+		"| p.FuzzP | gfz-zest | 200000 (100000–300000) | 10.00 | 50% | n/a |",
+		"| p.FuzzP | native | 20000 (10000–30000) | 1.00 | 5% |",
+		"| p.FuzzP | gfz-zest | 1/2 | ∞ (1.00–∞) |",
+		"| contender | syntax (of 100) | semantic (of 1000) | example.com/p (of 10) |",
+		"| gfz-zest | 15 (10–20) | 30 (20–40) | 0 (0–0) | 0 (0–0) | 50.0 (50.0–50.0) |",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("report lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// TestSmoke runs the whole harness briefly on the bst example: every
+// contender builds, runs, and lands in the tables. go-fuzz is included only
+// with GFZ_BENCH_GOFUZZ=1 (installing and building it takes a minute).
+func TestSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fuzz binaries")
+	}
+	contenders := []string{GfzZest, GfzRandom, Native, Limit}
+	if os.Getenv("GFZ_BENCH_GOFUZZ") == "1" {
+		contenders = append(contenders, GoFuzz)
+	}
+	cfg := Config{
+		Root:       "..",
+		Targets:    []Target{{Dir: "../testdata/examples/bst", Name: "FuzzDelete"}},
+		Contenders: contenders,
+		Reps:       1,
+		Time:       20 * time.Second, // a safety net: the execution budget ends the runs
+		Runs:       20000,
+		Work:       t.TempDir(),
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != len(contenders) {
+		t.Fatalf("%d results, want %d", len(rep.Results), len(contenders))
+	}
+	for _, r := range rep.Results {
+		if r.Err != "" {
+			t.Errorf("%s: %s", r.Contender, r.Err)
+			continue
+		}
+		if r.Contender == GoFuzz {
+			continue // go-fuzz reports executions every 3 s only
+		}
+		if r.Execs <= 0 || r.Execs > cfg.Runs && r.Contender != Native || r.ExecsPerSec <= 0 {
+			t.Errorf("%s: %d execs, %v/s", r.Contender, r.Execs, r.ExecsPerSec)
+		}
+		if r.Contender != Limit && r.Covered == nil {
+			t.Errorf("%s: corpus not replayed for coverage", r.Contender)
+		}
+		if r.MaxRSSKiB <= 0 {
+			t.Errorf("%s: no peak RSS", r.Contender)
+		}
+	}
+	var b strings.Builder
+	if err := rep.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range contenders {
+		if !strings.Contains(b.String(), "| bst.FuzzDelete | "+c+" |") {
+			t.Errorf("report has no %s row:\n%s", c, b.String())
+		}
+	}
+	t.Log("\n" + b.String())
+}
