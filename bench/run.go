@@ -264,6 +264,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		res.Execs = int64(st["execs"])
 		res.ExecsPerSec = st["execs_per_sec"]
 		res.ValidPct = st["valid_pct"]
+		pr.rss = max(pr.rss, int64(st["vmhwm_kb"])) // a short run may end before the first sample
 		if st["found_at_exec"] >= 0 && len(st) > 0 {
 			pr.found, pr.foundAt = true, pr.wall
 			res.FoundExec = int64(st["found_at_exec"])
