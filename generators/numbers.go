@@ -167,7 +167,7 @@ func named[V any](g Generator[V], name string) Generator[V] {
 // float64), which may also be any NaN or infinity.
 func Floats[F Float]() Generator[F] {
 	var z F
-	is32 := any(z) == any(float32(0))
+	is32 := unsafe.Sizeof(z) == 4
 	var edges []F
 	if is32 {
 		edges = []F{0, F(math.Copysign(0, -1)), 1, -1, 0.5, math.SmallestNonzeroFloat32, 0x1p-126, math.MaxFloat32, -math.MaxFloat32,
