@@ -28,6 +28,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -108,7 +110,8 @@ type Config struct {
 	GoFuzzBin  string        // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
 	Stages     []Stage       // default DefaultStages
 	Overhead   int           // rounds of build/bench/overhead.sh to run (0: skip)
-	Log        io.Writer     // progress; default io.Discard
+	Log        io.Writer     `json:"-"` // progress; default io.Discard
+	Command    string        // the command line, printed in the report
 }
 
 // Result is one run of one contender on one target.
@@ -227,7 +230,61 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 	}
 	rep.Duration = time.Since(rep.Start)
+	if err := rep.WriteJSON(filepath.Join(cfg.Work, "report.json")); err != nil {
+		r.logf("%v", err)
+	}
 	return rep, nil
+}
+
+// jsonReport stores ExecsPerSec as a string: it may be NaN, which
+// encoding/json refuses.
+type jsonReport struct {
+	*Report
+	Results []jsonResult
+}
+
+type jsonResult struct {
+	Result
+	ExecsPerSec string
+}
+
+// WriteJSON saves the report (atomically) so that ReadJSON and Markdown
+// can render it again later.
+func (rep *Report) WriteJSON(path string) error {
+	jr := jsonReport{Report: rep}
+	for _, r := range rep.Results {
+		jr.Results = append(jr.Results, jsonResult{r, strconv.FormatFloat(r.ExecsPerSec, 'g', -1, 64)})
+	}
+	b, err := json.MarshalIndent(jr, "", "\t")
+	if err != nil {
+		return fmt.Errorf("bench: save report: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("bench: save report: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("bench: save report: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON loads a report saved by WriteJSON.
+func ReadJSON(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("bench: read report: %w", err)
+	}
+	jr := jsonReport{Report: &Report{}}
+	if err := json.Unmarshal(b, &jr); err != nil {
+		return nil, fmt.Errorf("bench: read report %s: %w", path, err)
+	}
+	for _, r := range jr.Results {
+		res := r.Result
+		res.ExecsPerSec, _ = strconv.ParseFloat(r.ExecsPerSec, 64)
+		jr.Report.Results = append(jr.Report.Results, res)
+	}
+	return jr.Report, nil
 }
 
 func (c *Config) defaults() {

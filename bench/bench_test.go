@@ -126,6 +126,21 @@ func TestMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := b.String()
+	file := filepath.Join(t.TempDir(), "report.json")
+	if err := rep.WriteJSON(file); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadJSON(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b2 strings.Builder
+	if err := again.Markdown(&b2); err != nil {
+		t.Fatal(err)
+	}
+	if b2.String() != s {
+		t.Errorf("report read back renders differently:\n%s\nvs\n%s", b2.String(), s)
+	}
 	for _, want := range []string{
 		"| p.FuzzP | gfz-zest | 200000 (100000–300000) | 10.00 | 50% | n/a |",
 		"| p.FuzzP | native | 20000 (10000–30000) | 1.00 | 5% |",

@@ -14,6 +14,9 @@ import (
 func (rep *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
 	cfg := rep.Config
+	if cfg.Command != "" {
+		fmt.Fprintf(&b, "Command: `%s`\n\n", cfg.Command)
+	}
 	fmt.Fprintf(&b, "Run %s, took %s. Machine: %s.\n", rep.Start.UTC().Format("2006-01-02 15:04 MST"), rep.Duration.Round(1e9), rep.Machine)
 	budget := fmt.Sprintf("time budget %s", cfg.Time)
 	if cfg.Runs > 0 {
@@ -51,7 +54,12 @@ func (rep *Report) Markdown(w io.Writer) error {
 			if !slices.Contains(valid, -1) {
 				vs = spread(valid, "%.1f")
 			}
-			rss := rep.values(t, c, func(r Result) float64 { return float64(r.MaxRSSKiB) / 1024 })
+			rss := rep.values(t, c, func(r Result) float64 {
+				if r.MaxRSSKiB <= 0 {
+					return math.NaN() // ended before the first sample
+				}
+				return float64(r.MaxRSSKiB) / 1024
+			})
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", t, c, spread(speed, "%.0f"),
 				ratio(med, nat, "%.2f"), ratio(100*med, lim, "%.0f%%"), vs, spread(rss, "%.0f"))
 		}

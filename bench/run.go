@@ -229,6 +229,9 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			},
 		}).run(ctx)
 		res.Execs, res.ExecsPerSec = rt.execs, rt.rate()
+		if rt.n == 0 {
+			res.Execs = -1 // no status line: ended (found a bug) at once
+		}
 		if pr.exit == 1 && failAt >= 0 {
 			pr.found, pr.foundAt = true, failAt
 		}
@@ -278,7 +281,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 	res.Found, res.FoundS = pr.found, pr.foundAt.Seconds()
 	if pr.err != nil {
 		res.Err = pr.err.Error()
-	} else if res.Execs == 0 || res.Execs < 0 && !res.Found && pr.exit != 0 {
+	} else if res.Execs == 0 || res.Execs < 0 && !res.Found && (pr.exit != 0 || c != GoFuzz) {
 		b, _ := os.ReadFile(filepath.Join(dir, "log"))
 		res.Err = fmt.Sprintf("no executions counted (exit %d): %s", pr.exit, oneLine(lastLines(b, 3)))
 	}
@@ -316,7 +319,7 @@ func (rt *rateTracker) line(l string, at time.Duration) {
 
 func (rt *rateTracker) rate() float64 {
 	if rt.tLast <= rt.tFirst {
-		return 0
+		return math.NaN() // the run ended before a second status line
 	}
 	return float64(rt.execs-rt.first) / (rt.tLast - rt.tFirst).Seconds()
 }

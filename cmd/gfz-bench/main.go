@@ -8,7 +8,8 @@
 //	gfz-bench [-reps 5] [-time 10s] [-runs N] [-contenders list] [-overhead rounds] [-target DIR:FuzzName[:pkg,...]]...
 //
 // Without -target it runs the default set: the trivial speed target and the
-// examples of testdata/examples.
+// examples of testdata/examples. Every run saves its results as report.json
+// in the scratch directory (-work); -render prints such a file again.
 package main
 
 import (
@@ -59,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Root, "root", ".", "gfz repository root")
 	out := fs.String("o", "", "write the report to this file (default: standard output)")
 	verbose := fs.Bool("v", false, "print progress on standard error")
+	render := fs.String("render", "", "do not run: print the report saved in this `report.json` (each run saves one in its scratch directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -91,15 +93,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *verbose {
 		cfg.Log = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	rep, err := bench.Run(ctx, cfg)
+	var rep *bench.Report
+	var err error
+	if *render != "" {
+		rep, err = bench.ReadJSON(*render)
+	} else {
+		cfg.Command = "gfz-bench " + strings.Join(args, " ")
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		rep, err = bench.Run(ctx, cfg)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "Command: `gfz-bench %s`\n\n", strings.Join(args, " "))
 	if err := rep.Markdown(&b); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
