@@ -371,47 +371,59 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 		}
 		return false
 	}
+	// A contender that cannot be built on this target is reported as
+	// unavailable; the others still run.
+	off := func(reason string, cs ...string) {
+		for _, c := range cs {
+			r.rep.Unavailable[c+" "+t.String()] = oneLine(lastLines([]byte(reason), 3))
+		}
+	}
 	if has(GfzZest, GfzBytes, GfzRandom) {
 		var log bytes.Buffer
 		bins, err := build.Build(ctx, build.Options{
 			Patterns: []string{"."}, Dir: t.Dir, Cover: t.Cover,
 			Output: filepath.Join(dir, "gfz.bin"), Stdout: &log, Stderr: &log,
 		})
-		if err != nil {
-			return nil, fmt.Errorf("bench: gfz-build %s: %w\n%s", t, err, log.String())
+		switch {
+		case err != nil:
+			off(fmt.Sprintf("gfz-build failed: %v\n%s", err, log.String()), GfzZest, GfzBytes, GfzRandom)
+		case len(bins.Binaries) != 1 || !slices.Contains(bins.Binaries[0].Targets, t.Name):
+			off("gfz-build found no gfz target "+t.Name, GfzZest, GfzBytes, GfzRandom)
+		default:
+			p.gfzBin = bins.Binaries[0].Output
 		}
-		_ = bins.Cleanup()
-		if len(bins.Binaries) != 1 || !slices.Contains(bins.Binaries[0].Targets, t.Name) {
-			return nil, fmt.Errorf("bench: gfz-build %s: no gfz target %s", t.Dir, t.Name)
+		if bins != nil {
+			_ = bins.Cleanup()
 		}
-		p.gfzBin = bins.Binaries[0].Output
 	}
 	if has(Native) {
 		p.native = filepath.Join(dir, "native.test")
 		if out, err := goCmd(ctx, t.Dir, "test", "-c", "-fuzz=^"+t.Name+"$", "-o", p.native, "."); err != nil {
-			return nil, fmt.Errorf("bench: build native fuzzer for %s: %w\n%s", t, err, out)
+			off(fmt.Sprintf("go test -c -fuzz failed: %v\n%s", err, out), Native)
 		}
 	}
 	// The plain copy is needed for the limit, go-fuzz and the valid-input
 	// count of replayed corpora.
 	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, r.logf)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %s: %w", t, err)
+		off("plain copy: "+err.Error(), Limit, GoFuzz)
+		p.plain = nil
 	}
-	if has(GoFuzz) && r.rep.Unavailable[GoFuzz] == "" {
+	if has(GoFuzz) && r.unavailable(GoFuzz, t) == "" {
 		p.goFuzz = filepath.Join(dir, "gofuzz.zip")
 		cmd := exec.CommandContext(ctx, filepath.Join(r.cfg.GoFuzzBin, "go-fuzz-build"),
 			"-func", "FuzzGfzBench_"+t.Name, "-o", p.goFuzz, p.plain.PkgPath)
 		cmd.Dir = p.plain.Dir
 		cmd.Env = append(os.Environ(), plainEnv()...)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			r.rep.Unavailable[GoFuzz+" "+t.String()] = fmt.Sprintf("go-fuzz-build failed: %v: %s", err, oneLine(lastLines(out, 3)))
+			off(fmt.Sprintf("go-fuzz-build failed: %v: %s", err, out), GoFuzz)
 		}
 	}
 	p.coverPkg = append([]string{p.pkgPath}, t.Cover...)
 	p.cover = filepath.Join(dir, "cover.test")
 	if out, err := goCmd(ctx, t.Dir, "test", "-c", "-cover", "-covermode=set", "-coverpkg="+strings.Join(p.coverPkg, ","), "-o", p.cover, "."); err != nil {
-		return nil, fmt.Errorf("bench: build coverage binary for %s: %w\n%s", t, err, out)
+		r.logf("%s: no coverage measurement: %v\n%s", t, err, out)
+		p.cover = ""
 	}
 	return p, nil
 }

@@ -53,13 +53,15 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 		res.CorpusSize++
 	}
 	// Valid inputs of the corpus.
-	out, err := exec.CommandContext(ctx, p.plain.Limit, "-target", p.t.Name, "-replay", corpus).Output()
-	if err == nil {
-		st := parseStats(string(out))
-		res.CorpusValidPct = st["valid_pct"]
+	if p.plain != nil {
+		out, err := exec.CommandContext(ctx, p.plain.Limit, "-target", p.t.Name, "-replay", corpus).Output()
+		if err == nil {
+			st := parseStats(string(out))
+			res.CorpusValidPct = st["valid_pct"]
+		}
 	}
 	// Coverage.
-	if len(p.coverPkg) == 0 {
+	if p.cover == "" {
 		return
 	}
 	prof := filepath.Join(dir, "cover.out")
