@@ -513,6 +513,7 @@ func TestInterrupt(t *testing.T) {
 // is saved once; the slot is not restarted forever.
 func TestSeedCrashLoop(t *testing.T) {
 	bin := crashersBinary(t)
+	t.Setenv("CRASHERS_SEED_EXIT", "1") // inherited by the fuzz binary
 	wd := filepath.Join(t.TempDir(), "wd")
 	out, code := runBin(t, bin, "-workers", "2", "-runs", "1000", "-workdir", wd, "FuzzSeedExit")
 	wantOutput(t, "seed crash loop", out, code, 1, "new failure (exit status 4)", "not restarting it")
