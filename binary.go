@@ -29,19 +29,23 @@ import (
 //
 //	./x.gfz [flags] [FuzzTarget]
 //
-// The process started by the user (the parent) parses and checks the flags,
-// handles -h and -list, then runs the same executable again as a child
-// with the same arguments and GFZ_CHILD=1 in its environment. The child's
-// init rewrites os.Args to "-test.run=^FuzzTarget$" so that the testing
-// package runs exactly that target; gfz.Fuzz then collects the seed corpus,
-// writes one byte on the status pipe the parent passed as file descriptor 3
-// (and closes it), runs the engine (or -repro) and exits with
-// childExitBase + status. The parent maps the child's exit back to 0/1/2,
-// which lets it report a target that never calls gfz.Fuzz (the testing
-// package exits 0 or 1 by itself, and no status byte arrives) and a crash
-// of the whole process (a panic in a goroutine the target started, which no
-// recover can catch) instead of misreporting them. The engine itself exits
-// with status 1 after a timeout; the status byte tells that apart too.
+// The process started by the user parses and checks the flags, handles -h
+// and -list, and becomes the supervisor (engine.Supervise): it never runs
+// the target itself but starts -workers worker processes, the same
+// executable with the same arguments and GFZ_CHILD=1 plus GFZ_WORKER=<the
+// worker's assignment> in the environment. A child's init rewrites os.Args
+// to "-test.run=^FuzzTarget$" so that the testing package runs exactly that
+// target; gfz.Fuzz then collects the seed corpus and runs engine.Run in
+// worker mode, publishing every input in the shared memory the supervisor
+// created before running it, and exits with childExitBase + status. The
+// supervisor restarts a worker that dies (whatever the target did to its
+// process), records the failure, aggregates the workers' counters and maps
+// the outcome to the exit status; a worker that never reaches gfz.Fuzz
+// means the target does not call it (exit 2).
+//
+// With -repro there is no supervisor: one child runs the inputs and writes
+// a byte on a status pipe (descriptor 3) when it reached gfz.Fuzz, so that
+// the parent can tell a target without gfz.Fuzz from a crash of the child.
 
 // Exit statuses of a fuzz binary.
 const (
@@ -167,8 +171,10 @@ const usageText = `usage: %s [flags] [FuzzTarget]
        %s -repro FILE [FILE...] [FuzzTarget]
 
 Runs gfz's engine on one fuzz target of this binary (the only one, or the
-one named). Exit status: 0 nothing failed, 1 a failure was found, 2 usage or
-setup error.
+one named) in -workers worker processes; a worker that crashes, hangs or
+runs out of memory is restarted and the input it ran is saved as a failure.
+Exit status: 0 nothing failed, 1 a failure was found, 2 usage or setup
+error (or something found could not be saved).
 
 flags:
 `

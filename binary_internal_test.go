@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfz-dev/gfz/engine"
 )
 
 const testInfo = "v=1&targets=FuzzA,FuzzB&mapbits=16&probes=12"
@@ -117,5 +119,29 @@ func TestIndent(t *testing.T) {
 	}
 	if got := indent(""); got != "" {
 		t.Errorf("indent empty = %q", got)
+	}
+}
+
+func TestWorkerFlagsAndSpec(t *testing.T) {
+	var out, errb bytes.Buffer
+	cfg, code := parseBinaryArgs(testInfo, []string{"-workers", "3", "-rss_limit_mb", "100", "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.workers != 3 || cfg.rssLimitMB != 100 {
+		t.Fatalf("code %d cfg %+v: %s", code, cfg, errb.String())
+	}
+	for _, bad := range [][]string{{"-workers", "0", "FuzzA"}, {"-rss_limit_mb", "-1", "FuzzA"}} {
+		errb.Reset()
+		if _, code := parseBinaryArgs(testInfo, bad, &out, &errb); code != ExitUsage {
+			t.Errorf("%q: code %d", bad, code)
+		}
+	}
+	spec := engine.WorkerSpec{ID: 1, Incarnation: 4, SharedMem: "/w d/.gfz-worker-1.shm", Seed: -5, Runs: 77, Time: 3 * time.Second, Sync: true}
+	got, err := decodeWorkerSpec(encodeWorkerSpec(spec))
+	if err != nil || *got != spec {
+		t.Errorf("round trip: %+v, %v", got, err)
+	}
+	for _, bad := range []string{"%zz", "id=x&inc=0&seed=1&runs=0&time=0&sync=false&shm=a", "id=0&inc=0&seed=1&runs=0&time=0&sync=false"} {
+		if _, err := decodeWorkerSpec(bad); err == nil {
+			t.Errorf("decoded %q", bad)
+		}
 	}
 }
