@@ -250,10 +250,16 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			found:  func() bool { m, _ := filepath.Glob(crashers); return len(m) > 0 },
 			onLine: rt.line,
 		}).run(ctx)
-		// go-fuzz prints its status every 3 s: a shorter run has no rate.
+		// go-fuzz prints its status every 3 s, and its first executions
+		// come seconds after its start: with a single line counting
+		// executions, fall back to go-fuzz's own figure (executions over
+		// its whole uptime, start-up included: an underestimate).
 		res.Execs, res.ExecsPerSec = rt.execs, rt.rate()
-		if rt.n < 2 {
-			res.Execs, res.ExecsPerSec = -1, math.NaN()
+		switch rt.n {
+		case 0:
+			res.Execs = -1
+		case 1:
+			res.ExecsPerSec = rt.reported
 		}
 		res.CorpusDir = filepath.Join(wd, "corpus")
 	case Limit:
@@ -297,6 +303,7 @@ type rateTracker struct {
 	n             int
 	first, execs  int64
 	tFirst, tLast time.Duration
+	reported      float64 // the R of the last line (go-fuzz: executions over its uptime)
 }
 
 func (rt *rateTracker) line(l string, at time.Duration) {
@@ -308,6 +315,7 @@ func (rt *rateTracker) line(l string, at time.Duration) {
 	if rt.skipZero && e == 0 {
 		return
 	}
+	rt.reported, _ = strconv.ParseFloat(m[2], 64)
 	if rt.n == 0 {
 		rt.first, rt.tFirst = e, at
 	}
