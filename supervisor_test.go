@@ -126,6 +126,7 @@ func TestCrashKinds(t *testing.T) {
 		{"FuzzMapWrite", "fatal error: concurrent map writes", "crashers_test.go:", nil},
 		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", nil},
 		{"FuzzExit", "exit status 3", "exit status 3", nil},
+		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil},
 		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
 		{"FuzzHang", "timeout", "timeout", []string{"-timeout", "300ms"}},
 		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64"}},

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/gfz-dev/gfz"
@@ -141,6 +142,17 @@ func FuzzSeedExit(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
 		if gen.Byte().Draw(t) == 99 && os.Getenv("CRASHERS_SEED_EXIT") != "" {
 			os.Exit(4)
+		}
+	})
+}
+
+// FuzzSegv receives SIGSEGV, as from a fault in C code: the Go runtime
+// cannot turn it into a panic.
+func FuzzSegv(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			syscall.Kill(os.Getpid(), syscall.SIGSEGV)
+			select {}
 		}
 	})
 }
