@@ -61,7 +61,7 @@ const (
 const (
 	childEnv      = "GFZ_CHILD"
 	workerEnv     = "GFZ_WORKER"
-	childExitBase = 64
+	childExitBase = 80 // above 66, the race detector's exit status
 	childStatusFD = 3
 )
 

@@ -21,7 +21,7 @@ func ExampleSupervise() {
 	sum, err := engine.Supervise(context.Background(), engine.SupervisorConfig{
 		Target: "FuzzParse", Seed: 1, Time: time.Minute, Timeout: 5 * time.Second,
 		RSSLimitMB: 2048, Workers: 2, Workdir: "gfzwork/FuzzParse", Status: os.Stderr,
-		ErrorExit: 66,
+		ErrorExit: 82,
 		Command: func(spec engine.WorkerSpec) *exec.Cmd {
 			cmd := exec.Command(exe, os.Args[1:]...)
 			cmd.Env = append(os.Environ(), fmt.Sprintf("MY_WORKER=%d,%s,%d,%d,%d,%v",

@@ -483,7 +483,7 @@ func (s *supervisor) exited(sl *slot) {
 func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.crashes++
 	cur, ext, n, _ := sl.shm.current()
-	kind, stack := classifyCrash(sl.tail.String(), ps, sl.kill)
+	kind, stack, framed := classifyCrash(sl.tail.String(), ps, sl.kill)
 	switch kind {
 	case KindTimeout:
 		s.timeouts++
@@ -491,7 +491,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.ooms++
 	}
 	sig := kind
-	if kind != KindTimeout && kind != KindOutOfMemory {
+	if framed {
 		if fr := crashFrames(stack); fr != "" {
 			sig = kind + "\n" + fr
 		}
@@ -537,46 +537,52 @@ func describeExit(ps *os.ProcessState, kill string) string {
 }
 
 // classifyCrash names what a worker died of from its stderr tail and exit
-// state, and returns the part of the tail holding the crash trace.
-func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack string) {
+// state, and returns the part of the tail holding the crash trace and
+// whether the signature should include the trace's top user frames (not
+// for timeouts, memory exhaustion and asynchronous signals, whose traces
+// show wherever the process happened to be).
+func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack string, framed bool) {
 	switch kill {
 	case KindTimeout:
 		if i := strings.Index(tail, "SIGQUIT"); i >= 0 {
-			return KindTimeout, tail[i:]
+			return KindTimeout, tail[i:], false
 		}
-		return KindTimeout, ""
+		return KindTimeout, "", false
 	case KindOutOfMemory:
-		return KindOutOfMemory, ""
+		return KindOutOfMemory, "", false
 	}
 	if i := strings.LastIndex(tail, GoexitMarker); i >= 0 {
-		return KindGoexit, tail[i+len(GoexitMarker):]
+		return KindGoexit, tail[i+len(GoexitMarker):], true
 	}
 	if i := lineIndex(tail, "fatal error: "); i >= 0 {
 		line := firstLine(tail[i:])
 		rest := strings.TrimPrefix(line, "fatal error: ")
 		switch {
 		case strings.Contains(rest, "out of memory"):
-			return KindOutOfMemory, tail[i:]
+			return KindOutOfMemory, tail[i:], false
 		case strings.HasPrefix(rest, "unexpected signal"):
+			// A fault in non-Go code: synchronous, the trace shows where.
 			if sig := signalName(tail[i:]); sig != "" {
-				return "signal " + sig, tail[i:]
+				return "signal " + sig, tail[i:], true
 			}
 		}
-		return "fatal error: " + normalizeMsg(rest), tail[i:]
+		return "fatal error: " + normalizeMsg(rest), tail[i:], true
 	}
 	if i := lineIndex(tail, "panic: "); i >= 0 {
 		line := strings.TrimSuffix(firstLine(tail[i:]), " [recovered]")
-		return "panic: " + normalizeMsg(strings.TrimPrefix(line, "panic: ")), tail[i:]
+		return "panic: " + normalizeMsg(strings.TrimPrefix(line, "panic: ")), tail[i:], true
 	}
 	if i := lineIndex(tail, "SIG"); i >= 0 {
+		// "SIGSEGV: segmentation violation" with no fatal error: a signal
+		// sent to the process, which the runtime cannot attribute.
 		if sig, _, ok := strings.Cut(firstLine(tail[i:]), ":"); ok && !strings.Contains(sig, " ") {
-			return "signal " + sig, tail[i:]
+			return "signal " + sig, tail[i:], false
 		}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "signal " + sigName(ws.Signal()), ""
+		return "signal " + sigName(ws.Signal()), "", false
 	}
-	return "exit status " + strconv.Itoa(ps.ExitCode()), ""
+	return "exit status " + strconv.Itoa(ps.ExitCode()), "", false
 }
 
 // lineIndex returns the offset of the first line of s starting with
@@ -868,7 +874,8 @@ func statmRSS(path string) int64 {
 
 // tailWriter receives a worker's stderr: it keeps the last tailSize bytes
 // (to classify a crash) and forwards the worker's "gfz:" messages (with
-// their indented continuation lines), or everything when all is set.
+// their indented continuation lines) and race detector reports, or
+// everything when all is set.
 type tailWriter struct {
 	fwd     io.Writer
 	mu      *sync.Mutex
@@ -876,7 +883,11 @@ type tailWriter struct {
 	buf     []byte
 	partial []byte
 	inGfz   bool
+	inRace  bool
 }
+
+// raceDelimiter opens and closes a race detector report (forwarded whole).
+const raceDelimiter = "==================\n"
 
 func (w *tailWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
@@ -899,12 +910,16 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 			break
 		}
 		line := w.partial[:i+1]
-		if strings.HasPrefix(string(line), "gfz:") {
+		race := string(line) == raceDelimiter
+		switch {
+		case race:
+			w.inRace = !w.inRace
+		case strings.HasPrefix(string(line), "gfz:"):
 			w.inGfz = true
-		} else if len(line) == 0 || line[0] != '\t' {
+		case line[0] != '\t':
 			w.inGfz = false
 		}
-		if w.inGfz {
+		if w.inGfz || w.inRace || race {
 			_, _ = w.fwd.Write(line)
 		}
 		w.partial = w.partial[i+1:]

@@ -83,25 +83,32 @@ func TestClassifyCrash(t *testing.T) {
 		kill   string
 		kind   string
 		frames string
+		framed bool
 	}{
-		{goPanicTrace, exit2, "", "panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n"},
+		{goPanicTrace, exit2, "", "panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n", true},
 		{mapTrace, exit2, "", "fatal error: concurrent map writes",
-			"example.com/t.writer x.go:12\nexample.com/t.run.func1 x.go:20\nexample.com/t.run.func2 x.go:21\n"},
-		{segvTrace, exit2, "", "signal SIGSEGV", "example.com/t.callC c.go:9\n"},
-		{goexitTrace, exitState(t, "exit 65"), "", KindGoexit, "example.com/t.FuzzG.func1 g_test.go:84\n"},
-		{"fatal error: runtime: out of memory\n", exit2, "", KindOutOfMemory, ""},
-		{"", exitState(t, "exit 3"), "", "exit status 3", ""},
-		{"", exitState(t, "kill -SEGV $$"), "", "signal SIGSEGV", ""},
-		{"SIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\n", exit2, KindTimeout, KindTimeout, "example.com/t.spin s.go:3\n"},
-		{"whatever", exitState(t, "kill -KILL $$"), KindOutOfMemory, KindOutOfMemory, ""},
+			"example.com/t.writer x.go:12\nexample.com/t.run.func1 x.go:20\nexample.com/t.run.func2 x.go:21\n", true},
+		{segvTrace, exit2, "", "signal SIGSEGV", "example.com/t.callC c.go:9\n", true},
+		{goexitTrace, exitState(t, "exit 65"), "", KindGoexit, "example.com/t.FuzzG.func1 g_test.go:84\n", true},
+		{"fatal error: runtime: out of memory\n", exit2, "", KindOutOfMemory, "", false},
+		{"", exitState(t, "exit 3"), "", "exit status 3", "", false},
+		{"", exitState(t, "kill -SEGV $$"), "", "signal SIGSEGV", "", false},
+		{"SIGSEGV: segmentation violation\nPC=0x1 m=0\n\ngoroutine 5 [running]:\nexample.com/t.any()\n\t/src/t/a.go:1 +0x1\n", exit2, "",
+			"signal SIGSEGV", "example.com/t.any a.go:1\n", false},
+		{"SIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\n", exit2, KindTimeout, KindTimeout, "example.com/t.spin s.go:3\n", false},
+		{"whatever", exitState(t, "kill -KILL $$"), KindOutOfMemory, KindOutOfMemory, "", false},
 	}
 	for i, c := range cases {
-		kind, stack := classifyCrash(c.tail, c.ps, c.kill)
+		kind, stack, framed := classifyCrash(c.tail, c.ps, c.kill)
 		if kind != c.kind {
 			t.Errorf("case %d: kind %q, want %q", i, kind, c.kind)
 		}
-		if fr := crashFrames(stack); fr != c.frames {
+		fr := crashFrames(stack)
+		if fr != c.frames {
 			t.Errorf("case %d: frames %q, want %q", i, fr, c.frames)
+		}
+		if framed != c.framed {
+			t.Errorf("case %d: framed %v", i, framed)
 		}
 	}
 }
@@ -263,8 +270,8 @@ func TestTailWriter(t *testing.T) {
 	var mu sync.Mutex
 	w := &tailWriter{fwd: &out, mu: &mu}
 	w.Write([]byte("noise\ngfz: new failure\n\tinput: x\nmore noise\ngfz: par"))
-	w.Write([]byte("tial\n"))
-	if out.String() != "gfz: new failure\n\tinput: x\ngfz: partial\n" {
+	w.Write([]byte("tial\n\n==================\nWARNING: DATA RACE\n  x.go:1\n==================\nnoise\n"))
+	if out.String() != "gfz: new failure\n\tinput: x\ngfz: partial\n==================\nWARNING: DATA RACE\n  x.go:1\n==================\n" {
 		t.Errorf("forwarded %q", out.String())
 	}
 	if !strings.HasPrefix(w.String(), "noise\n") {
