@@ -66,6 +66,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		timeout   time.Duration
 		verbose   bool
 		coverprof string
+		workers   int
+		rssLimit  int
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
@@ -76,6 +78,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
 	fs.DurationVar(&timeout, "timeout", 5*time.Second, "per-input timeout")
+	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
+	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	fs.Usage = func() {
@@ -93,8 +97,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
 		return nil, 2
 	}
-	if dur < 0 || runs < 0 || timeout <= 0 {
-		fmt.Fprintln(stderr, "gfz-run: -time and -runs must not be negative and -timeout must be positive")
+	if dur < 0 || runs < 0 || timeout <= 0 || workers < 0 || rssLimit < 0 {
+		fmt.Fprintln(stderr, "gfz-run: -time, -runs, -workers and -rss_limit_mb must not be negative and -timeout must be positive")
 		return nil, 2
 	}
 	if dur == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
@@ -102,7 +106,11 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	o.build.Patterns = fs.Args()
 	o.build.Verbose = verbose
-	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String()}
+	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String(),
+		"-rss_limit_mb", strconv.Itoa(rssLimit)}
+	if workers > 0 {
+		o.run = append(o.run, "-workers", strconv.Itoa(workers))
+	}
 	if dur > 0 {
 		o.run = append(o.run, "-time", dur.String())
 	}

@@ -42,7 +42,7 @@ func TestRunExample(t *testing.T) {
 	t.Chdir("../..")
 	work := t.TempDir()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), []string{"-workdir", work, "-runs", "300000", "-seed", "5", "./testdata/examples/bst"}, &out, &errb)
+	code := run(context.Background(), []string{"-workdir", work, "-workers", "1", "-runs", "300000", "-seed", "5", "./testdata/examples/bst"}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (failure found)\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
@@ -122,7 +122,7 @@ func TestBSTZestBeatsRandom(t *testing.T) {
 		var execs []int
 		for seed := 1; seed <= 10; seed++ {
 			wd := filepath.Join(dir, engine+strconv.Itoa(seed))
-			cmd := exec.Command(bin, "-runs", strconv.Itoa(budget), "-seed", strconv.Itoa(seed), "-engine", engine, "-workdir", wd, "FuzzDelete")
+			cmd := exec.Command(bin, "-workers", "1", "-runs", strconv.Itoa(budget), "-seed", strconv.Itoa(seed), "-engine", engine, "-workdir", wd, "FuzzDelete")
 			cmd.Dir = filepath.Join("testdata", "examples", "bst")
 			out, err := cmd.CombinedOutput()
 			n := budget
