@@ -40,27 +40,36 @@
 // signature: the panic kind with the numbers of its message replaced by N
 // (or "fatal" for t.Fatal/t.Error) plus the top three frames of the user's
 // code ("function file.go:line", skipping the runtime, testing, gfz and
-// functions marked with T.Helper). A panic in a goroutine the target starts
-// cannot be recovered: it ends the fuzz process, which the fuzz binary
-// reports as a crash (exit status 1) without attributing it to an input.
+// functions marked with T.Helper).
 //
 // # The fuzz binary
 //
 //	./x.gfz [flags] [FuzzTarget]
 //
-// runs one target (the only one, or the one named) with gfz's engine:
-// -list lists the targets; -time D and -runs N bound the run; -workdir DIR
-// (default ./gfzwork/<FuzzTarget>) holds corpus/, failures/, plot_data and
-// stats and is resumed when it exists; -seed N (default 1, so runs are
-// reproducible unless asked otherwise) seeds every random choice;
-// -engine zest|bytes|random; -timeout D per input (default 5s);
-// -coverprofile FILE writes a go tool cover profile at the end; -v;
-// -repro FILE... re-runs saved inputs and prints the generated values, the
-// result, the message, the signature and the stack. The seed corpus is the
-// target's f.Add seeds plus testdata/fuzz/<FuzzTarget>/ relative to the
-// current directory. Exit status: 0 when nothing failed, 1 when the run
-// found a new failure (or a -repro input failed), 2 for usage and setup
-// errors, including a target that does not call gfz.Fuzz.
+// runs one target (the only one, or the one named) with gfz's engine. The
+// process started is a supervisor: it runs the engine in -workers worker
+// processes (the same binary, re-executed), which share coverage through
+// the corpus directory. Each worker publishes the input it is about to run
+// in shared memory, so when a worker dies — a panic in a goroutine the
+// target started, a fatal error such as concurrent map writes or a stack
+// overflow, os.Exit or runtime.Goexit called by the target, a signal, a
+// hang past -timeout, memory above -rss_limit_mb — the supervisor saves that
+// input as a failure and restarts the worker.
+//
+// Flags: -list lists the targets; -time D and -runs N (total over all
+// workers) bound the run; -workdir DIR (default ./gfzwork/<FuzzTarget>)
+// holds corpus/, failures/, plot_data and stats and is resumed when it
+// exists; -seed N (default 1) seeds every random choice, and with -workers 1
+// the same seed, binary and -runs give the same run; -workers N (default
+// one per CPU); -engine zest|bytes|random; -timeout D per input (default
+// 5s); -rss_limit_mb N (default 2048); -coverprofile FILE writes a go tool
+// cover profile at the end; -v; -repro FILE... re-runs saved inputs and
+// prints the generated values, the result, the message, the signature and
+// the stack. The seed corpus is the target's f.Add seeds plus
+// testdata/fuzz/<FuzzTarget>/ relative to the current directory. Exit
+// status: 0 when nothing failed, 1 when the run found a new failure (or a
+// -repro input failed), 2 for usage and setup errors (including a target
+// that does not call gfz.Fuzz) and when something found could not be saved.
 package gfz
 
 import (
