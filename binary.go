@@ -215,7 +215,7 @@ func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*bin
 	fs.DurationVar(&cfg.time, "time", 0, "stop after this much time (0: no limit)")
 	fs.Int64Var(&cfg.runs, "runs", 0, "stop after this many executions (0: no limit)")
 	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
-	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: the same seed, binary and -runs give the same run")
+	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
 	fs.StringVar(&cfg.engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
 	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Second, "per-input timeout")
