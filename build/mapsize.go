@@ -8,7 +8,7 @@ import "math"
 // plain, a 128 KiB map 1.38x and a 64 KiB map 1.10x. Larger programs
 // therefore get more collisions by default; -mapbits trades them back.
 const (
-	MinMapBits = 16
+	MinMapBits = 10
 	MaxMapBits = 17
 	// TargetCollisionRate is the largest expected fraction of colliding
 	// edges ChooseMapBits accepts before growing the map.
