@@ -262,6 +262,11 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			res.ExecsPerSec = rt.reported
 		}
 		res.CorpusDir = filepath.Join(wd, "corpus")
+		if pr.found && onlyInterrupted(crashers) {
+			// Stopping go-fuzz with SIGINT at the time budget can make it
+			// record the interrupted testee as a crasher: not a bug.
+			pr.found = false
+		}
 	case Limit:
 		stats := filepath.Join(dir, "stats")
 		args := []string{"-target", p.t.Name, "-seed", seed, "-stats", stats, "-time", r.cfg.Time.String()}
@@ -287,11 +292,26 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 	res.Found, res.FoundS = pr.found, pr.foundAt.Seconds()
 	if pr.err != nil {
 		res.Err = pr.err.Error()
+	} else if res.Found && res.Execs <= 0 {
+		res.Execs = -1 // found the bug before a status line counted executions: rate unknown
 	} else if res.Execs == 0 || res.Execs < 0 && !res.Found && (pr.exit != 0 || c != GoFuzz) {
 		b, _ := os.ReadFile(filepath.Join(dir, "log"))
 		res.Err = fmt.Sprintf("no executions counted (exit %d): %s", pr.exit, oneLine(lastLines(b, 3)))
 	}
 	return res
+}
+
+// onlyInterrupted reports whether every go-fuzz crasher report matching
+// pattern records nothing but the testee being interrupted.
+func onlyInterrupted(pattern string) bool {
+	files, _ := filepath.Glob(pattern)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || strings.TrimSpace(string(b)) != "signal: interrupt" {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 // rateTracker follows the status lines of the native fuzzer and go-fuzz
