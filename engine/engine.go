@@ -770,40 +770,18 @@ func pct(a, b int64) float64 {
 
 // writeStats appends a plot_data row and rewrites stats and plot_data.
 func (f *fuzzer) writeStats(state string) error {
-	now := time.Now()
-	el := now.Sub(f.start)
-	fmt.Fprintf(&f.wd.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", now.Unix(), el.Seconds(), f.execs,
-		f.corpusLen(), f.valid, f.invalid, f.cov.totalKeys, f.cov.validKeys, len(f.known))
-	engine := f.cfg.Engine
-	if engine == "" {
-		engine = "zest"
+	r := runStats{
+		target: f.cfg.Target, engine: f.cfg.Engine, state: state, seed: f.cfg.Seed,
+		start: f.start, now: time.Now(),
+		execs: f.execs, valid: f.valid, invalid: f.invalid, failing: f.failing, rechecks: f.rechecks,
+		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
+		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
 	}
-	var b strings.Builder
-	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
-	kv("target", f.cfg.Target)
-	kv("engine", engine)
-	kv("seed", f.cfg.Seed)
-	kv("state", state)
-	kv("start_time", f.start.Unix())
-	kv("last_update", now.Unix())
-	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
-	kv("execs", f.execs)
-	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(f.execs, el)))
-	kv("valid", f.valid)
-	kv("invalid", f.invalid)
-	kv("failing", f.failing)
-	kv("valid_pct", fmt.Sprintf("%.2f", pct(f.valid, f.execs)))
-	kv("corpus", f.corpusLen())
-	kv("saved_cov", f.savedBy[reasonCov])
-	kv("saved_count", f.savedBy[reasonCount])
-	kv("saved_valid", f.savedBy[reasonValid])
-	kv("total_cov", f.cov.totalKeys)
-	kv("valid_cov", f.cov.validKeys)
-	kv("unique_failures", len(f.known))
-	kv("new_failures", len(f.newFailures))
-	kv("stability", fmt.Sprintf("%.2f", f.cov.stability()))
-	kv("rechecks", f.rechecks)
-	return f.wd.writeStats([]byte(b.String()))
+	return f.wd.writeRunStats(r, func(kv func(string, any)) {
+		kv("saved_cov", f.savedBy[reasonCov])
+		kv("saved_count", f.savedBy[reasonCount])
+		kv("saved_valid", f.savedBy[reasonValid])
+	})
 }
 
 // printFinal prints the end-of-run summary.

@@ -774,52 +774,29 @@ func (s *supervisor) writeStats(state string) error {
 		s.noteCov(sl)
 	}
 	t := s.totals()
-	now := time.Now()
-	el := now.Sub(s.start)
-	corpus := s.corpusCount()
-	fmt.Fprintf(&s.wd.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", now.Unix(), el.Seconds(), t.execs,
-		corpus, t.valid, t.invalid, s.maxCov, s.maxValidCov, len(s.known))
-	engine := s.cfg.Engine
-	if engine == "" {
-		engine = "zest"
-	}
 	var rssWorkers int64
 	for _, sl := range s.slots {
 		if sl.running {
 			rssWorkers += sl.rss
 		}
 	}
-	var b strings.Builder
-	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
-	kv("target", s.cfg.Target)
-	kv("engine", engine)
-	kv("seed", s.cfg.Seed)
-	kv("state", state)
-	kv("start_time", s.start.Unix())
-	kv("last_update", now.Unix())
-	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
-	kv("execs", t.execs)
-	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(t.execs, el)))
-	kv("valid", t.valid)
-	kv("invalid", t.invalid)
-	kv("failing", t.failing+int64(s.crashes))
-	kv("valid_pct", fmt.Sprintf("%.2f", pct(t.valid, t.execs)))
-	kv("corpus", corpus)
-	kv("total_cov", s.maxCov)
-	kv("valid_cov", s.maxValidCov)
-	kv("unique_failures", len(s.known))
-	kv("new_failures", len(s.known)-s.before)
-	kv("stability", fmt.Sprintf("%.2f", s.stability()))
-	kv("rechecks", t.rechecks)
-	kv("workers", len(s.slots))
-	kv("restarts", s.restarts)
-	kv("crashes", s.crashes)
-	kv("timeouts", s.timeouts)
-	kv("ooms", s.ooms)
-	kv("rss_supervisor_kb", selfRSS()>>10)
-	kv("rss_workers_kb", rssWorkers>>10)
-	kv("errors", len(s.errs))
-	return s.wd.writeStats([]byte(b.String()))
+	r := runStats{
+		target: s.cfg.Target, engine: s.cfg.Engine, state: state, seed: s.cfg.Seed,
+		start: s.start, now: time.Now(),
+		execs: t.execs, valid: t.valid, invalid: t.invalid, failing: t.failing + int64(s.crashes), rechecks: t.rechecks,
+		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
+		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
+	}
+	return s.wd.writeRunStats(r, func(kv func(string, any)) {
+		kv("workers", len(s.slots))
+		kv("restarts", s.restarts)
+		kv("crashes", s.crashes)
+		kv("timeouts", s.timeouts)
+		kv("ooms", s.ooms)
+		kv("rss_supervisor_kb", selfRSS()>>10)
+		kv("rss_workers_kb", rssWorkers>>10)
+		kv("errors", len(s.errs))
+	})
 }
 
 func (s *supervisor) summary() *Summary {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Work directory layout.
@@ -251,6 +252,57 @@ func (w *workdir) saveFailure(r *failureReport) (string, error) {
 }
 
 // writeStats rewrites the stats file and plot_data.
+// runStats is what a run reports in plot_data and stats, whether it is an
+// in-process engine or the supervisor aggregating its workers.
+type runStats struct {
+	target, engine, state       string
+	seed                        int64
+	start, now                  time.Time
+	execs, valid, invalid       int64
+	failing, rechecks           int64
+	corpus                      int
+	totalCov, validCov          int64
+	uniqueFailures, newFailures int
+	stability                   float64
+}
+
+// writeRunStats appends r's plot_data row and rewrites stats (the keys
+// every run has, then the lines extra writes with kv) and plot_data.
+func (w *workdir) writeRunStats(r runStats, extra func(kv func(key string, v any))) error {
+	el := r.now.Sub(r.start)
+	fmt.Fprintf(&w.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", r.now.Unix(), el.Seconds(), r.execs,
+		r.corpus, r.valid, r.invalid, r.totalCov, r.validCov, r.uniqueFailures)
+	if r.engine == "" {
+		r.engine = "zest"
+	}
+	var b strings.Builder
+	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	kv("target", r.target)
+	kv("engine", r.engine)
+	kv("seed", r.seed)
+	kv("state", r.state)
+	kv("start_time", r.start.Unix())
+	kv("last_update", r.now.Unix())
+	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
+	kv("execs", r.execs)
+	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(r.execs, el)))
+	kv("valid", r.valid)
+	kv("invalid", r.invalid)
+	kv("failing", r.failing)
+	kv("valid_pct", fmt.Sprintf("%.2f", pct(r.valid, r.execs)))
+	kv("corpus", r.corpus)
+	kv("total_cov", r.totalCov)
+	kv("valid_cov", r.validCov)
+	kv("unique_failures", r.uniqueFailures)
+	kv("new_failures", r.newFailures)
+	kv("stability", fmt.Sprintf("%.2f", r.stability))
+	kv("rechecks", r.rechecks)
+	if extra != nil {
+		extra(kv)
+	}
+	return w.writeStats([]byte(b.String()))
+}
+
 func (w *workdir) writeStats(stats []byte) error {
 	if err := writeAtomic(filepath.Join(w.root, statsFile), stats, false); err != nil {
 		return fmt.Errorf("engine: write stats: %w", err)
