@@ -27,6 +27,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -460,7 +461,7 @@ func machine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cmpOr(model, "unknown CPU"), runtime.Version())
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cmp.Or(model, "unknown CPU"), runtime.Version())
 }
 
 func lastLines(b []byte, n int) string {

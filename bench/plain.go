@@ -11,11 +11,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"text/template"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/gfz-dev/gfz/build"
 )
 
 // The plain copy of a target package is what the limit loop and go-fuzz
@@ -56,20 +57,7 @@ func rewriteTestFile(name string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", name, err)
 	}
-	gfzName, testingName := "", ""
-	for _, imp := range f.Imports {
-		path, _ := strconv.Unquote(imp.Path.Value)
-		local := ""
-		if imp.Name != nil {
-			local = imp.Name.Name
-		}
-		switch path {
-		case gfzModule:
-			gfzName = cmpOr(local, "gfz")
-		case "testing":
-			testingName = cmpOr(local, "testing")
-		}
-	}
+	gfzName, testingName := build.ImportName(f, gfzModule, "gfz"), build.ImportName(f, "testing", "testing")
 	type edit struct {
 		from, to int
 		text     string
@@ -82,14 +70,14 @@ func rewriteTestFile(name string, src []byte) ([]byte, error) {
 			continue
 		}
 		star, ok := fd.Type.Params.List[0].Type.(*ast.StarExpr)
-		if !ok || !isSelector(star.X, testingName, "F") {
+		if !ok || !build.IsSelector(star.X, testingName, "F") {
 			continue
 		}
 		edits = append(edits, edit{off(star.Pos()), off(star.End()), "*GfzBenchF"})
 	}
 	if gfzName != "" {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && isSelector(c.Fun, gfzName, "Fuzz") {
+			if c, ok := n.(*ast.CallExpr); ok && build.IsSelector(c.Fun, gfzName, "Fuzz") {
 				edits = append(edits, edit{off(c.Fun.Pos()), off(c.Fun.End()), "gfzBenchFuzz"})
 			}
 			return true
@@ -109,22 +97,6 @@ func rewriteTestFile(name string, src []byte) ([]byte, error) {
 		fmt.Fprintf(&keep, "\nvar _ = %s.Short\n", testingName)
 	}
 	return append(out, keep.Bytes()...), nil
-}
-
-func isSelector(e ast.Expr, pkg, name string) bool {
-	s, ok := e.(*ast.SelectorExpr)
-	if !ok || pkg == "" {
-		return false
-	}
-	id, ok := s.X.(*ast.Ident)
-	return ok && id.Name == pkg && s.Sel.Name == name
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // hooksTemplate is added to the copied package. GfzBenchF stands in for

@@ -21,26 +21,7 @@ func FuzzTargets(filename string, src any) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	gfzName, testingName := "", ""
-	for _, imp := range f.Imports {
-		path, _ := strconv.Unquote(imp.Path.Value)
-		name := ""
-		if imp.Name != nil {
-			name = imp.Name.Name
-		}
-		switch path {
-		case GfzPath:
-			if name == "" {
-				name = "gfz"
-			}
-			gfzName = name
-		case "testing":
-			if name == "" {
-				name = "testing"
-			}
-			testingName = name
-		}
-	}
+	gfzName, testingName := ImportName(f, GfzPath, "gfz"), ImportName(f, "testing", "testing")
 	if gfzName == "" || gfzName == "_" || testingName == "" {
 		return nil, nil
 	}
@@ -53,7 +34,8 @@ func FuzzTargets(filename string, src any) ([]string, error) {
 		if fd.Type.TypeParams != nil || len(fd.Type.Params.List) != 1 || len(fd.Type.Params.List[0].Names) > 1 {
 			continue
 		}
-		if !isSel(fd.Type.Params.List[0].Type, testingName, "F", true) {
+		star, ok := fd.Type.Params.List[0].Type.(*ast.StarExpr)
+		if !ok || !IsSelector(star.X, testingName, "F") {
 			continue
 		}
 		calls := false
@@ -65,7 +47,7 @@ func FuzzTargets(filename string, src any) ([]string, error) {
 				} else if ix, ok := fun.(*ast.IndexListExpr); ok {
 					fun = ix.X
 				}
-				if isSel(fun, gfzName, "Fuzz", false) {
+				if IsSelector(fun, gfzName, "Fuzz") {
 					calls = true
 				}
 			}
@@ -88,16 +70,26 @@ func isFuzzName(name string) bool {
 	return rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')
 }
 
-func isSel(e ast.Expr, pkg, name string, star bool) bool {
-	if star {
-		s, ok := e.(*ast.StarExpr)
-		if !ok {
-			return false
+// ImportName returns the name under which file f imports path: its local
+// name if it has one, def otherwise, or "" when f does not import path.
+func ImportName(f *ast.File, path, def string) string {
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p != path {
+			continue
 		}
-		e = s.X
+		if imp.Name != nil {
+			return imp.Name.Name
+		}
+		return def
 	}
+	return ""
+}
+
+// IsSelector reports whether e is the selector pkg.name, pkg being an
+// identifier (an imported package's local name).
+func IsSelector(e ast.Expr, pkg, name string) bool {
 	sel, ok := e.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != name {
+	if !ok || sel.Sel.Name != name || pkg == "" {
 		return false
 	}
 	id, ok := sel.X.(*ast.Ident)
