@@ -79,7 +79,6 @@ type fuzzer struct {
 
 	// Stability check (see recheck).
 	snapA, snapB []classWord
-	consumed     []byte
 	rechecks     int64
 
 	// Worker mode (cfg.SharedMem).
@@ -352,7 +351,6 @@ func (f *fuzzer) count(r Result) {
 // in valid/invalid.
 func (f *fuzzer) recheck(first Outcome) (Outcome, bool, bool) {
 	f.snapA = f.cov.snapshot(f.snapA[:0])
-	f.consumed = append(f.consumed[:0], first.Consumed...)
 	params, ext := f.cur, f.curExt
 	f.rechecks++
 	out := f.execExt(params, ext, false)
