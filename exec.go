@@ -36,20 +36,23 @@ func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
 	e.src.Reset(params, extSeed)
 	e.t.reset()
 	res, fi := run(e.t, e.fn)
-	if res == engine.Failure && !e.t.eager {
-		// Values are formatted lazily, after the target ran, so a value the
-		// target modified would be reported modified. Re-run the input once,
-		// formatting each value as it is drawn, and report those.
-		e.src.Reset(params, extSeed)
-		e.t.reset()
-		e.t.eager = true
-		res2, fi2 := run(e.t, e.fn)
-		e.t.eager = false
-		if res2 == engine.Failure && fi2.Signature == fi.Signature {
-			fi.Value = fi2.Value
-		}
-	}
 	return engine.Outcome{Result: res, Consumed: e.src.Consumed(), Record: e.src.Record(), Failure: fi}
+}
+
+// DescribeValues implements engine.ValueDescriber. Values are formatted
+// lazily, after the target ran, so a value the target modified would be
+// reported modified; this re-runs the input formatting each value as it is
+// drawn.
+func (e *executor) DescribeValues(params []byte, extSeed uint64, sig string) (string, bool) {
+	e.src.Reset(params, extSeed)
+	e.t.reset()
+	e.t.eager = true
+	defer func() { e.t.eager = false }()
+	res, fi := run(e.t, e.fn)
+	if res != engine.Failure || fi.Signature != sig {
+		return "", false
+	}
+	return fi.Value, true
 }
 
 // run executes fn(t) and classifies the execution. t must be reset.

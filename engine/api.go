@@ -69,6 +69,16 @@ type Executor interface {
 	Exec(params []byte, extSeed uint64) Outcome
 }
 
+// ValueDescriber is implemented by executors that can describe a failing
+// input's generated values as they were drawn, before the target could
+// modify them. The engine calls it once per new unique failure (not for
+// every failing execution) and, when ok, reports that description instead
+// of FailureInfo.Value. It re-runs the input; sig is the failure's
+// signature, and ok is false when the re-run did not fail the same way.
+type ValueDescriber interface {
+	DescribeValues(params []byte, extSeed uint64, sig string) (values string, ok bool)
+}
+
 // Config configures one fuzzing run. The zero value of every field selects
 // its documented default.
 type Config struct {

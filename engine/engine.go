@@ -536,6 +536,13 @@ func (f *fuzzer) failure(out Outcome) {
 			return
 		}
 	}
+	if d, ok := f.ex.(ValueDescriber); ok && out.Result == Failure {
+		// The re-run writes the probe map; the next execution clears all
+		// of it, as after every failure.
+		if v, ok := d.DescribeValues(f.cur, f.curExt, sig); ok {
+			info.Value = v
+		}
+	}
 	rep := &failureReport{
 		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -484,5 +485,45 @@ func TestTimeBudgetAndStatusLines(t *testing.T) {
 	plot, _ := os.ReadFile(filepath.Join(dir, plotFile))
 	if rows := strings.Count(string(plot), "\n") - 1; rows < 2 {
 		t.Errorf("plot_data has %d rows, want periodic rows plus the final one", rows)
+	}
+}
+
+// describing fails on inputs starting with 1 (signature "sig-"+second
+// byte) and describes them; it counts the Exec and DescribeValues calls.
+type describing struct{ execs, describes int }
+
+func (d *describing) Exec(params []byte, ext uint64) Outcome {
+	d.execs++
+	if len(params) < 2 || params[0] != 1 {
+		return Outcome{Result: Valid, Consumed: params}
+	}
+	return Outcome{Result: Failure, Consumed: params[:2], Failure: &FailureInfo{
+		Kind: "t.Fatal", Message: "boom", Signature: fmt.Sprintf("sig-%d", params[1]), Value: "modified",
+	}}
+}
+
+func (d *describing) DescribeValues(params []byte, ext uint64, sig string) (string, bool) {
+	d.describes++
+	return "as drawn " + sig, true
+}
+
+// The engine asks a ValueDescriber once per new unique failure, and the
+// report carries its description.
+func TestValueDescriber(t *testing.T) {
+	d := &describing{}
+	wd := t.TempDir()
+	seeds := [][]byte{{1, 7}, {1, 7}, {1, 7}, {1, 8}, {0, 0}}
+	s := run(t, Config{Seed: 1, Runs: int64(len(seeds)), Seeds: seeds, Workdir: wd}, d)
+	if s.NewFailures != 2 || d.describes != 2 {
+		t.Fatalf("%d new failures, %d DescribeValues calls; want 2 and 2", s.NewFailures, d.describes)
+	}
+	for _, p := range s.FailureFiles {
+		rep, err := os.ReadFile(strings.TrimSuffix(p, ".input") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(rep), "as drawn sig-") || strings.Contains(string(rep), "modified") {
+			t.Errorf("report %s does not show the described values:\n%s", p, rep)
+		}
 	}
 }
