@@ -12,11 +12,7 @@ import (
 
 func fixtureDir(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs("../testdata/instrument/fixture")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return filepath.Join(repoRoot(t), "testdata", "instrument", "fixture")
 }
 
 var timing = regexp.MustCompile(`\(\d+\.\d+s\)|\t\d+\.\d+s|\t\(cached\)`)

@@ -11,10 +11,7 @@ import (
 // the module proxy, pinned by the fixture's go.sum) with -cover and runs its
 // own tests instrumented and plain.
 func TestThirdPartyTOML(t *testing.T) {
-	dir, err := filepath.Abs("../testdata/instrument/thirdparty")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := filepath.Join(repoRoot(t), "testdata", "instrument", "thirdparty")
 	const pkg = "github.com/BurntSushi/toml"
 	p := prepare(t, Options{Patterns: []string{"."}, Cover: []string{pkg}, Dir: dir})
 	var probes int
