@@ -58,6 +58,7 @@ type InstrumentedPackage struct {
 // Binary is one fuzz binary produced by Build.
 type Binary struct {
 	Package string   // import path of the package with the targets
+	Dir     string   // its source directory (run the binary there to find testdata/fuzz seeds)
 	Output  string   // absolute path of the binary
 	Targets []string // gfz fuzz targets, in source order
 	Probes  int      // probes of all instrumented packages
@@ -71,6 +72,7 @@ type Prepared struct {
 	Targets       map[string][]string   // package path -> gfz fuzz targets, for matched packages that have some
 	TargetOrder   []string              // package paths of Targets, in load order
 	Names         map[string]string     // package path -> package name, for matched packages
+	Dirs          map[string]string     // package path -> source directory, for matched packages
 	MapBits       int
 	Probes        int      // total probes
 	CollisionRate float64  // expected fraction of colliding edges (see CollisionRate)
@@ -209,7 +211,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	}
 	var todo []*packages.Package
 	seen := map[string]bool{}
-	names := map[string]string{}
+	names, dirs := map[string]string{}, map[string]string{}
 	for _, p := range matched {
 		if p.Module == nil || !p.Module.Main {
 			continue // -cover is the way to instrument other modules
@@ -221,6 +223,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			seen[p.PkgPath] = true
 			todo = append(todo, p)
 			names[p.PkgPath] = p.Name
+			dirs[p.PkgPath] = packageDir(p)
 		}
 	}
 	if len(todo) == 0 {
@@ -315,7 +318,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
 	prep := &Prepared{
-		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, MapBits: bits,
+		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 		Dictionary: packageDictionary(todo),
 	}
@@ -388,6 +391,17 @@ func instrumentPackage(p *packages.Package) (*instrument.Package, error) {
 		}
 	}
 	return ip, nil
+}
+
+// packageDir returns the source directory of a loaded package.
+func packageDir(p *packages.Package) string {
+	if p.Dir != "" {
+		return p.Dir
+	}
+	if len(p.GoFiles) > 0 {
+		return filepath.Dir(p.GoFiles[0])
+	}
+	return ""
 }
 
 func generatedByCgo(f *ast.File) bool {
@@ -492,7 +506,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		if err := cmd.Run(); err != nil {
 			return res, fmt.Errorf("go test -c %s: %w", pkg, err)
 		}
-		res.Binaries = append(res.Binaries, Binary{Package: pkg, Output: out, Targets: prep.Targets[pkg], Probes: prep.Probes})
+		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: prep.Probes})
 	}
 	return res, nil
 }

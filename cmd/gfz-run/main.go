@@ -150,11 +150,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
 		return 1
 	}
-	dirs, err := packageDirs(ctx, o.build.Dir, res.Binaries)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-		return 1
-	}
 	names := map[string]int{}
 	total := 0
 	for _, b := range res.Binaries {
@@ -191,9 +186,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				args = append(args, "-coverprofile", prof)
 			}
 			args = append(args, target)
-			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), dirs[b.Package])
+			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), b.Dir)
 			ran++
-			switch c := runBinary(ctx, b.Output, dirs[b.Package], args, stdout, stderr); c {
+			switch c := runBinary(ctx, b.Output, b.Dir, args, stdout, stderr); c {
 			case 0:
 			case 1:
 				failed++
@@ -252,29 +247,4 @@ func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stde
 		return 2
 	}
 	return 0
-}
-
-// packageDirs maps the binaries' package paths to their source directories.
-func packageDirs(ctx context.Context, dir string, bins []build.Binary) (map[string]string, error) {
-	out := map[string]string{}
-	if len(bins) == 0 {
-		return out, nil
-	}
-	args := []string{"list", "-f", "{{.ImportPath}}\t{{.Dir}}"}
-	for _, b := range bins {
-		args = append(args, b.Package)
-	}
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
-	cmd.Stderr = os.Stderr
-	b, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("locating package directories (go list): %w", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if p, d, ok := strings.Cut(line, "\t"); ok {
-			out[p] = d
-		}
-	}
-	return out, nil
 }
