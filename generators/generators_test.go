@@ -10,6 +10,7 @@ import (
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/generators/gentest"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -174,21 +175,13 @@ func roundTrip[V any](t *testing.T, name string, g gen.Generator[V]) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(1, uint64(len(name))))
 	for i := range 300 {
-		data := make([]byte, r.IntN(48))
-		for j := range data {
-			data[j] = byte(r.Uint32())
-		}
-		v1, src1, t1 := drawFrom(g, data)
-		consumed := bytes.Clone(src1.Consumed())
-		src2 := param.New(consumed, 0xdeadbeef+uint64(i))
-		t2 := gfz.NewT(src2)
-		v2 := g.Draw(t2)
+		rt := gentest.RoundTrip(g, gentest.RandomBytes(r, 48), 0, 0xdeadbeef+uint64(i))
 		// NaN != NaN for DeepEqual: then compare the printed (Go syntax) values.
-		if !reflect.DeepEqual(v1, v2) && t1.Values() != t2.Values() {
-			t.Fatalf("%s: replay of %x gave %#v, first draw %#v", name, consumed, v2, v1)
+		if !reflect.DeepEqual(rt.First, rt.Second) && rt.T1.Values() != rt.T2.Values() {
+			t.Fatalf("%s: replay of %x gave %#v, first draw %#v", name, rt.Consumed, rt.Second, rt.First)
 		}
-		if !bytes.Equal(src2.Consumed(), consumed) {
-			t.Fatalf("%s: replay consumed %x, first draw %x", name, src2.Consumed(), consumed)
+		if !rt.SameBytes {
+			t.Fatalf("%s: replay of %x consumed different bytes", name, rt.Consumed)
 		}
 	}
 }

@@ -9,17 +9,10 @@ import (
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/generators/gentest"
 	"github.com/gfz-dev/gfz/generators/gojson"
 	"github.com/gfz-dev/gfz/param"
 )
-
-func randomBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, r.IntN(n))
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
 
 func TestValid(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
@@ -32,17 +25,14 @@ func TestValid(t *testing.T) {
 		g := gens[name]
 		kinds := map[byte]bool{}
 		for i := range 2000 {
-			src1 := param.New(randomBytes(r, 300), uint64(i))
-			v := g.Draw(gfz.NewT(src1))
+			rt := gentest.RoundTrip(g, gentest.RandomBytes(r, 300), uint64(i), 7)
+			v := rt.First
 			if !json.Valid([]byte(v)) {
 				t.Fatalf("%s: invalid JSON %q", name, v)
 			}
 			kinds[bytes.TrimSpace([]byte(v))[0]] = true
-			// round trip
-			consumed := bytes.Clone(src1.Consumed())
-			src2 := param.New(consumed, 7)
-			if v2 := g.Draw(gfz.NewT(src2)); v2 != v || !bytes.Equal(consumed, src2.Consumed()) {
-				t.Fatalf("%s: replay %q != %q", name, v2, v)
+			if rt.Second != v || !rt.SameBytes {
+				t.Fatalf("%s: replay %q != %q", name, rt.Second, v)
 			}
 		}
 		if name == "Value" && len(kinds) < 6 {

@@ -1,7 +1,6 @@
 package gosrc_test
 
 import (
-	"bytes"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -11,17 +10,10 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/generators/gentest"
 	"github.com/gfz-dev/gfz/generators/gosrc"
 	"github.com/gfz-dev/gfz/param"
 )
-
-func randomBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, r.IntN(n))
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
 
 // check parses and type-checks src.
 func check(src string) (parsed bool, typeErr error) {
@@ -46,7 +38,7 @@ func TestParseAndTypeCheck(t *testing.T) {
 	}
 	bad := 0
 	for i := range n {
-		src := g.Draw(gfz.NewT(param.New(randomBytes(r, 600), uint64(i))))
+		src := g.Draw(gfz.NewT(param.New(gentest.RandomBytes(r, 600), uint64(i))))
 		ok, err := check(src)
 		if !ok {
 			t.Fatalf("program %d does not parse:\n%s", i, src)
@@ -69,7 +61,7 @@ func TestMistakes(t *testing.T) {
 	const n = 400
 	valid := 0
 	for i := range n {
-		src := g.Draw(gfz.NewT(param.New(randomBytes(r, 600), uint64(i))))
+		src := g.Draw(gfz.NewT(param.New(gentest.RandomBytes(r, 600), uint64(i))))
 		ok, err := check(src)
 		if !ok {
 			t.Fatalf("program %d does not parse:\n%s", i, src)
@@ -88,12 +80,9 @@ func TestRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	g := gosrc.File(gosrc.Config{Mistakes: 10})
 	for i := range 200 {
-		src1 := param.New(randomBytes(r, 400), uint64(i))
-		v1 := g.Draw(gfz.NewT(src1))
-		consumed := bytes.Clone(src1.Consumed())
-		src2 := param.New(consumed, 99)
-		if v2 := g.Draw(gfz.NewT(src2)); v1 != v2 || !bytes.Equal(consumed, src2.Consumed()) {
-			t.Fatalf("replay differs:\n%s\n---\n%s", v1, v2)
+		rt := gentest.RoundTrip(g, gentest.RandomBytes(r, 400), uint64(i), 99)
+		if rt.First != rt.Second || !rt.SameBytes {
+			t.Fatalf("replay differs:\n%s\n---\n%s", rt.First, rt.Second)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package goxml_test
 
 import (
-	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -10,17 +9,10 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/generators/gentest"
 	"github.com/gfz-dev/gfz/generators/goxml"
 	"github.com/gfz-dev/gfz/param"
 )
-
-func randomBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, r.IntN(n))
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
 
 // wellFormed decodes doc with encoding/xml's strict decoder and checks that
 // every prefix is bound.
@@ -74,17 +66,15 @@ func TestWellFormed(t *testing.T) {
 		g := goxml.Document(cfg)
 		sawNS, sawRef := false, false
 		for i := range 2000 {
-			src1 := param.New(randomBytes(r, 300), uint64(i))
-			doc := g.Draw(gfz.NewT(src1))
+			rt := gentest.RoundTrip(g, gentest.RandomBytes(r, 300), uint64(i), 3)
+			doc := rt.First
 			if err := wellFormed(doc); err != nil {
 				t.Fatalf("%+v: %v\n%s", cfg, err, doc)
 			}
 			sawNS = sawNS || strings.Contains(doc, "xmlns:")
 			sawRef = sawRef || strings.Contains(doc, "&#")
-			consumed := bytes.Clone(src1.Consumed())
-			src2 := param.New(consumed, 3)
-			if doc2 := g.Draw(gfz.NewT(src2)); doc2 != doc || !bytes.Equal(consumed, src2.Consumed()) {
-				t.Fatalf("replay differs: %q vs %q", doc2, doc)
+			if rt.Second != doc || !rt.SameBytes {
+				t.Fatalf("replay differs: %q vs %q", rt.Second, doc)
 			}
 		}
 		if sawNS != cfg.Namespaces || !sawRef {
