@@ -187,10 +187,8 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 	switch c {
 	case GfzZest, GfzBytes, GfzRandom:
 		wd := filepath.Join(dir, "wd")
-		args := []string{"-engine", strings.TrimPrefix(c, "gfz-"), "-seed", seed, "-workdir", wd}
-		if r.gfzWorkers(p.gfzBin) {
-			args = append(args, "-workers", "1")
-		}
+		// One worker: per-core figures.
+		args := []string{"-engine", strings.TrimPrefix(c, "gfz-"), "-seed", seed, "-workdir", wd, "-workers", "1"}
 		if r.cfg.Runs > 0 {
 			args = append(args, "-runs", strconv.FormatInt(r.cfg.Runs, 10))
 		}
@@ -356,13 +354,6 @@ var (
 	execsLine = regexp.MustCompile(`execs: (\d+) \((\d+)/sec\)`)
 	foundLine = regexp.MustCompile(`(?m)^found at execution: (\d+)`)
 )
-
-// gfzWorkers reports whether the fuzz binary has a -workers flag (the
-// supervisor); runs then pass -workers 1 for per-core figures.
-func (r *runner) gfzWorkers(bin string) bool {
-	out, _ := exec.Command(bin, "-h").CombinedOutput()
-	return strings.Contains(string(out), "-workers")
-}
 
 // readStats reads a key: value file; numeric values only.
 func readStats(path string) map[string]float64 {
