@@ -87,7 +87,10 @@ type Config struct {
 	Seed    int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
 	Runs    int64  // stop after this many executions (0: no limit)
 	Time    time.Duration
-	Timeout time.Duration // per input (0: default 5s); a hang is saved as a TIMEOUT failure
+	// Timeout is the per-input timeout: a hang is saved as a TIMEOUT
+	// failure. 0 selects the calibrated default (see CalibratedTimeout);
+	// NoTimeout turns it off.
+	Timeout time.Duration
 	Workdir string        // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
 	// Seeds are initial parameter sequences (f.Add seeds, testdata/fuzz files).
 	Seeds [][]byte
@@ -119,6 +122,10 @@ type Config struct {
 	// it if it adds coverage).
 	Sync bool
 }
+
+// NoTimeout, as Config.Timeout or SupervisorConfig.Timeout, turns the
+// per-input timeout off.
+const NoTimeout time.Duration = -1
 
 // Summary reports a finished run.
 type Summary struct {

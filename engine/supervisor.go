@@ -27,7 +27,10 @@ type SupervisorConfig struct {
 	Seed    int64  // seed of worker 0's first process; the others derive theirs from it
 	Runs    int64  // total executions over all workers (0: no limit)
 	Time    time.Duration
-	Timeout time.Duration // per input (0: 5s): a worker stuck in one execution this long is killed
+	// Timeout is the per-input timeout: a worker stuck in one execution
+	// this long is killed and its input saved as a TIMEOUT failure. 0
+	// selects the calibrated default; NoTimeout turns it off.
+	Timeout time.Duration
 	// RSSLimitMB kills a worker whose resident set exceeds this many MiB
 	// (0: no limit); the input it was running is saved as an "out of
 	// memory" failure.
@@ -51,6 +54,16 @@ type SupervisorConfig struct {
 	// setup error or a failed run (for example a failure it could not
 	// save); Supervise then stops and returns an error.
 	ErrorExit int
+	// Describe, when set, re-runs one input in a fresh process the way
+	// -repro does, with the per-input timeout, and returns the generated
+	// values as they were drawn (report text, possibly partial when the
+	// process died mid-execution) and how many bytes of input the
+	// execution had read when it ended, crashed or hung (-1: unknown).
+	// The supervisor uses it for each new failure that killed a worker:
+	// the report shows the values and the input is saved trimmed to the
+	// bytes read. nil: such reports have no values and inputs are saved
+	// as published (extended to the size cap).
+	Describe func(ctx context.Context, input []byte, timeout time.Duration) (values string, consumed int, err error)
 }
 
 // WorkerSpec tells a worker process what to do (passed by
