@@ -82,16 +82,16 @@ type ValueDescriber interface {
 // Config configures one fuzzing run. The zero value of every field selects
 // its documented default.
 type Config struct {
-	Target  string // fuzz target name (e.g. "FuzzModel"), used in messages and the stats file
-	Engine  string // "zest" (default), "bytes" or "random"
-	Seed    int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
-	Runs    int64  // stop after this many executions (0: no limit)
-	Time    time.Duration
+	Target string // fuzz target name (e.g. "FuzzModel"), used in messages and the stats file
+	Engine string // "zest" (default), "bytes" or "random"
+	Seed   int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
+	Runs   int64  // stop after this many executions (0: no limit)
+	Time   time.Duration
 	// Timeout is the per-input timeout: a hang is saved as a TIMEOUT
 	// failure. 0 selects the calibrated default (see CalibratedTimeout);
 	// NoTimeout turns it off.
 	Timeout time.Duration
-	Workdir string        // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
+	Workdir string // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
 	// Seeds are initial parameter sequences (f.Add seeds, testdata/fuzz files).
 	Seeds [][]byte
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).

@@ -22,11 +22,11 @@ import (
 
 // SupervisorConfig configures Supervise.
 type SupervisorConfig struct {
-	Target  string // fuzz target name, for messages, stats and reports
-	Engine  string // engine name, for the stats file
-	Seed    int64  // seed of worker 0's first process; the others derive theirs from it
-	Runs    int64  // total executions over all workers (0: no limit)
-	Time    time.Duration
+	Target string // fuzz target name, for messages, stats and reports
+	Engine string // engine name, for the stats file
+	Seed   int64  // seed of worker 0's first process; the others derive theirs from it
+	Runs   int64  // total executions over all workers (0: no limit)
+	Time   time.Duration
 	// Timeout is the per-input timeout: a worker stuck in one execution
 	// this long is killed and its input saved as a TIMEOUT failure. 0
 	// selects the calibrated default; NoTimeout turns it off.
