@@ -542,6 +542,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 }
 
+// CrashKind names what a process running a fuzz target died of, from the
+// tail of its stderr and its exit state, as the supervisor names it in
+// failure reports ("panic: ...", "fatal error: ...", "signal SIGSEGV",
+// "exit status 3", "runtime.Goexit").
+func CrashKind(stderrTail string, ps *os.ProcessState) string {
+	kind, _, _ := classifyCrash(stderrTail, ps, "")
+	return kind
+}
+
 func describeExit(ps *os.ProcessState, kill string) string {
 	if kill != "" {
 		return "killed: " + kill
