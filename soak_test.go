@@ -1,31 +1,43 @@
 package gfz_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
+// TestSoakShort runs the soak target (FuzzOften: a goroutine panic every
+// few hundred executions once the maze is solved, so a worker dies and is
+// restarted again and again) with two workers for a fixed execution budget
+// and checks what the long soak below checks, on a smaller scale.
+func TestSoakShort(t *testing.T) {
+	bin := crashersBinary(t)
+	soak(t, bin, []string{"-runs", "1500000"}, 200*time.Millisecond, t.Logf)
+}
+
 // TestSoak is the supervisor soak benchmark; it runs only with GFZ_SOAK=1
 // (it takes about 15 minutes):
 //
-//	GFZ_SOAK=1 go test -run TestSoak -v -timeout 30m .
+//	GFZ_SOAK=1 go test -run 'TestSoak$' -v -timeout 30m .
 //
 // It measures the throughput of one and two workers on a target that never
 // crashes (FuzzFine) and on one that crashes often (FuzzOften), GFZ_SOAK_RATIO
 // (default 60s) each, then runs FuzzOften with two workers for GFZ_SOAK_TIME
 // (default 10m), sampling the stats file every 30s: executions per second
 // over time, restarts, and the resident memory of the supervisor and the
-// workers.
+// workers. It fails when memory grows, a death is not attributed or a
+// finding is lost (see soak).
 func TestSoak(t *testing.T) {
 	if os.Getenv("GFZ_SOAK") != "1" {
 		t.Skip("set GFZ_SOAK=1 to run the soak benchmark")
 	}
-	soak := envDuration(t, "GFZ_SOAK_TIME", 10*time.Minute)
+	soakTime := envDuration(t, "GFZ_SOAK_TIME", 10*time.Minute)
 	ratioTime := envDuration(t, "GFZ_SOAK_RATIO", time.Minute)
 	bin := crashersBinary(t)
 	var report strings.Builder
@@ -48,55 +60,183 @@ func TestSoak(t *testing.T) {
 		}
 		logf("  %-9s 2-worker / 1-worker ratio: %.2f", target, rates[1]/rates[0])
 	}
-
-	logf("soak: FuzzOften, 2 workers, %v:", soak)
-	wd := filepath.Join(t.TempDir(), "wd")
-	cmd := exec.Command(bin, "-workers", "2", "-time", soak.String(), "-workdir", wd, "FuzzOften")
-	cmd.Dir = t.TempDir()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	logf("  %8s %12s %10s %9s %14s %12s", "elapsed", "execs", "execs/s", "restarts", "supervisor KiB", "workers KiB")
-	var lastExecs int64
-	lastT := 0.0
-	sample := func() {
-		b, err := os.ReadFile(filepath.Join(wd, "stats"))
-		if err != nil {
-			return
-		}
-		_ = b
-		st := readStats(t, wd)
-		el := 0.0
-		fmt.Sscan(st["elapsed_s"], &el)
-		execs := statInt(t, st, "execs")
-		rate := 0.0
-		if el > lastT {
-			rate = float64(execs-lastExecs) / (el - lastT)
-		}
-		lastExecs, lastT = execs, el
-		logf("  %8.0f %12d %10.0f %9s %14s %12s", el, execs, rate, st["restarts"], st["rss_supervisor_kb"], st["rss_workers_kb"])
-	}
-	tick := time.NewTicker(30 * time.Second)
-	defer tick.Stop()
-loop:
-	for {
-		select {
-		case <-tick.C:
-			sample()
-		case <-done:
-			break loop
-		}
-	}
-	st := readStats(t, wd)
-	logf("  final: execs %s, execs/s %s, restarts %s, crashes %s, unique failures %s, corpus %s, stability %s",
-		st["execs"], st["execs_per_sec"], st["restarts"], st["crashes"], st["unique_failures"], st["corpus"], st["stability"])
+	logf("soak: FuzzOften, 2 workers, %v:", soakTime)
+	soak(t, bin, []string{"-time", soakTime.String()}, 30*time.Second, logf)
 	if out := os.Getenv("GFZ_SOAK_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(report.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// soakSample is one reading during a soak run: the resident memory of the
+// supervisor and of its largest worker, and the counters of the stats file.
+type soakSample struct {
+	elapsed         float64
+	execs, restarts int64
+	superKB, workKB int64
+}
+
+// rssKB returns the resident set of process pid in KiB (0 if it is gone).
+func rssKB(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize()) >> 10
+}
+
+// soak runs FuzzOften with two workers and the given budget flags,
+// sampling the stats file every period, and checks:
+//   - memory stays flat: neither the supervisor's resident memory nor the
+//     workers' (per worker) grows in the second half of the run beyond
+//     the first half's peak plus a small margin;
+//   - every death is attributed: all crashes are the one known failure
+//     (unique_failures 1, one "new failure" announcement), every crash but
+//     possibly the last ones at the end of the budget was followed by a
+//     restart, and no worker ended with an error;
+//   - nothing is lost: the corpus count in stats equals the files in
+//     corpus/, and the failure's input reproduces it with -repro.
+func soak(t *testing.T, bin string, budget []string, period time.Duration, logf func(string, ...any)) {
+	t.Helper()
+	wd := filepath.Join(t.TempDir(), "wd")
+	args := append([]string{"-workers", "2", "-seed", "5", "-workdir", wd}, budget...)
+	cmd := exec.Command(bin, append(args, "FuzzOften")...)
+	cmd.Dir = t.TempDir()
+	var out bytes.Buffer
+	cmd.Stderr = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var samples []soakSample
+	sample := func() {
+		// Memory from /proc, fresh at every sample; counters from the
+		// stats file, which the supervisor rewrites every few seconds.
+		s := soakSample{superKB: rssKB(cmd.Process.Pid)}
+		for _, pid := range childPIDs(cmd.Process.Pid) {
+			s.workKB = max(s.workKB, rssKB(pid))
+		}
+		if s.superKB == 0 {
+			return // exited
+		}
+		if _, err := os.Stat(filepath.Join(wd, "stats")); err == nil {
+			st := readStats(t, wd)
+			s.elapsed, _ = strconv.ParseFloat(st["elapsed_s"], 64)
+			s.execs, _ = strconv.ParseInt(st["execs"], 10, 64)
+			s.restarts, _ = strconv.ParseInt(st["restarts"], 10, 64)
+		}
+		samples = append(samples, s)
+		if logf != nil {
+			logf("  %8.0fs execs %12d restarts %7d supervisor %6d KiB largest worker %7d KiB", s.elapsed, s.execs, s.restarts, s.superKB, s.workKB)
+		}
+	}
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	var err error
+loop:
+	for {
+		select {
+		case <-tick.C:
+			sample()
+		case err = <-done:
+			break loop
+		}
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("soak run: %v, want exit status 1 (a failure found)\n%s", err, tail(out.String(), 3000))
+	}
+	st := readStats(t, wd)
+	if logf != nil {
+		logf("  final: execs %s, execs/s %s, restarts %s, crashes %s, unique failures %s, corpus %s, stability %s",
+			st["execs"], st["execs_per_sec"], st["restarts"], st["crashes"], st["unique_failures"], st["corpus"], st["stability"])
+	}
+
+	// Every death attributed.
+	crashes, restarts := statInt(t, st, "crashes"), statInt(t, st, "restarts")
+	if crashes < 20 {
+		t.Fatalf("only %d crashes: the soak did not exercise restarts\n%s", crashes, tail(out.String(), 3000))
+	}
+	if restarts > crashes || restarts < crashes-2 {
+		t.Errorf("restarts %d for %d crashes: every death but the last ones must be followed by a restart", restarts, crashes)
+	}
+	if u := statInt(t, st, "unique_failures"); u != 1 {
+		t.Errorf("unique_failures %d, want 1: every crash is the same goroutine panic", u)
+	}
+	if n := strings.Count(out.String(), "gfz: new failure"); n != 1 {
+		t.Errorf("%d 'new failure' announcements, want 1\n%s", n, tail(out.String(), 3000))
+	}
+	for _, bad := range []string{"ended with an error", "could not save", "not restarting"} {
+		if strings.Contains(out.String(), bad) {
+			t.Errorf("output has %q:\n%s", bad, tail(out.String(), 3000))
+		}
+	}
+
+	// Nothing lost.
+	files, err := os.ReadDir(filepath.Join(wd, "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		if !strings.HasPrefix(f.Name(), ".") {
+			n++
+		}
+	}
+	if c := statInt(t, st, "corpus"); c != int64(n) {
+		t.Errorf("stats count %d corpus entries, corpus/ holds %d", c, n)
+	}
+	inputs, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
+	reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+	if len(inputs) != 1 || len(reports) != 1 {
+		t.Fatalf("failures/ holds %v and %v, want one input and one report", inputs, reports)
+	}
+	if o, code := runBin(t, bin, "-repro", inputs[0], "FuzzOften"); code != 1 || !strings.Contains(o, "often") {
+		t.Errorf("-repro of the saved failure: exit %d, want 1 with the panic\n%s", code, o)
+	}
+
+	// Flat memory.
+	if len(samples) < 6 {
+		t.Fatalf("only %d stats samples while running: cannot judge memory", len(samples))
+	}
+	half := len(samples) / 2
+	peak := func(ss []soakSample, f func(soakSample) int64) int64 {
+		m := int64(0)
+		for _, s := range ss {
+			m = max(m, f(s))
+		}
+		return m
+	}
+	super := func(s soakSample) int64 { return s.superKB }
+	// A worker caught while it starts has not mapped everything yet; the
+	// peak per half is what a leak would raise.
+	work := func(s soakSample) int64 { return s.workKB }
+	// Margins: 25% plus 2 MiB absorb the garbage collector's heap target
+	// moving and a worker caught mid-start; a leak of one record per
+	// crash or per execution exceeds them.
+	for _, m := range []struct {
+		what string
+		f    func(soakSample) int64
+	}{{"supervisor", super}, {"largest worker", work}} {
+		first, second := peak(samples[:half], m.f), peak(samples[half:], m.f)
+		if second > first*5/4+2048 {
+			t.Errorf("%s resident memory grew: peak %d KiB in the first half of the run, %d KiB in the second", m.what, first, second)
+		}
+	}
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
 }
 
 func envDuration(t *testing.T, key string, def time.Duration) time.Duration {
