@@ -71,3 +71,18 @@ func FuzzGoPanic(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAnyChange fails on every input but its seed (eight zero bytes): any
+// mutation of the seed's bytes, and any shorter input (extended with PRNG
+// bytes), makes it panic, so go test -fuzz finds a failure on its first
+// mutations whatever its random choices.
+func FuzzAnyChange(f *testing.F) {
+	f.Add(make([]byte, 8))
+	gfz.Fuzz(f, func(t *gfz.T) {
+		for i := 0; i < 8; i++ {
+			if b := gen.Byte().Draw(t); b != 0 {
+				_ = Pick(nil, int(b))
+			}
+		}
+	})
+}
