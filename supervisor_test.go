@@ -283,13 +283,6 @@ func TestCorruptWorkdir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if os.Geteuid() != 0 { // root reads anything
-		unreadable := filepath.Join(corpus, "unreadable")
-		if err := os.WriteFile(unreadable, engine.EncodeInput([]byte{2}), 0o000); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Chmod(unreadable, 0o644)
-	}
 	out, code := runBin(t, bin, "-workers", "2", "-runs", "2000", "-workdir", wd, "FuzzFine")
 	if n := strings.Count(out, "abc.txt: no signature line"); n != 1 {
 		t.Errorf("the bad report is mentioned %d times, want once", n)
@@ -519,6 +512,76 @@ func TestSeedCrashLoop(t *testing.T) {
 	out, code := runBin(t, bin, "-workers", "2", "-runs", "1000", "-workdir", wd, "FuzzSeedExit")
 	wantOutput(t, "seed crash loop", out, code, 1, "new failure (exit status 4)", "not restarting it")
 	if st := readStats(t, wd); st["unique_failures"] != "1" || statInt(t, st, "restarts") > 10 {
+		t.Errorf("stats %v", st)
+	}
+}
+
+// TestUnreadableCorpusFile: a corpus file the run may not read is reported
+// by name and skipped; the run goes on. Tests usually run as root, who
+// reads anything, so then the fuzz binary runs as user nobody (setpriv).
+func TestUnreadableCorpusFile(t *testing.T) {
+	bin := crashersBinary(t)
+	var prefix []string
+	dir := t.TempDir()
+	if os.Geteuid() == 0 {
+		sp, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("running as root without setpriv: cannot make a file unreadable")
+		}
+		prefix = []string{sp, "--reuid=65534", "--regid=65534", "--clear-groups", "--"}
+		// nobody must reach the binary and own the work directory.
+		shared, err := os.MkdirTemp("", "gfz-unreadable")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(shared) })
+		if err := os.Chmod(shared, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = filepath.Join(shared, "crashers.gfz")
+		if err := os.WriteFile(bin, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dir = shared
+	}
+	wd := filepath.Join(dir, "wd")
+	corpus := filepath.Join(wd, "corpus")
+	if err := os.MkdirAll(filepath.Join(wd, "failures"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(corpus, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corpus, "good"), engine.EncodeInput([]byte{1, 'g'}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unreadable := filepath.Join(corpus, "unreadable")
+	if err := os.WriteFile(unreadable, engine.EncodeInput([]byte{2}), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		for _, d := range []string{wd, corpus, filepath.Join(wd, "failures")} {
+			if err := os.Chown(d, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := append(prefix, bin, "-workers", "1", "-runs", "500", "-workdir", wd, "FuzzFine")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	o, err := cmd.CombinedOutput()
+	out, code := string(o), 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	wantOutput(t, "unreadable corpus file", out, code, 0, unreadable, "permission denied", "resuming from 1 corpus files")
+	if st := readStats(t, wd); st["execs"] != "500" {
 		t.Errorf("stats %v", st)
 	}
 }
