@@ -488,7 +488,13 @@ func TestInterrupt(t *testing.T) {
 		return err == nil && bytes.Contains(b, []byte("state: running"))
 	})
 	cmd.Process.Signal(os.Interrupt)
+	// A run that ignored SIGINT would go on for ever: kill it after a
+	// generous grace and fail.
+	guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
 	err := cmd.Wait()
+	if !guard.Stop() {
+		t.Fatalf("the run did not stop within 2 minutes of SIGINT\n%s", out.String())
+	}
 	if err != nil {
 		t.Fatalf("interrupted run: %v\n%s", err, out.String())
 	}

@@ -356,7 +356,7 @@ func TestTimeoutWatchdog(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
 	ex := &hangExec{src: param.New(nil, 0), hangAt: 500, release: release}
-	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 500 * time.Millisecond, NoRecheck: true,
+	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 2 * time.Second, NoRecheck: true,
 		Workdir: dir, Status: &status}, ex)
 	if err != nil {
 		t.Fatal(err)
@@ -466,25 +466,76 @@ func TestSeedsAreUsed(t *testing.T) {
 	}
 }
 
+// lineWatch is a status writer that counts lines containing want and
+// calls reached once it has seen n of them.
+type lineWatch struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	want    string
+	n, seen int
+	reached func()
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.seen = strings.Count(w.buf.String(), w.want); w.seen >= w.n && w.reached != nil {
+		w.reached()
+		w.reached = nil
+	}
+	return len(p), nil
+}
+
+func (w *lineWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestTimeBudgetAndStatusLines checks the properties without timing
+// thresholds: a run with a time budget ends by itself, and a run prints
+// periodic status lines (the status writer cancels the run once it has
+// seen two; a run without them would only end at its two-minute budget).
 func TestTimeBudgetAndStatusLines(t *testing.T) {
-	var status bytes.Buffer
 	dir := t.TempDir()
-	s := run(t, Config{Seed: 1, Time: 300 * time.Millisecond, StatusInterval: 20 * time.Millisecond, Workdir: dir, Status: &status},
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	status := &lineWatch{want: "gfz: elapsed ", n: 2, reached: cancel}
+	s, err := Run(ctx, Config{Seed: 1, Time: 2 * time.Minute, StatusInterval: 20 * time.Millisecond, Workdir: dir, Status: status},
 		newMaze(mazeKey, mazeMod, mazeValid))
-	if s.Execs == 0 {
-		t.Fatal("no executions")
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := status.String()
-	// Periodic lines (at least one within the 300ms budget) and the final summary.
-	if n := strings.Count(out, "gfz: elapsed "); n < 1 {
-		t.Errorf("no periodic status line:\n%s", out)
+	if n := strings.Count(out, "gfz: elapsed "); n < 2 || s.Elapsed >= 2*time.Minute {
+		t.Fatalf("%d periodic status lines in %v, want the run cancelled after 2:\n%s", n, s.Elapsed, out)
 	}
 	if !strings.Contains(out, "gfz: done: elapsed") || !strings.Contains(out, "/s), valid ") {
 		t.Errorf("status output:\n%s", out)
 	}
 	plot, _ := os.ReadFile(filepath.Join(dir, plotFile))
-	if rows := strings.Count(string(plot), "\n") - 1; rows < 2 {
-		t.Errorf("plot_data has %d rows, want periodic rows plus the final one", rows)
+	if rows := strings.Count(string(plot), "\n") - 1; rows < 3 {
+		t.Errorf("plot_data has %d rows, want one per status line plus the final one", rows)
+	}
+
+	// The time budget alone ends a run with no execution limit.
+	done := make(chan *Summary, 1)
+	go func() {
+		s, err := Run(context.Background(), Config{Seed: 1, Time: 100 * time.Millisecond, Workdir: t.TempDir()},
+			newMaze(mazeKey, mazeMod, mazeValid))
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}()
+	select {
+	case s := <-done:
+		if s != nil && (s.Execs == 0 || s.Elapsed < 100*time.Millisecond) {
+			t.Errorf("time-budgeted run: %d execs in %v, want executions until the 100ms budget", s.Execs, s.Elapsed)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("a run with a 100ms time budget was still going after 2 minutes")
 	}
 }
 
