@@ -195,6 +195,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		}
 		defer f.shm.close()
 		f.ppid = os.Getppid()
+		// Before any execution: a -rss_limit_mb below this is a setup
+		// error (the supervisor checks).
+		f.shm.store(offStartRSS, uint64(selfRSS()))
 		f.shm.store(offPhase, phaseRunning)
 	}
 	if cfg.Sync {

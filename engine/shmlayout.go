@@ -28,7 +28,8 @@ package engine
 //	136  run_start    supervisor: the campaign's start (Unix ns)
 //	144  total_execs  supervisor: executions of all workers at its last tick
 //	152  own_execs    supervisor: this worker's executions at that tick
-//	160..191 reserved
+//	160  start_rss    worker: its resident memory (bytes) before its first execution
+//	168..191 reserved
 //	192  input        the input bytes (capacity = file size - 192)
 //
 // Every word is written with an atomic store by one side (the worker unless
@@ -57,6 +58,7 @@ const (
 	offRunStart = 136
 	offTotal    = 144
 	offOwnAt    = 152
+	offStartRSS = 160
 )
 
 // Worker phases (offPhase).

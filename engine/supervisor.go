@@ -460,6 +460,12 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 		sl.kill, sl.killAt = KindTimeout, now
 		_ = sl.cmd.Process.Signal(syscall.SIGQUIT)
 	}
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.kill == "" {
+		// The worker needs more than the limit before running any input.
+		sl.kill, sl.killAt = killSetup, now
+		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
+		_ = sl.cmd.Process.Kill()
+	}
 	if rss := procRSS(sl.cmd.Process.Pid); rss > 0 {
 		sl.rss = rss
 		if sl.startRSS == 0 {
@@ -490,6 +496,13 @@ func (s *supervisor) exited(sl *slot) {
 	ps := sl.cmd.ProcessState
 	code := ps.ExitCode()
 	phase := sl.shm.load(offPhase)
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && !s.stopping {
+		// Ended (whatever of) before the supervisor saw that it started
+		// above the limit: the limit is still unusable.
+		sl.finished = true
+		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
+		return
+	}
 	switch {
 	case phase == phaseDone:
 		sl.finished = true
@@ -498,16 +511,15 @@ func (s *supervisor) exited(sl *slot) {
 			s.stop("error")
 		}
 		return
+	case sl.kill == killSetup:
+		sl.finished = true
+		return
 	case sl.kill == KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
 		// Over the limit before running a single input: the limit is
 		// below what the worker needs to start, not a failure of the
 		// target.
 		sl.finished = true
-		if s.setupErr == nil {
-			s.setupErr = fmt.Errorf("worker %d used %d MiB of resident memory before running any input, above -rss_limit_mb %d: "+
-				"set -rss_limit_mb above what the target needs to start (or 0 for no limit)", sl.id, sl.rss>>20, s.cfg.RSSLimitMB)
-		}
-		s.stop("setup")
+		s.rssSetupError(sl, sl.rss)
 		return
 	case s.stopping && phase != phaseRunning:
 		sl.finished = true // stopped (Ctrl-C reaches workers too) before or after its engine ran
@@ -553,6 +565,19 @@ func (s *supervisor) exited(sl *slot) {
 	sl.incarnation++
 	s.restarts++
 	s.startWorker(sl)
+}
+
+// killSetup marks a worker killed because of a setup error.
+const killSetup = "setup error"
+
+// rssSetupError stops the run: the worker needs more memory than
+// -rss_limit_mb before running any input.
+func (s *supervisor) rssSetupError(sl *slot, rss int64) {
+	if s.setupErr == nil {
+		s.setupErr = fmt.Errorf("worker %d used %d MiB of resident memory before running any input, above -rss_limit_mb %d: "+
+			"set -rss_limit_mb above what the target needs to start (or 0 for no limit)", sl.id, rss>>20, s.cfg.RSSLimitMB)
+	}
+	s.stop("setup")
 }
 
 // crash records the failure of a worker that died while running the
