@@ -654,11 +654,13 @@ func (f *fuzzer) stamp(rep *failureReport) {
 	if t := f.shm.load(offRunStart); t != 0 {
 		rep.Into = now.Sub(time.Unix(0, int64(t)))
 	}
-	id := f.shm.load(offWorkerID)
-	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, f.execs)
+	// Execution numbers count from 0, as in the supervisor's messages;
+	// the totals count executions (so the failing one is included).
+	id, n := f.shm.load(offWorkerID), max(f.execs-1, 0)
+	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, n)
 	total := int64(f.shm.load(offTotal)) + f.execs - int64(f.shm.load(offOwnAt))
 	rep.Exec = total
-	rep.ExecNote = fmt.Sprintf("about %d (all workers; worker %d at its execution %d)", total, id, f.execs)
+	rep.ExecNote = fmt.Sprintf("about %d (all workers; worker %d at its execution %d)", total, id, n)
 }
 
 // recordFailure saves a new unique failure and marks its signature known.
