@@ -36,21 +36,3 @@ func FuzzIntegrityHangs(f *testing.F) {
 		}
 	})
 }
-
-var sink int
-
-func hangA(b byte) {
-	for i := 0; ; i++ {
-		if i%3 == int(b)%3 {
-			sink++
-		}
-	}
-}
-
-func hangB(b byte) {
-	for i := 0; ; i++ {
-		if i%5 == int(b)%5 {
-			sink--
-		}
-	}
-}
