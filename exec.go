@@ -13,7 +13,7 @@ import (
 )
 
 // sigFrames is the number of user frames in a failure signature.
-const sigFrames = 3
+const sigFrames = engine.SignatureFrames
 
 // executor runs a fuzz function on parameter sequences for the engine. It
 // reuses one Source and one T across executions.
@@ -108,6 +108,10 @@ var goexitHook = func(stack []byte) {
 
 // panicFailure describes a panic recovered by run; stack is debug.Stack()
 // taken in the deferred recover, so it still holds the panicking frames.
+// Its signature starts with the panic as the Go runtime would print it
+// (engine.PanicSignatureKind), so that the same panic in a goroutine the
+// target started, caught by the supervisor from the crash output, gets
+// the same signature.
 func panicFailure(t *T, r any, stack []byte) *engine.FailureInfo {
 	kind := panicKind(r)
 	var pcs [64]uintptr
@@ -120,7 +124,7 @@ func panicFailure(t *T, r any, stack []byte) *engine.FailureInfo {
 		Kind:      "panic: " + kind,
 		Message:   msg,
 		Stack:     trimStack(string(stack)),
-		Signature: "panic: " + kind + "\n" + userFrames(pcs[:n], t.helpers),
+		Signature: engine.PanicSignatureKind(r) + "\n" + userFrames(pcs[:n], t.helpers),
 		Value:     t.Values(),
 	}
 }
@@ -162,50 +166,16 @@ func panicKind(r any) string {
 	return normalize(text)
 }
 
-// normalize replaces every run of decimal digits by N, keeps the first line
-// and caps the length, so that messages differing only in numbers match.
-func normalize(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	var b strings.Builder
-	inDigits := false
-	for _, c := range s {
-		if c >= '0' && c <= '9' {
-			if !inDigits {
-				b.WriteByte('N')
-			}
-			inDigits = true
-			continue
-		}
-		inDigits = false
-		b.WriteRune(c)
-		if b.Len() >= 120 {
-			b.WriteString("...")
-			break
-		}
-	}
-	return b.String()
-}
+// normalize replaces every run of decimal digits and every 0x... number by
+// N, keeps the first line and caps the length, so that messages differing
+// only in numbers match (engine.NormalizeMessage, shared with the
+// supervisor).
+func normalize(s string) string { return engine.NormalizeMessage(s) }
 
 // isInternalFrame reports whether a function belongs to the Go runtime, the
-// testing machinery or gfz itself (never the user's code).
-func isInternalFrame(fn string) bool {
-	for _, p := range internalPrefixes {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var internalPrefixes = []string{
-	"runtime.", "runtime/", "testing.", "reflect.", "internal/",
-	"github.com/gfz-dev/gfz.",
-	"github.com/gfz-dev/gfz/generators.",
-	"github.com/gfz-dev/gfz/param.",
-	"github.com/gfz-dev/gfz/engine.",
-}
+// testing machinery, gfz itself or gfz's instrumentation (never the user's
+// code); the rule is the supervisor's (engine.IsInternalFrame).
+func isInternalFrame(fn string) bool { return engine.IsInternalFrame(fn) }
 
 // userFrames returns the top sigFrames frames of pcs that are inside the
 // user's code, one "function file.go:line" per line. Frames from gfz's run
@@ -216,11 +186,11 @@ func userFrames(pcs []uintptr, helpers map[string]bool) string {
 	n := 0
 	for n < sigFrames {
 		fr, more := frames.Next()
-		if fr.Function == runFunc {
+		if engine.IsBoundaryFrame(fr.Function) {
 			break
 		}
 		if fr.Function != "" && !isInternalFrame(fr.Function) && !helpers[fr.Function] {
-			fmt.Fprintf(&b, "%s %s:%d\n", fr.Function, baseName(fr.File), fr.Line)
+			b.WriteString(engine.FrameLine(fr.Function, fr.File, fr.Line) + "\n")
 			n++
 		}
 		if !more {
@@ -234,7 +204,8 @@ func userFrames(pcs []uintptr, helpers map[string]bool) string {
 const runFunc = "github.com/gfz-dev/gfz.run"
 
 // trimStack removes from a debug.Stack trace the frames of the recover
-// (debug.Stack and run's deferred function) and everything from run down.
+// (debug.Stack and run's deferred function), gfz's instrumentation frames
+// (_gfzHit, ...) and everything from run down.
 func trimStack(s string) string {
 	lines := strings.Split(s, "\n")
 	var b strings.Builder
@@ -248,7 +219,7 @@ func trimStack(s string) string {
 			switch {
 			case fn == runFunc:
 				return b.String()
-			case i > 0 && (fn == "runtime/debug.Stack" || strings.HasPrefix(fn, runFunc+".func")):
+			case i > 0 && (fn == "runtime/debug.Stack" || strings.HasPrefix(fn, runFunc+".func") || engine.IsInstrumentationFrame(fn)):
 				i++ // skip the file:line line too
 				continue
 			}
@@ -261,7 +232,7 @@ func trimStack(s string) string {
 }
 
 // formatStack prints pcs like a goroutine trace (without arguments), from
-// the innermost frame down to run.
+// the innermost frame down to run, without gfz's instrumentation frames.
 func formatStack(pcs []uintptr) string {
 	var b strings.Builder
 	frames := runtime.CallersFrames(pcs)
@@ -270,7 +241,7 @@ func formatStack(pcs []uintptr) string {
 		if fr.Function == runFunc {
 			break
 		}
-		if fr.Function != "" {
+		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) {
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
 		}
 		if !more {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 )
 
@@ -111,12 +113,52 @@ func ReadInputFile(path string) ([]byte, error) {
 	return v, nil
 }
 
-// WriteFileAtomic writes data to path atomically: it writes a temporary
-// file in the same directory (named ".<base>.tmp*", which the engine's
-// loaders ignore), fsyncs it, and renames it over path. Readers see either
-// the old content or the new one, never a partial file.
+// WriteFileAtomic writes data to path atomically and durably: it writes a
+// temporary file in the same directory (named ".<base>.tmp*", which the
+// engine's loaders ignore), fsyncs it, renames it over path and fsyncs the
+// directory (so that the rename survives a power loss, not only a kill).
+// Readers see either the old content or the new one, never a partial file.
 func WriteFileAtomic(path string, data []byte) error {
 	return writeAtomic(path, data, true)
+}
+
+// syncDir fsyncs a directory, making the renames and links done in it
+// durable. Tests replace it to count the calls.
+var syncDir = func(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	err = d.Sync()
+	d.Close()
+	if err != nil && runtime.GOOS != "windows" { // directories cannot be synced there
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// createExclusive creates path with data, atomically and durably, unless
+// it exists: the data is written to a temporary file, fsynced, and linked
+// to path with link(2), which fails if path exists. It returns an error
+// satisfying errors.Is(err, fs.ErrExist) when path exists: whoever links
+// first owns the file (the claim of a failure, see saveFailure).
+func createExclusive(path string, data []byte) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := writeTemp(dir, base, path, data, true)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return syncDir(dir)
 }
 
 // writeAtomic is WriteFileAtomic with the fsync optional (stats and
@@ -126,11 +168,28 @@ func writeAtomic(path string, data []byte, sync bool) (err error) {
 	if dir == "" {
 		dir = "."
 	}
+	tmp, err := writeTemp(dir, base, path, data, sync)
+	if err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	if sync {
+		return syncDir(dir)
+	}
+	return nil
+}
+
+// writeTemp writes data to a new temporary file ".<base>.tmp*" in dir
+// (fsynced if sync) and returns its path.
+func writeTemp(dir, base, path string, data []byte, sync bool) (tmp string, err error) {
 	f, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
+	tmp = f.Name()
 	defer func() {
 		if err != nil {
 			os.Remove(tmp)
@@ -138,22 +197,19 @@ func writeAtomic(path string, data []byte, sync bool) (err error) {
 	}()
 	if _, err = f.Write(data); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	if sync {
 		if err = f.Sync(); err != nil {
 			f.Close()
-			return fmt.Errorf("sync %s: %w", path, err)
+			return "", fmt.Errorf("sync %s: %w", path, err)
 		}
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
+		return "", fmt.Errorf("close %s: %w", path, err)
 	}
 	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("chmod %s: %w", path, err)
+		return "", fmt.Errorf("chmod %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("rename %s: %w", path, err)
-	}
-	return nil
+	return tmp, nil
 }

@@ -20,9 +20,33 @@ const (
 	childrenFavoredMul = 20      // multiplier for favored parents
 	zeroFillPercent    = 10      // chance (in %) that a child's mutations write zeros
 	abortHintExecs     = 100_000 // invalid executions in a row with nothing saved before the hint
-	defaultTimeout     = 5 * time.Second
 	defaultStatusEvery = 3 * time.Second
 )
+
+// The calibrated per-input timeout (Timeout 0), see CalibratedTimeout.
+const (
+	calibrationFactor    = 20
+	minCalibratedTimeout = time.Second
+	maxCalibratedTimeout = 5 * time.Second
+)
+
+// CalibratedTimeout is the per-input timeout used when none is given: 20
+// times the slowest execution measured while the seeds and the corpus are
+// replayed at start, at least 1s and at most 5s. Until that measurement
+// is made, the cap applies. The factor leaves room for inputs slower than
+// the seeds and for pauses that are not hangs (garbage collection, a
+// loaded machine); the floor keeps such pauses of fast targets from being
+// saved as hangs; the cap bounds what each recurrence of a known hang
+// costs.
+func CalibratedTimeout(slowest time.Duration) time.Duration {
+	return min(max(calibrationFactor*slowest, minCalibratedTimeout), maxCalibratedTimeout)
+}
+
+// calibrationRule describes a calibrated timeout for stats and messages.
+func calibrationRule(slowest time.Duration, execs int) string {
+	return fmt.Sprintf("calibrated: %d x the slowest of %d start executions (%v), at least %v, at most %v",
+		calibrationFactor, execs, slowest.Round(time.Microsecond), minCalibratedTimeout, maxCalibratedTimeout)
+}
 
 // exitProcess ends the process after a timeout; tests replace it.
 var exitProcess = os.Exit
@@ -73,6 +97,13 @@ type fuzzer struct {
 	stopped                        bool
 	timedOut                       bool // the watchdog handled a hung execution
 
+	// The per-input timeout (0: none), read by the watchdog, and how it was
+	// chosen; slowest and calibrated are the start measurements.
+	timeout     atomic.Int64
+	timeoutRule atomic.Pointer[string]
+	slowest     time.Duration
+	calibrated  int
+
 	child   []byte
 	keysBuf []uint32
 	other   func() []byte
@@ -119,8 +150,13 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	default:
 		return nil, fmt.Errorf("engine: unknown engine %q (want zest, bytes or random)", cfg.Engine)
 	}
-	if f.cfg.Timeout <= 0 {
-		f.cfg.Timeout = defaultTimeout
+	switch {
+	case cfg.Timeout > 0:
+		f.setTimeout(cfg.Timeout, "fixed")
+	case cfg.Timeout == 0:
+		f.setTimeout(maxCalibratedTimeout, "calibrating")
+	default:
+		f.setTimeout(0, "none")
 	}
 	if f.cfg.StatusInterval <= 0 {
 		f.cfg.StatusInterval = defaultStatusEvery
@@ -134,6 +170,15 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		return nil, err
 	}
 	f.wd = wd
+	if cfg.SharedMem == "" {
+		// Worker processes run under their supervisor's lock.
+		lock, err := lockWorkdir(wd.root)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.unlock()
+		wd.removeOrphanInputs()
+	}
 	warn := f.warnf
 	if cfg.SharedMem != "" {
 		warn = func(string, ...any) {} // the supervisor reports them
@@ -150,6 +195,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		}
 		defer f.shm.close()
 		f.ppid = os.Getppid()
+		// Before any execution: a -rss_limit_mb below this is a setup
+		// error (the supervisor checks).
+		f.shm.store(offStartRSS, uint64(selfRSS()))
 		f.shm.store(offPhase, phaseRunning)
 	}
 	if cfg.Sync {
@@ -165,6 +213,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}()
 
 	f.init()
+	f.calibrate()
 	if !f.stopped && f.err == nil {
 		f.loop()
 	}
@@ -184,6 +233,29 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	f.printFinal()
 	return f.summary(), f.err
+}
+
+// setTimeout sets the per-input timeout (0: none) and its description.
+func (f *fuzzer) setTimeout(d time.Duration, rule string) {
+	f.timeout.Store(int64(d))
+	f.timeoutRule.Store(&rule)
+}
+
+// calibrate ends the start measurements: in worker mode it publishes the
+// slowest start execution for the supervisor; in a run with the
+// calibrated timeout (Timeout 0) it sets the timeout from it.
+func (f *fuzzer) calibrate() {
+	if f.shm != nil {
+		f.shm.store(offSlowest, uint64(max(f.slowest, 1)))
+		return
+	}
+	if f.cfg.Timeout != 0 || f.calibrated == 0 {
+		return
+	}
+	d := CalibratedTimeout(f.slowest)
+	rule := calibrationRule(f.slowest, f.calibrated)
+	f.setTimeout(d, rule)
+	f.printf("gfz: per-input timeout %v (%s)\n", d, rule)
 }
 
 // publish copies the counters that change rarely to shared memory.
@@ -438,7 +510,10 @@ func (f *fuzzer) init() {
 	var first []byte
 	haveFirst := false
 	run := func(data []byte, write bool) {
+		t0 := time.Now()
 		out := f.exec(data)
+		f.slowest = max(f.slowest, time.Since(t0))
+		f.calibrated++
 		if !haveFirst && (out.Result == Valid || out.Result == Invalid) {
 			first, haveFirst = append([]byte{}, out.Consumed...), true
 		}
@@ -547,13 +622,17 @@ func (f *fuzzer) failure(out Outcome) {
 		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
 	}
-	path, err := f.recordFailure(rep)
+	f.stamp(rep)
+	path, claimed, err := f.recordFailure(rep)
 	if f.shm != nil {
 		f.shm.store(offFailing, uint64(f.failing))
 	}
 	if err != nil {
 		f.err = err
 		return
+	}
+	if !claimed {
+		return // another worker saved it first and announces it
 	}
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(info.Kind), firstLine(info.Message), path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
@@ -562,16 +641,41 @@ func (f *fuzzer) failure(out Outcome) {
 	}
 }
 
+// stamp fills in when and by whom a failure was found. A worker knows its
+// own execution count exactly and the total over all workers only as of
+// the supervisor's last tick, so it reports the total as an estimate and
+// names its own count.
+func (f *fuzzer) stamp(rep *failureReport) {
+	now := time.Now()
+	rep.Found, rep.Into = now, now.Sub(f.start)
+	if f.shm == nil {
+		return
+	}
+	if t := f.shm.load(offRunStart); t != 0 {
+		rep.Into = now.Sub(time.Unix(0, int64(t)))
+	}
+	// Execution numbers count from 0, as in the supervisor's messages;
+	// the totals count executions (so the failing one is included).
+	id, n := f.shm.load(offWorkerID), max(f.execs-1, 0)
+	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, n)
+	total := int64(f.shm.load(offTotal)) + f.execs - int64(f.shm.load(offOwnAt))
+	rep.Exec = total
+	rep.ExecNote = fmt.Sprintf("about %d (all workers; worker %d at its execution %d)", total, id, n)
+}
+
 // recordFailure saves a new unique failure and marks its signature known.
-func (f *fuzzer) recordFailure(rep *failureReport) (string, error) {
+// claimed is false when another process saved it first.
+func (f *fuzzer) recordFailure(rep *failureReport) (path string, claimed bool, err error) {
 	rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
-	path, err := f.wd.saveFailure(rep)
+	path, claimed, err = f.wd.saveFailure(rep)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	f.known[rep.Signature] = path
-	f.newFailures = append(f.newFailures, path)
-	return path, nil
+	if claimed {
+		f.newFailures = append(f.newFailures, path)
+	}
+	return path, claimed, nil
 }
 
 // signatureOf is the deduplication key of a failure.
@@ -587,8 +691,16 @@ func firstLine(s string) string {
 	return l
 }
 
+// reproCommand is the command that re-runs a saved failure, with absolute
+// paths (dir is the work directory's, already absolute).
 func reproCommand(dir, name, target string) string {
-	cmd := os.Args[0] + " -repro " + dir + string(os.PathSeparator) + name + ".input"
+	exe := os.Args[0]
+	if p, err := os.Executable(); err == nil {
+		exe = p
+	} else if p, err := filepath.Abs(exe); err == nil && strings.ContainsRune(exe, os.PathSeparator) {
+		exe = p
+	}
+	cmd := exe + " -repro " + filepath.Join(dir, name+".input")
 	if target != "" {
 		cmd += " " + target
 	}
@@ -599,7 +711,10 @@ func reproCommand(dir, name, target string) string {
 // time budget into the stop flag, raises statusDue every status interval,
 // and is the timeout watchdog.
 func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
-	period := min(50*time.Millisecond, f.cfg.Timeout/8, f.cfg.StatusInterval)
+	period := min(50*time.Millisecond, f.cfg.StatusInterval)
+	if f.cfg.Timeout > 0 {
+		period = min(period, f.cfg.Timeout/8)
+	}
 	period = max(period, time.Millisecond)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -640,7 +755,7 @@ func (f *fuzzer) watch(ctx context.Context, done <-chan struct{}) {
 				seen, seenAt = st, now
 				continue
 			}
-			if now.Sub(seenAt) >= f.cfg.Timeout && f.state.CompareAndSwap(st, st|stClaimed) {
+			if to := time.Duration(f.timeout.Load()); to > 0 && now.Sub(seenAt) >= to && f.state.CompareAndSwap(st, st|stClaimed) {
 				f.onTimeout(now.Sub(seenAt))
 				close(f.wdDone)
 				return
@@ -656,21 +771,23 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	// bytes the executor appends, up to the cap: whatever prefix the hung
 	// execution read, a replay of this input reads the same bytes.
 	input := extendedInput(f.cur, f.curExt, f.max)
+	stacks := allStacks()
 	info := FailureInfo{
-		Kind:      "timeout",
-		Message:   fmt.Sprintf("execution %d ran for more than %v (timeout %v)", f.execs, after.Round(time.Millisecond), f.cfg.Timeout),
-		Stack:     allStacks(),
-		Signature: "timeout",
+		Kind:      KindTimeout,
+		Message:   fmt.Sprintf("execution %d ran for more than %v (timeout %v)", f.execs, after.Round(time.Millisecond), time.Duration(f.timeout.Load())),
+		Stack:     TrimInstrumentation(stacks),
+		Signature: hangSignature(stacks),
 	}
 	f.failing++
 	rep := &failureReport{Target: f.cfg.Target, Result: Timeout, Info: info, Signature: info.Signature, Input: input, Exec: f.execs}
+	f.stamp(rep)
 	path := ""
 	if old, ok := f.known[info.Signature]; ok {
 		path = old
 		rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
 	} else {
 		var err error
-		if path, err = f.recordFailure(rep); err != nil {
+		if path, _, err = f.recordFailure(rep); err != nil {
 			f.warnf("%v", err)
 		}
 	}
@@ -754,9 +871,9 @@ func (f *fuzzer) status() {
 }
 
 func (f *fuzzer) statusText(el time.Duration) string {
-	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), failures %d",
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s",
 		el.Round(time.Second), f.execs, rate(f.execs, el), pct(f.valid, f.execs), f.corpusLen(),
-		f.cov.totalKeys, f.cov.validKeys, len(f.known))
+		f.cov.totalKeys, f.cov.validKeys, failuresText(f.known))
 }
 
 func rate(n int64, d time.Duration) float64 {
@@ -781,6 +898,7 @@ func (f *fuzzer) writeStats(state string) error {
 		execs: f.execs, valid: f.valid, invalid: f.invalid, failing: f.failing, rechecks: f.rechecks,
 		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
 		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
+		failureSites: countSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
 	}
 	return f.wd.writeRunStats(r, func(kv func(string, any)) {
 		kv("saved_cov", f.savedBy[reasonCov])
@@ -793,8 +911,7 @@ func (f *fuzzer) writeStats(state string) error {
 func (f *fuzzer) printFinal() {
 	el := time.Since(f.start)
 	f.printf("gfz: done: %s\n", f.statusText(el))
-	f.printf("gfz: %d new unique failures (%d known in total); work directory %s\n",
-		len(f.newFailures), len(f.known), f.wd.root)
+	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
 	}

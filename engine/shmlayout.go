@@ -8,7 +8,7 @@ package engine
 // target, so that whatever the process dies of, the supervisor can read the
 // input back from the file. Layout (little-endian words, offsets in bytes):
 //
-//	0    magic        "gfzshm01"
+//	0    magic        "gfzshm02"
 //	8    state        execution number << 1 | 1 while the target runs
 //	16   ext          the execution's PRNG extension seed
 //	24   len          length of the input
@@ -23,15 +23,21 @@ package engine
 //	96   unstable     edges found unstable (coverage differing between two runs of one input)
 //	104  phase        0 not started, 1 engine running, 2 engine finished (exit follows)
 //	112  rechecks     re-executions made to check stability
-//	120  reserved
-//	128  input        the input bytes (capacity = file size - 128)
+//	120  slowest      worker: its slowest seed/corpus execution at start, in ns (0 until measured)
+//	128  worker       supervisor: the worker's slot number
+//	136  run_start    supervisor: the campaign's start (Unix ns)
+//	144  total_execs  supervisor: executions of all workers at its last tick
+//	152  own_execs    supervisor: this worker's executions at that tick
+//	160  start_rss    worker: its resident memory (bytes) before its first execution
+//	168..191 reserved
+//	192  input        the input bytes (capacity = file size - 192)
 //
-// Every word is written with an atomic store by the worker and read with an
-// atomic load by the supervisor. The input bytes and len/ext are written
+// Every word is written with an atomic store by one side (the worker unless
+// marked "supervisor") and read with an atomic load by the other. The input bytes and len/ext are written
 // before state, so a state with the in-exec bit describes the bytes present.
 const (
-	shmMagic    = 0x3130_6d68_737a_6667 // "gfzshm01"
-	shmHeader   = 128
+	shmMagic    = 0x3230_6d68_737a_6667 // "gfzshm02"
+	shmHeader   = 192
 	offMagic    = 0
 	offState    = 8
 	offExt      = 16
@@ -47,6 +53,12 @@ const (
 	offUnstable = 96
 	offPhase    = 104
 	offRechecks = 112
+	offSlowest  = 120
+	offWorkerID = 128
+	offRunStart = 136
+	offTotal    = 144
+	offOwnAt    = 152
+	offStartRSS = 160
 )
 
 // Worker phases (offPhase).

@@ -159,6 +159,13 @@ type supervisor struct {
 	outMu    sync.Mutex
 	errs     []string
 	setupErr error
+	ctx      context.Context
+
+	// The per-input timeout in effect (0: none) and how it was chosen;
+	// slowest is the slowest start execution the workers reported.
+	timeout     time.Duration
+	timeoutRule string
+	slowest     time.Duration
 
 	restarts, crashes, timeouts, ooms int
 	maxCov, maxValidCov               int64
@@ -187,21 +194,34 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 1
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = defaultTimeout
-	}
 	if cfg.StatusInterval <= 0 {
 		cfg.StatusInterval = defaultStatusEvery
 	}
-	s := &supervisor{cfg: cfg, exits: make(chan *slot, cfg.Workers), start: time.Now(), max: cfg.MaxInputSize}
+	s := &supervisor{cfg: cfg, exits: make(chan *slot, cfg.Workers), start: time.Now(), max: cfg.MaxInputSize, ctx: ctx}
 	if s.max <= 0 {
 		s.max = param.DefaultMaxSize
+	}
+	switch {
+	case cfg.Timeout > 0:
+		s.timeout, s.timeoutRule = cfg.Timeout, "fixed"
+	case cfg.Timeout == 0:
+		s.timeout, s.timeoutRule = maxCalibratedTimeout, "calibrating"
+	default:
+		s.timeoutRule = "none"
 	}
 	wd, err := openWorkdir(cfg.Workdir)
 	if err != nil {
 		return nil, err
 	}
 	s.wd = wd
+	// One run per work directory: two would share (and truncate) the
+	// workers' shared memory files and mix their findings.
+	lock, err := lockWorkdir(wd.root)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.unlock()
+	wd.removeOrphanInputs()
 	if s.known, err = wd.knownFailures(s.warnf); err != nil {
 		return nil, err
 	}
@@ -322,6 +342,9 @@ func (s *supervisor) startWorker(sl *slot) {
 		}
 	}
 	sl.shm.reset()
+	sl.shm.store(offWorkerID, uint64(sl.id))
+	sl.shm.store(offRunStart, uint64(s.start.UnixNano()))
+	sl.shm.store(offTotal, uint64(s.totals().execs))
 	sl.tail = &tailWriter{fwd: s.cfg.Status, mu: &s.outMu, all: s.cfg.Verbose}
 	cmd := s.cfg.Command(spec)
 	cmd.Stderr = sl.tail
@@ -342,7 +365,10 @@ func (s *supervisor) startWorker(sl *slot) {
 
 // run is the supervision loop.
 func (s *supervisor) run(ctx context.Context) {
-	period := max(min(50*time.Millisecond, s.cfg.Timeout/4), 5*time.Millisecond)
+	period := 50 * time.Millisecond
+	if s.cfg.Timeout > 0 {
+		period = max(min(period, s.cfg.Timeout/4), 5*time.Millisecond)
+	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	lastStatus := s.start
@@ -358,8 +384,13 @@ func (s *supervisor) run(ctx context.Context) {
 			if s.cfg.Time > 0 && now.Sub(s.start) >= s.cfg.Time+stopGrace && !s.stopping {
 				s.stop("stop") // workers should have ended by themselves
 			}
+			s.calibrate()
+			total := s.totals().execs
 			for _, sl := range s.slots {
 				if sl.running {
+					// What a worker needs to say when it finds a failure.
+					sl.shm.store(offOwnAt, sl.shm.load(offExecs))
+					sl.shm.store(offTotal, uint64(total))
 					s.watch(sl, now)
 				}
 			}
@@ -368,6 +399,28 @@ func (s *supervisor) run(ctx context.Context) {
 				s.status()
 			}
 		}
+	}
+}
+
+// calibrate sets the calibrated timeout (Timeout 0) from the slowest start
+// execution the workers published (the largest so far: it only grows).
+func (s *supervisor) calibrate() {
+	if s.cfg.Timeout != 0 {
+		return
+	}
+	slowest := s.slowest
+	for _, sl := range s.slots {
+		slowest = max(slowest, time.Duration(sl.shm.load(offSlowest)))
+	}
+	if slowest == s.slowest {
+		return
+	}
+	s.slowest = slowest
+	s.timeout = CalibratedTimeout(slowest)
+	s.timeoutRule = fmt.Sprintf("calibrated: %d x the slowest start execution of the workers (%v), at least %v, at most %v",
+		calibrationFactor, slowest.Round(time.Microsecond), minCalibratedTimeout, maxCalibratedTimeout)
+	if s.cfg.Verbose {
+		s.printf("gfz: per-input timeout %v (%s)\n", s.timeout, s.timeoutRule)
 	}
 }
 
@@ -401,11 +454,17 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 	if st != sl.lastState {
 		sl.lastState, sl.stateSince = st, now
 	}
-	if sl.kill == "" && st&1 != 0 && now.Sub(sl.stateSince) >= s.cfg.Timeout {
+	if sl.kill == "" && s.timeout > 0 && st&1 != 0 && now.Sub(sl.stateSince) >= s.timeout {
 		// SIGQUIT makes the Go runtime print every goroutine's stack (kept
 		// for the report) and exit; SIGKILL follows if it does not.
 		sl.kill, sl.killAt = KindTimeout, now
 		_ = sl.cmd.Process.Signal(syscall.SIGQUIT)
+	}
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.kill == "" {
+		// The worker needs more than the limit before running any input.
+		sl.kill, sl.killAt = killSetup, now
+		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
+		_ = sl.cmd.Process.Kill()
 	}
 	if rss := procRSS(sl.cmd.Process.Pid); rss > 0 {
 		sl.rss = rss
@@ -437,6 +496,13 @@ func (s *supervisor) exited(sl *slot) {
 	ps := sl.cmd.ProcessState
 	code := ps.ExitCode()
 	phase := sl.shm.load(offPhase)
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && !s.stopping {
+		// Ended (whatever of) before the supervisor saw that it started
+		// above the limit: the limit is still unusable.
+		sl.finished = true
+		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
+		return
+	}
 	switch {
 	case phase == phaseDone:
 		sl.finished = true
@@ -444,6 +510,16 @@ func (s *supervisor) exited(sl *slot) {
 			s.errorf("worker %d ended with an error (see above)", sl.id)
 			s.stop("error")
 		}
+		return
+	case sl.kill == killSetup:
+		sl.finished = true
+		return
+	case sl.kill == KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
+		// Over the limit before running a single input: the limit is
+		// below what the worker needs to start, not a failure of the
+		// target.
+		sl.finished = true
+		s.rssSetupError(sl, sl.rss)
 		return
 	case s.stopping && phase != phaseRunning:
 		sl.finished = true // stopped (Ctrl-C reaches workers too) before or after its engine ran
@@ -491,6 +567,19 @@ func (s *supervisor) exited(sl *slot) {
 	s.startWorker(sl)
 }
 
+// killSetup marks a worker killed because of a setup error.
+const killSetup = "setup error"
+
+// rssSetupError stops the run: the worker needs more memory than
+// -rss_limit_mb before running any input.
+func (s *supervisor) rssSetupError(sl *slot, rss int64) {
+	if s.setupErr == nil {
+		s.setupErr = fmt.Errorf("worker %d used %d MiB of resident memory before running any input, above -rss_limit_mb %d: "+
+			"set -rss_limit_mb above what the target needs to start (or 0 for no limit)", sl.id, rss>>20, s.cfg.RSSLimitMB)
+	}
+	s.stop("setup")
+}
+
 // crash records the failure of a worker that died while running the
 // engine.
 func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
@@ -503,12 +592,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	case KindOutOfMemory:
 		s.ooms++
 	}
-	sig := kind
-	if framed {
-		if fr := crashFrames(stack); fr != "" {
-			sig = kind + "\n" + fr
-		}
-	}
+	sig := crashSignature(kind, stack, framed)
 	if _, ok := s.known[sig]; ok {
 		return
 	}
@@ -520,26 +604,81 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.kill), n)
 	if kind == KindTimeout {
 		res = Timeout
-		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.cfg.Timeout)
+		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
 	}
 	if kind == KindOutOfMemory && sl.kill == KindOutOfMemory {
 		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
 	}
+	input := extendedInput(cur, ext, s.max)
+	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
+	if s.cfg.Describe != nil {
+		values, consumed, err := s.describe(input)
+		if err != nil {
+			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
+		} else {
+			info.Value = values
+			if consumed >= 0 && consumed <= len(input) {
+				input = input[:consumed]
+			}
+		}
+	}
+	now := time.Now()
 	rep := &failureReport{
-		Target: s.cfg.Target, Result: res, Signature: sig,
-		Info:  FailureInfo{Kind: kind, Message: msg, Stack: stack, Signature: sig},
-		Input: extendedInput(cur, ext, s.max), Exec: s.totals().execs,
+		Target: s.cfg.Target, Result: res, Signature: sig, Info: info, Input: input,
+		Exec: s.totals().execs, FoundBy: fmt.Sprintf("worker %d, in its execution %d", sl.id, n),
+		Found: now, Into: now.Sub(s.start),
 	}
 	rep.Repro = reproCommand(s.wd.failures, failureName(sig), s.cfg.Target)
-	path, err := s.wd.saveFailure(rep)
+	path, claimed, err := s.wd.saveFailure(rep)
 	if err != nil {
 		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
 		return
 	}
 	s.known[sig] = path
+	if !claimed {
+		return // a worker saved the same failure at the same time and announced it
+	}
 	s.newFiles = append(s.newFiles, path)
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+}
+
+// describe re-runs a crash input with cfg.Describe (values and bytes
+// read), bounded by the per-input timeout.
+func (s *supervisor) describe(input []byte) (string, int, error) {
+	to := s.timeout
+	if to <= 0 {
+		to = maxCalibratedTimeout
+	}
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, to+killGrace+10*time.Second)
+	defer cancel()
+	return s.cfg.Describe(ctx, input, to)
+}
+
+// crashSignature is the signature of a worker's death: the kind, then the
+// top user frames of the crash trace when they say where it happened
+// (framed), or, for a hang, of the goroutine running the fuzz function.
+func crashSignature(kind, stack string, framed bool) string {
+	if kind == KindTimeout {
+		return hangSignature(stack)
+	}
+	if framed {
+		if fr := crashFrames(stack); fr != "" {
+			return kind + "\n" + fr
+		}
+	}
+	return kind
+}
+
+// CrashSignature is the failure signature the supervisor gives to a
+// process that died with this stderr tail and exit state.
+func CrashSignature(stderrTail string, ps *os.ProcessState) string {
+	kind, stack, framed := classifyCrash(stderrTail, ps, "")
+	return crashSignature(kind, stack, framed)
 }
 
 // CrashKind names what a process running a fuzz target died of, from the
@@ -588,11 +727,14 @@ func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack s
 				return "signal " + sig, tail[i:], true
 			}
 		}
-		return "fatal error: " + normalizeMsg(rest), tail[i:], true
+		return "fatal error: " + NormalizeMessage(rest), tail[i:], true
 	}
 	if i := lineIndex(tail, "panic: "); i >= 0 {
-		line := strings.TrimSuffix(firstLine(tail[i:]), " [recovered]")
-		return "panic: " + normalizeMsg(strings.TrimPrefix(line, "panic: ")), tail[i:], true
+		line := firstLine(tail[i:])
+		if j := strings.LastIndex(line, " [recovered"); j > 0 && strings.HasSuffix(line, "]") {
+			line = line[:j] // re-panicked after a recover
+		}
+		return "panic: " + NormalizeMessage(strings.TrimPrefix(line, "panic: ")), tail[i:], true
 	}
 	if i := lineIndex(tail, "SIG"); i >= 0 {
 		// "SIGSEGV: segmentation violation" with no fatal error: a signal
@@ -640,83 +782,6 @@ func sigName(sig syscall.Signal) string {
 		return n
 	}
 	return "signal " + strconv.Itoa(int(sig))
-}
-
-// normalizeMsg replaces runs of digits and hex addresses by N and keeps at
-// most 120 characters, so that crash messages differing only in numbers
-// match.
-func normalizeMsg(s string) string {
-	var b strings.Builder
-	digits := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= '0' && c <= '9' || digits && (c >= 'a' && c <= 'f' || c == 'x') {
-			if !digits {
-				b.WriteByte('N')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b.WriteByte(c)
-		if b.Len() >= 120 {
-			b.WriteString("...")
-			break
-		}
-	}
-	return b.String()
-}
-
-// crashFrameCount is the number of user frames in a crash signature.
-const crashFrameCount = 3
-
-// internalFrame reports whether a function of a crash trace belongs to the
-// Go runtime, the testing machinery or gfz.
-func internalFrame(fn string) bool {
-	for _, p := range []string{"runtime.", "runtime/", "testing.", "internal/", "reflect.", "sync.", "os.",
-		"github.com/gfz-dev/gfz.", "github.com/gfz-dev/gfz/engine.", "github.com/gfz-dev/gfz/param.",
-		"github.com/gfz-dev/gfz/generators."} {
-		if strings.HasPrefix(fn, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// crashFrames returns the top user frames of the first goroutine trace in
-// a crash output, one "function file.go:line" per line.
-func crashFrames(trace string) string {
-	lines := strings.Split(trace, "\n")
-	i := 0
-	for ; i < len(lines); i++ {
-		if l := lines[i]; strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
-			break
-		}
-	}
-	var b strings.Builder
-	n := 0
-	for i++; i+1 < len(lines) && n < crashFrameCount; i += 2 {
-		fn, loc := lines[i], lines[i+1]
-		if fn == "" || strings.HasPrefix(fn, "created by ") || !strings.HasPrefix(loc, "\t") {
-			break
-		}
-		if j := strings.LastIndexByte(fn, '('); j > 0 {
-			fn = fn[:j]
-		}
-		if fn == "github.com/gfz-dev/gfz.run" {
-			break // where the executor called the fuzz function
-		}
-		if internalFrame(fn) {
-			continue
-		}
-		loc = strings.TrimPrefix(loc, "\t")
-		if j := strings.LastIndex(loc, " +0x"); j > 0 {
-			loc = loc[:j]
-		}
-		fmt.Fprintf(&b, "%s %s\n", fn, filepath.Base(loc))
-		n++
-	}
-	return b.String()
 }
 
 // totals sums the counters of every worker process so far.
@@ -772,9 +837,9 @@ func (s *supervisor) refreshKnown() {
 }
 
 func (s *supervisor) statusText(t counters, el time.Duration) string {
-	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), failures %d, workers %d, restarts %d, stability %.1f%%",
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s, workers %d, restarts %d, stability %.1f%%",
 		el.Round(time.Second), t.execs, rate(t.execs, el), pct(t.valid, t.execs), s.corpusCount(),
-		s.maxCov, s.maxValidCov, len(s.known), len(s.slots), s.restarts, s.stability())
+		s.maxCov, s.maxValidCov, failuresText(s.known), len(s.slots), s.restarts, s.stability())
 }
 
 func (s *supervisor) status() {
@@ -808,6 +873,7 @@ func (s *supervisor) writeStats(state string) error {
 		execs: t.execs, valid: t.valid, invalid: t.invalid, failing: t.failing + int64(s.crashes), rechecks: t.rechecks,
 		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
 		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
+		failureSites: countSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
 	}
 	return s.wd.writeRunStats(r, func(kv func(string, any)) {
 		kv("workers", len(s.slots))
@@ -837,13 +903,13 @@ func (s *supervisor) summary() *Summary {
 func (s *supervisor) printFinal() {
 	sum := s.summary()
 	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
-	s.printf("gfz: %d new unique failures (%d known in total); work directory %s\n",
-		sum.NewFailures, sum.Failures, s.wd.root)
+	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)
 	}
-	for _, e := range s.errs {
-		s.printf("gfz: ERROR: %s\n", e)
+	if n := len(s.errs); n > 0 {
+		// Each was printed when it happened.
+		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", plural(n, "error"))
 	}
 }
 

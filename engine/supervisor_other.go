@@ -41,6 +41,8 @@ var ErrNoEngine = errors.New("the worker ended without running the engine")
 // GoexitMarker: see the Unix version.
 const GoexitMarker = "gfz-worker: the fuzz target called runtime.Goexit"
 
+func selfRSS() int64 { return 0 }
+
 // Supervise needs a Unix system (mmap, signals).
 func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	return nil, errNoShm

@@ -263,6 +263,14 @@ func TestCrashSaveError(t *testing.T) {
 	if sum := s.summary(); len(sum.Errors) != 1 {
 		t.Errorf("summary errors %q", sum.Errors)
 	}
+	// Printed once, when it happened; the summary refers to it.
+	s.printFinal()
+	if n := strings.Count(out.String(), "could not save"); n != 1 {
+		t.Errorf("the error is printed %d times, want once:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "the run is incomplete: 1 error (see the ERROR lines above)") {
+		t.Errorf("final summary:\n%s", out.String())
+	}
 }
 
 func TestTailWriter(t *testing.T) {

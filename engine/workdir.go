@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,6 +37,11 @@ type workdir struct {
 func openWorkdir(root string) (*workdir, error) {
 	if root == "" {
 		return nil, errors.New("engine: no work directory given")
+	}
+	// Absolute, so that the paths in reports and reproduce commands work
+	// from any directory.
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
 	}
 	w := &workdir{
 		root:     root,
@@ -110,6 +116,28 @@ func failureName(signature string) string {
 	return hex.EncodeToString(h[:6])
 }
 
+// removeOrphanInputs removes the failures/*.input files that have no
+// report: a process that claimed a failure (saveFailure) and died before
+// writing its report. Such a failure was never announced, and its stale
+// claim would make the failure count as known for ever. Only the holder of
+// the work directory lock calls it, before any worker runs.
+func (w *workdir) removeOrphanInputs() {
+	ents, err := os.ReadDir(w.failures)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if isTemp(name) || !strings.HasSuffix(name, ".input") {
+			continue
+		}
+		base := filepath.Join(w.failures, strings.TrimSuffix(name, ".input"))
+		if _, err := os.Lstat(base + ".txt"); errors.Is(err, fs.ErrNotExist) {
+			os.Remove(base + ".input")
+		}
+	}
+}
+
 // failureSaved reports whether a failure with this signature has been
 // saved in failures/ (by another process), and returns its input path.
 func (w *workdir) failureSaved(sig string) (string, bool) {
@@ -177,7 +205,11 @@ type failureReport struct {
 	Info      FailureInfo
 	Signature string
 	Input     []byte
-	Exec      int64 // execution number that found it
+	Exec      int64  // execution number that found it (over all workers in a supervised run)
+	ExecNote  string // qualifies Exec ("about ... (all workers)"), replacing the bare number when set
+	FoundBy   string // "worker 1, in its execution 77" in a supervised run
+	Found     time.Time
+	Into      time.Duration // time into the run
 	Repro     string
 }
 
@@ -192,7 +224,23 @@ func (r *failureReport) format() []byte {
 	}
 	fmt.Fprintf(&b, "result: %s\n", r.Result)
 	fmt.Fprintf(&b, "kind: %s\n", oneLine(r.Info.Kind))
-	fmt.Fprintf(&b, "found at execution: %d\n", r.Exec)
+	site := SiteOf(r.Signature)
+	where := ""
+	if _, frame, ok := strings.Cut(site, "\n"); ok {
+		where = " at " + frame
+	}
+	fmt.Fprintf(&b, "group: %s (%s%s)\n", siteName(site), oneLine(firstLine(site)), where)
+	if r.ExecNote != "" {
+		fmt.Fprintf(&b, "found at execution: %s\n", r.ExecNote)
+	} else {
+		fmt.Fprintf(&b, "found at execution: %d\n", r.Exec)
+	}
+	if r.FoundBy != "" {
+		fmt.Fprintf(&b, "found by: %s\n", r.FoundBy)
+	}
+	if !r.Found.IsZero() {
+		fmt.Fprintf(&b, "found at: %s (%v into the run)\n", r.Found.Format(time.RFC3339), r.Into.Round(time.Millisecond))
+	}
 	fmt.Fprintf(&b, "reproduce: %s\n", r.Repro)
 	section(&b, "message", r.Info.Message)
 	section(&b, "value", r.Info.Value)
@@ -237,18 +285,28 @@ func hexLines(data []byte) string {
 	return b.String()
 }
 
-// saveFailure writes failures/<hash>.input and failures/<hash>.txt and
-// returns the input path.
-func (w *workdir) saveFailure(r *failureReport) (string, error) {
+// saveFailure saves a failure as one unit: it claims failures/<hash>.input
+// by creating it exclusively (link(2), which fails if the file exists),
+// then writes failures/<hash>.txt, the report of exactly that input. It
+// returns the input path and whether this call saved it: claimed is false
+// when another process (a worker or the supervisor finding the same
+// failure at the same time) claimed it first; that one writes the report
+// and announces the failure. Readers consider a failure saved once its
+// report exists; an input without a report is an unfinished save.
+func (w *workdir) saveFailure(r *failureReport) (path string, claimed bool, err error) {
 	base := filepath.Join(w.failures, failureName(r.Signature))
 	in := base + ".input"
-	if err := WriteFileAtomic(in, EncodeInput(r.Input)); err != nil {
-		return "", fmt.Errorf("engine: save failure: %w", err)
+	if err := createExclusive(in, EncodeInput(r.Input)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return in, false, nil
+		}
+		return "", false, fmt.Errorf("engine: save failure: %w", err)
 	}
 	if err := WriteFileAtomic(base+".txt", r.format()); err != nil {
-		return "", fmt.Errorf("engine: save failure report: %w", err)
+		os.Remove(in) // release the claim: the failure is not saved
+		return "", false, fmt.Errorf("engine: save failure report: %w", err)
 	}
-	return in, nil
+	return in, true, nil
 }
 
 // writeStats rewrites the stats file and plot_data.
@@ -263,7 +321,10 @@ type runStats struct {
 	corpus                      int
 	totalCov, validCov          int64
 	uniqueFailures, newFailures int
+	failureSites                int
 	stability                   float64
+	timeout                     time.Duration // the per-input timeout in effect (0: none)
+	timeoutRule                 string        // how it was chosen
 }
 
 // writeRunStats appends r's plot_data row and rewrites stats (the keys
@@ -295,8 +356,13 @@ func (w *workdir) writeRunStats(r runStats, extra func(kv func(key string, v any
 	kv("valid_cov", r.validCov)
 	kv("unique_failures", r.uniqueFailures)
 	kv("new_failures", r.newFailures)
+	kv("failure_sites", r.failureSites)
 	kv("stability", fmt.Sprintf("%.2f", r.stability))
 	kv("rechecks", r.rechecks)
+	if r.timeoutRule != "" {
+		kv("timeout_ms", r.timeout.Milliseconds())
+		kv("timeout_rule", r.timeoutRule)
+	}
 	if extra != nil {
 		extra(kv)
 	}

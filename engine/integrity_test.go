@@ -1,0 +1,535 @@
+//go:build unix
+
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+)
+
+// Tests of issue 9's integrity fixes at the engine level.
+
+// TestFailureClaim: several processes saving the same failure at once (here
+// goroutines, each with its own input): exactly one claims it, and the
+// report describes exactly the saved input.
+func TestFailureClaim(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		wd, err := openWorkdir(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 8
+		var wg sync.WaitGroup
+		claimed := make([]bool, n)
+		errs := make([]error, n)
+		start := make(chan struct{})
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				rep := &failureReport{Target: "FuzzX", Result: Failure, Signature: "panic: x\nf x.go:1\n",
+					Info: FailureInfo{Kind: "panic: x", Value: fmt.Sprintf("v = %d", i)}, Input: bytes.Repeat([]byte{byte(i)}, 100)}
+				_, claimed[i], errs[i] = wd.saveFailure(rep)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		winners := 0
+		winner := -1
+		for i := range claimed {
+			if errs[i] != nil {
+				t.Fatalf("save %d: %v", i, errs[i])
+			}
+			if claimed[i] {
+				winners++
+				winner = i
+			}
+		}
+		if winners != 1 {
+			t.Fatalf("round %d: %d processes claimed the failure, want 1", round, winners)
+		}
+		base := filepath.Join(wd.failures, failureName("panic: x\nf x.go:1\n"))
+		in, err := ReadInputFile(base + ".input")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := os.ReadFile(base + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(in, bytes.Repeat([]byte{byte(winner)}, 100)) || !bytes.Contains(rep, []byte(fmt.Sprintf("v = %d\n", winner))) ||
+			!bytes.Contains(rep, []byte(strings.Repeat(fmt.Sprintf("%02x", winner), 32))) {
+			t.Fatalf("round %d: the report is not the one of the saved input %x:\n%s", round, in, rep)
+		}
+		if ents, _ := os.ReadDir(wd.failures); len(ents) != 2 {
+			t.Errorf("round %d: %d files in failures/, want 2 (temporary files left?)", round, len(ents))
+		}
+	}
+}
+
+// TestOrphanInputRemoved: a claimed input without a report (its saver died
+// in between) is removed by the next run, so the failure can be saved.
+func TestOrphanInputRemoved(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := openWorkdir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := "fatal\nf x.go:1\n"
+	orphan := filepath.Join(wd.failures, failureName(sig)+".input")
+	if err := os.WriteFile(orphan, EncodeInput([]byte{1}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ex := failAt{sig: sig}
+	s := run(t, Config{Seed: 1, Runs: 10, Workdir: dir, NoRecheck: true}, ex)
+	if s.NewFailures != 1 {
+		t.Fatalf("new failures %d, want 1 (the orphan claim blocked it?)", s.NewFailures)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(orphan, ".input") + ".txt"); err != nil {
+		t.Error(err)
+	}
+}
+
+// failAt fails every execution with one signature (or, with sigs, with
+// the signature chosen by the first parameter byte).
+type failAt struct {
+	sig  string
+	sigs []string
+}
+
+func (f failAt) Exec(params []byte, ext uint64) Outcome {
+	src := param.New(params, ext)
+	b := byte(src.Uint(1, param.Value))
+	sig := f.sig
+	if len(f.sigs) > 0 {
+		sig = f.sigs[int(b)%len(f.sigs)]
+	}
+	kind, _, _ := strings.Cut(sig, "\n")
+	return Outcome{Result: Failure, Consumed: src.Consumed(),
+		Failure: &FailureInfo{Kind: kind, Message: "boom", Signature: sig, Value: fmt.Sprintf("b = %d", b)}}
+}
+
+// TestLockHelper is the helper process of TestWorkdirLock: it takes the
+// lock of $GFZ_LOCK_HELPER, says so and waits to be killed.
+func TestLockHelper(t *testing.T) {
+	dir := os.Getenv("GFZ_LOCK_HELPER")
+	if dir == "" {
+		t.Skip("helper process")
+	}
+	if _, err := lockWorkdir(dir); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println("locked")
+	time.Sleep(time.Minute)
+}
+
+// TestWorkdirLock: a run on a work directory another run holds is refused
+// with an error naming the directory and the holder; the lock dies with its
+// holder (kill -9).
+func TestWorkdirLock(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHelper$")
+	cmd.Env = append(os.Environ(), "GFZ_LOCK_HELPER="+dir)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "locked\n" {
+		t.Fatalf("helper: %q", line)
+	}
+	_, err = Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)})
+	var busy *WorkdirBusyError
+	if !errors.As(err, &busy) || busy.PID != cmd.Process.Pid || !strings.Contains(err.Error(), dir) ||
+		!strings.Contains(err.Error(), "process "+strconv.Itoa(cmd.Process.Pid)) {
+		t.Fatalf("Run on a busy work directory: %v", err)
+	}
+	_, err = Supervise(context.Background(), SupervisorConfig{Runs: 10, Workdir: dir})
+	if !errors.As(err, &busy) {
+		t.Fatalf("Supervise on a busy work directory: %v", err)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
+		t.Fatalf("Run after kill -9 of the holder: %v", err)
+	}
+	// Released at the end of a run: the next one gets it.
+	if _, err := Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
+		t.Fatalf("second Run: %v", err)
+	}
+}
+
+// TestDirSync: every durable write (corpus entries, failure inputs and
+// reports) fsyncs its directory after the rename or link.
+func TestDirSync(t *testing.T) {
+	var synced []string
+	old := syncDir
+	syncDir = func(dir string) error {
+		synced = append(synced, filepath.Clean(dir))
+		return old(dir)
+	}
+	defer func() { syncDir = old }()
+	wd, err := openWorkdir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	synced = nil
+	if _, err := wd.saveCorpus([]byte{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 1 || synced[0] != wd.corpus {
+		t.Errorf("corpus save synced %q, want [%s]", synced, wd.corpus)
+	}
+	synced = nil
+	if _, _, err := wd.saveFailure(&failureReport{Signature: "x", Input: []byte{1}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 2 || synced[0] != wd.failures || synced[1] != wd.failures {
+		t.Errorf("failure save synced %q, want failures/ twice (input, report)", synced)
+	}
+	// A failing directory sync fails the write.
+	syncDir = func(string) error { return errors.New("disk on fire") }
+	if _, err := wd.saveCorpus([]byte{3}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("save with a failing directory sync: %v", err)
+	}
+}
+
+// TestCalibratedTimeout pins the calibration rule, and shows the timeout
+// in the stats file and the status output.
+func TestCalibratedTimeout(t *testing.T) {
+	for _, c := range []struct{ slowest, want time.Duration }{
+		{0, time.Second},
+		{time.Microsecond, time.Second},
+		{50 * time.Millisecond, time.Second},
+		{60 * time.Millisecond, 1200 * time.Millisecond},
+		{200 * time.Millisecond, 4 * time.Second},
+		{time.Second, 5 * time.Second},
+		{time.Hour, 5 * time.Second},
+	} {
+		if got := CalibratedTimeout(c.slowest); got != c.want {
+			t.Errorf("CalibratedTimeout(%v) = %v, want %v", c.slowest, got, c.want)
+		}
+	}
+	dir := t.TempDir()
+	var status bytes.Buffer
+	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Status: &status}, &trivialExec{src: param.New(nil, 0)})
+	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	if !bytes.Contains(stats, []byte("\ntimeout_ms: 1000\n")) || !bytes.Contains(stats, []byte("\ntimeout_rule: calibrated: 20 x the slowest of ")) {
+		t.Errorf("stats:\n%s", stats)
+	}
+	if !strings.Contains(status.String(), "gfz: per-input timeout 1s (calibrated") {
+		t.Errorf("status:\n%s", status.String())
+	}
+	dir = t.TempDir()
+	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Timeout: NoTimeout}, &trivialExec{src: param.New(nil, 0)})
+	if stats, _ := os.ReadFile(filepath.Join(dir, statsFile)); !bytes.Contains(stats, []byte("\ntimeout_ms: 0\ntimeout_rule: none\n")) {
+		t.Errorf("stats with NoTimeout:\n%s", stats)
+	}
+}
+
+// A SIGQUIT dump of a worker hung in hangA (through an instrumentation
+// frame), with the fuzz function's goroutine not first.
+const hangDumpA = `SIGQUIT: quit
+PC=0x491041 m=0 sigcode=0
+
+goroutine 0 gp=0x83c700 m=0 mp=0x83d700 [idle]:
+runtime.futex(0x83d858, 0x80, 0x0, 0x0, 0x0, 0x0)
+	/usr/local/go/src/runtime/sys_linux_amd64.s:569 +0x21 fp=0x7ffd sp=0x7ffd pc=0x491041
+
+goroutine 7 gp=0xc000102000 m=nil [select]:
+github.com/gfz-dev/gfz/engine.(*fuzzer).watch(0xc00012a000, {0x6b1f68, 0xc000100000}, 0xc000104000)
+	/gfz/engine/engine.go:700 +0x1c5 fp=0xc0 sp=0xc0 pc=0x4a
+created by github.com/gfz-dev/gfz/engine.Run in goroutine 6
+	/gfz/engine/engine.go:170 +0x4f0
+
+goroutine 6 gp=0xc000007a40 m=2 mp=0xc000100008 [running]:
+runtime.asyncPreempt()
+	/usr/local/go/src/runtime/preempt_amd64.s:124 +0x28b fp=0xc0 sp=0xc0 pc=0x48060b
+example.com/t._gfzHit(...)
+	/tmp/gfz-build/t/zz_gfz_probes.go:8
+example.com/t.hangA(0x7)
+	/src/t/t.go:` + "%d" + ` fp=0xc0 sp=0xc0 pc=0x49e440
+example.com/t.FuzzT.func1(0xc000124000)
+	/src/t/t_test.go:35 +0x1c fp=0xc0 sp=0xc0 pc=0x49e55c
+github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)
+	/gfz/exec.go:95 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
+github.com/gfz-dev/gfz/engine.(*fuzzer).execExt(0xc00012a000, {0xc0, 0x1, 0x1}, 0x5, 0x1)
+	/gfz/engine/engine.go:300 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
+`
+
+// TestHangSignatures: hangs get their signature from the stack of the
+// goroutine running the fuzz function (the innermost frame without its
+// line, which varies from one dump to the next); distinct hangs are
+// distinct failures; instrumentation frames appear nowhere.
+func TestHangSignatures(t *testing.T) {
+	a1 := crashSignature(KindTimeout, fmt.Sprintf(hangDumpA, 10), false)
+	a2 := crashSignature(KindTimeout, fmt.Sprintf(hangDumpA, 12), false)
+	b := crashSignature(KindTimeout, strings.ReplaceAll(fmt.Sprintf(hangDumpA, 10), "hangA", "hangB"), false)
+	if want := "timeout\nexample.com/t.hangA\nexample.com/t.FuzzT.func1 t_test.go:35\n"; a1 != want {
+		t.Errorf("hang signature %q, want %q", a1, want)
+	}
+	if a1 != a2 {
+		t.Errorf("one hang loop, two signatures: %q %q", a1, a2)
+	}
+	if a1 == b || SiteOf(a1) == SiteOf(b) {
+		t.Errorf("two hang sites, one signature or site: %q", a1)
+	}
+	if s := crashSignature(KindTimeout, "SIGQUIT: quit\n", false); s != KindTimeout {
+		t.Errorf("no trace: %q", s)
+	}
+	// The in-process watchdog's dump: the goroutine in the engine's
+	// execution, whatever its position.
+	inproc := "goroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\ngithub.com/gfz-dev/gfz/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:300 +0x6b\n"
+	if s := hangSignature("goroutine 9 [select]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\n\n" + inproc); s != "timeout\nexample.com/t.spin\n" {
+		t.Errorf("in-process hang signature %q", s)
+	}
+	// Instrumentation frames are trimmed from stacks shown, and never part
+	// of a signature.
+	shown := TrimInstrumentation(fmt.Sprintf(hangDumpA, 10))
+	if strings.Contains(shown, "_gfz") || !strings.Contains(shown, "example.com/t.hangA(0x7)\n\t/src/t/t.go:10") {
+		t.Errorf("trimmed stack:\n%s", shown)
+	}
+	panicked := "panic: boom\n\ngoroutine 5 [running]:\nexample.com/t._gfzHitE(...)\n\t/x/zz_gfz_probes.go:9\nexample.com/t.f()\n\t/src/t/f.go:4 +0x1\n"
+	if s := CrashSignature(panicked, exitState(t, "exit 2")); s != "panic: boom\nexample.com/t.f f.go:4\n" {
+		t.Errorf("crash signature with an instrumentation frame: %q", s)
+	}
+}
+
+// TestSignatureRules: the rules shared by the executor and the supervisor.
+func TestSignatureRules(t *testing.T) {
+	for in, want := range map[string]string{
+		"index out of range [5] with length 3":   "index out of range [N] with length N",
+		"bad pointer 0xc000012345 at 0x1f":       "bad pointer N at N",
+		"x 0xZ":                                  "x NxZ",
+		"first line 12\nsecond":                  "first line N",
+		"abc123def":                              "abcNdef",
+		strings.Repeat("a", 200):                 strings.Repeat("a", 120) + "...",
+		"runtime error: slice bounds out of 0x0": "runtime error: slice bounds out of N",
+	} {
+		if got := NormalizeMessage(in); got != want {
+			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+	type named int
+	type strct struct{ a int }
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{"boom 42", "panic: boom N"},
+		{errors.New("err 0x1f"), "panic: err N"},
+		{42, "panic: N"},
+		{named(3), "panic: engine.named(N)"},
+		{strct{1}, "panic: (engine.strct) N"},
+	} {
+		if got := PanicSignatureKind(c.v); got != c.want {
+			t.Errorf("PanicSignatureKind(%#v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+	for fn, want := range map[string]bool{
+		"example.com/t._gfzHit": true, "example.com/t._gfzHitE": true, "strings._gfzHit": true,
+		"github.com/gfz-dev/gfz/runtime.Hit": true, "sync.(*Once).doSlow": true, "os.Exit": true,
+		"github.com/gfz-dev/gfz.run": true, "example.com/t.f": false, "example.com/t.(*T)._private": false,
+		"github.com/gfz-dev/gfz_test.TestX": false, "os/exec.Command": false,
+	} {
+		if got := IsInternalFrame(fn); got != want {
+			t.Errorf("IsInternalFrame(%q) = %v", fn, got)
+		}
+	}
+}
+
+// TestFailureSites: one bug reached from several callers (same kind, same
+// innermost frame) is one site; the status line, the final summary, the
+// stats and the reports count and name sites.
+func TestFailureSites(t *testing.T) {
+	sigs := []string{
+		"panic: boom\nexample.com/t.bug t.go:10\nexample.com/t.callerA t.go:20\n",
+		"panic: boom\nexample.com/t.bug t.go:10\nexample.com/t.callerB t.go:30\n",
+		"panic: boom\nexample.com/t.bug t.go:10\nexample.com/t.callerC t.go:40\n",
+		"fatal\nexample.com/t.check t.go:50\n",
+	}
+	dir := t.TempDir()
+	var status bytes.Buffer
+	s := run(t, Config{Seed: 1, Runs: 500, Workdir: dir, Status: &status, NoRecheck: true}, failAt{sigs: sigs})
+	if s.NewFailures != 4 {
+		t.Fatalf("new failures %d, want 4", s.NewFailures)
+	}
+	if !strings.Contains(status.String(), "failures 2 sites (4 signatures)") || !strings.Contains(status.String(), "(4 known in total, at 2 sites)") {
+		t.Errorf("status output:\n%s", status.String())
+	}
+	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	if !bytes.Contains(stats, []byte("\nunique_failures: 4\n")) || !bytes.Contains(stats, []byte("\nfailure_sites: 2\n")) {
+		t.Errorf("stats:\n%s", stats)
+	}
+	groups := map[string]int{}
+	groupRe := regexp.MustCompile(`(?m)^group: .*$`)
+	for _, sig := range sigs {
+		rep, err := os.ReadFile(filepath.Join(dir, failuresDir, failureName(sig)+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups[groupRe.FindString(string(rep))]++
+	}
+	want := "group: " + siteName(SiteOf(sigs[0])) + " (panic: boom at example.com/t.bug t.go:10)"
+	if len(groups) != 2 || groups[want] != 3 {
+		t.Errorf("groups %v, want 3 reports in %q", groups, want)
+	}
+}
+
+// crashSupervisor is a supervisor with one slot whose worker died running
+// input in execution 7.
+func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.Duration) (string, int, error)) (*supervisor, *slot, *strings.Builder) {
+	t.Helper()
+	dir := t.TempDir()
+	wd, err := openWorkdir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := createShm(filepath.Join(dir, ".w.shm"), param.DefaultMaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.close)
+	m.begin(7, []byte{7, 8, 9}, 1234)
+	out := &strings.Builder{}
+	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: out, Describe: describe}, wd: wd, known: map[string]string{},
+		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}
+	sl := &slot{id: 1, shm: m, tail: &tailWriter{mu: &s.outMu}}
+	sl.tail.Write([]byte(goPanicTrace))
+	s.slots = []*slot{sl}
+	return s, sl, out
+}
+
+// TestCrashDescribed: a crash input is re-run with Describe: the report
+// shows its values and the input is saved trimmed to the bytes read; when
+// Describe fails the input is kept whole and the report says why there are
+// no values.
+func TestCrashDescribed(t *testing.T) {
+	var gotInput []byte
+	var gotTimeout time.Duration
+	s, sl, out := crashSupervisor(t, func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+		gotInput, gotTimeout = input, timeout
+		if _, ok := ctx.Deadline(); !ok {
+			t.Error("Describe called without a deadline")
+		}
+		return "k = 7\nname = \"x\"\n", 5, nil
+	})
+	s.crash(sl, exitState(t, "exit 2"))
+	if len(s.newFiles) != 1 {
+		t.Fatalf("saved %v\n%s", s.newFiles, out.String())
+	}
+	extended := extendedInput([]byte{7, 8, 9}, 1234, param.DefaultMaxSize)
+	if !bytes.Equal(gotInput, extended) || gotTimeout != time.Second {
+		t.Errorf("Describe got %d bytes, timeout %v", len(gotInput), gotTimeout)
+	}
+	in, err := ReadInputFile(s.newFiles[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(in, extended[:5]) {
+		t.Errorf("saved input %x, want the 5 bytes read %x", in, extended[:5])
+	}
+	rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+	for _, want := range []string{"\nvalue:\n\tk = 7\n\tname = \"x\"\n", "\nfound by: worker 1, in its execution 7\n",
+		"\nfound at: ", " into the run)\n", "\nparams (hex):\n\t" + fmt.Sprintf("%x", extended[:5]) + "\n", "\ngroup: "} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	if n := strings.Count(out.String(), "gfz: new failure"); n != 1 {
+		t.Errorf("announced %d times", n)
+	}
+
+	s, sl, _ = crashSupervisor(t, func(context.Context, []byte, time.Duration) (string, int, error) {
+		return "", -1, errors.New("the re-run did not start")
+	})
+	s.crash(sl, exitState(t, "exit 2"))
+	in, err = ReadInputFile(s.newFiles[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _ = os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+	if len(in) != param.DefaultMaxSize || !strings.Contains(string(rep), "could not be obtained: the re-run did not start") {
+		t.Errorf("Describe failing: input %d bytes, report:\n%.600s", len(in), rep)
+	}
+}
+
+// TestCrashClaimedByWorker: when a worker saved the same failure while the
+// supervisor was about to, the supervisor does not announce it again.
+func TestCrashClaimedByWorker(t *testing.T) {
+	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (string, int, error) {
+		return "", 3, nil
+	})
+	// The worker's save happens while the supervisor describes the input:
+	// emulate it by claiming the input first.
+	kind, stack, framed := classifyCrash(sl.tail.String(), exitState(t, "exit 2"), "")
+	sig := crashSignature(kind, stack, framed)
+	in := filepath.Join(s.wd.failures, failureName(sig)+".input")
+	if err := createExclusive(in, EncodeInput([]byte{1})); err != nil {
+		t.Fatal(err)
+	}
+	s.crash(sl, exitState(t, "exit 2"))
+	if strings.Contains(out.String(), "new failure") || len(s.newFiles) != 0 {
+		t.Errorf("announced a failure another process claimed:\n%s", out.String())
+	}
+	if got, _ := ReadInputFile(in); !bytes.Equal(got, []byte{1}) {
+		t.Errorf("overwrote the claimed input: %x", got)
+	}
+}
+
+// TestWorkerFailureStamp: a failure saved by a worker names the worker,
+// its own execution number and the estimated total, the time, and an
+// absolute reproduce command even with a relative work directory.
+func TestWorkerFailureStamp(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	m, err := createShm(filepath.Join(dir, ".w.shm"), param.DefaultMaxSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	m.store(offWorkerID, 3)
+	m.store(offTotal, 1000)
+	m.store(offOwnAt, 0)
+	m.store(offRunStart, uint64(time.Now().Add(-time.Hour).UnixNano()))
+	s, err := Run(context.Background(), Config{Target: "FuzzX", Seed: 1, Runs: 5, Workdir: "wd", SharedMem: filepath.Join(dir, ".w.shm"), NoRecheck: true},
+		failAt{sig: "fatal\nf x.go:1\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.FailureFiles) != 1 || !filepath.IsAbs(s.FailureFiles[0]) {
+		t.Fatalf("failure files %v", s.FailureFiles)
+	}
+	rep, _ := os.ReadFile(strings.TrimSuffix(s.FailureFiles[0], ".input") + ".txt")
+	exe, _ := os.Executable()
+	for _, want := range []string{"\nfound at execution: about 1001 (all workers; worker 3 at its execution 0)\n",
+		"\nfound by: worker 3, in its execution 0\n", "into the run)\n", "\nreproduce: " + exe + " -repro " + s.FailureFiles[0] + " FuzzX\n"} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("report lacks %q:\n%.700s", want, rep)
+		}
+	}
+	if m := regexp.MustCompile(`\(1h0m0(\.\d+)?s into the run\)`).FindString(string(rep)); m == "" {
+		t.Errorf("time into the run is not measured from the campaign's start:\n%.700s", rep)
+	}
+}

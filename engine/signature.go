@@ -1,0 +1,355 @@
+package engine
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Failure signatures.
+//
+// A failure's signature is its deduplication key: the kind of failure
+// ("panic: <message as the Go runtime prints it, numbers replaced by N>",
+// "fatal" for t.Fatal/t.Error, "fatal error: ...", "timeout", ...), then
+// the top SignatureFrames frames of the user's code, one
+// "function file.go:line" per line. The same rules apply whether a failure
+// is caught in the worker (a panic recovered by the executor, frames from
+// runtime.Callers) or by the supervisor (frames parsed from the crash
+// trace the Go runtime printed), so that one bug gets one signature
+// however it was caught. A failure's site (its group) is the signature's
+// first two lines: the kind and the innermost user frame.
+
+// SignatureFrames is the number of user frames in a failure signature.
+const SignatureFrames = 3
+
+// Functions where the frames of the fuzz function end: the executor of
+// package gfz that calls it, and the engine's execution (for executors
+// that run the target directly).
+const (
+	runFunc  = "github.com/gfz-dev/gfz.run"
+	execFunc = "github.com/gfz-dev/gfz/engine.(*fuzzer).execExt"
+)
+
+// IsBoundaryFrame reports whether fn is where the frames of the fuzz
+// function end (gfz's executor or the engine).
+func IsBoundaryFrame(fn string) bool { return fn == runFunc || fn == execFunc }
+
+// internalPrefixes are the function name prefixes of code that is never
+// the user's: the Go runtime, the testing machinery, reflection, sync and
+// os (the crash of a user callback shows these frames in between), and gfz.
+var internalPrefixes = []string{
+	"runtime.", "runtime/", "testing.", "internal/", "reflect.", "sync.", "os.",
+	"github.com/gfz-dev/gfz.",
+	"github.com/gfz-dev/gfz/engine.",
+	"github.com/gfz-dev/gfz/param.",
+	"github.com/gfz-dev/gfz/generators.",
+	"github.com/gfz-dev/gfz/runtime.",
+}
+
+// IsInternalFrame reports whether the function named fn (as runtime frames
+// and Go tracebacks name it) belongs to the Go runtime, the testing
+// machinery, gfz, or gfz's instrumentation (the _gfzHit probe helpers
+// gfz-build adds to every instrumented package), never the user's code.
+func IsInternalFrame(fn string) bool {
+	for _, p := range internalPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return IsInstrumentationFrame(fn)
+}
+
+// IsInstrumentationFrame reports whether fn is one of the probe helpers
+// gfz-build adds to instrumented packages (pkg._gfzHit, pkg._gfzHitE, any
+// pkg._gfz*) or gfz's probe runtime.
+func IsInstrumentationFrame(fn string) bool {
+	if strings.HasPrefix(fn, "github.com/gfz-dev/gfz/runtime.") {
+		return true
+	}
+	last := fn[strings.LastIndexByte(fn, '/')+1:]
+	_, name, ok := strings.Cut(last, ".")
+	return ok && strings.HasPrefix(name, "_gfz")
+}
+
+// FrameLine formats one signature frame: "function file.go:line".
+func FrameLine(fn, file string, line int) string {
+	return fmt.Sprintf("%s %s:%d", fn, filepath.Base(file), line)
+}
+
+// NormalizeMessage makes failure messages that differ only in numbers
+// equal: it keeps the first line, replaces every run of decimal digits and
+// every hexadecimal number written 0x... by N, and keeps at most 120
+// characters.
+func NormalizeMessage(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			if c == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) {
+				i += 2
+				for i < len(s) && isHex(s[i]) {
+					i++
+				}
+			} else {
+				for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+					i++
+				}
+			}
+			b.WriteByte('N')
+		} else {
+			b.WriteByte(c)
+			i++
+		}
+		if b.Len() >= 120 {
+			b.WriteString("...")
+			break
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// PanicText is what the Go runtime prints after "panic: " when a panic
+// with value r ends the process: the Error or String method's result, a
+// string as is, a basic value, a named basic type as T(v), anything else
+// as "(T) address". The signature of a panic the executor recovers is made
+// from it, so that it matches the signature the supervisor computes from
+// the runtime's crash output for the same panic in another goroutine.
+func PanicText(r any) string {
+	switch v := r.(type) {
+	case nil:
+		return "nil"
+	case error:
+		return v.Error()
+	case fmt.Stringer:
+		return v.String()
+	case string:
+		return v
+	case bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr,
+		float32, float64, complex64, complex128:
+		return fmt.Sprint(v)
+	}
+	t := reflect.TypeOf(r)
+	switch t.Kind() {
+	case reflect.String:
+		return fmt.Sprintf("%s(%q)", t, reflect.ValueOf(r).String())
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return fmt.Sprintf("%s(%v)", t, r)
+	}
+	return fmt.Sprintf("(%s) 0x0", t)
+}
+
+// PanicSignatureKind is the first line of the signature of a panic with
+// value r.
+func PanicSignatureKind(r any) string { return "panic: " + NormalizeMessage(PanicText(r)) }
+
+// traceFrame is one frame of a goroutine trace.
+type traceFrame struct {
+	fn, file string
+	line     int
+}
+
+func (f traceFrame) String() string { return FrameLine(f.fn, f.file, f.line) }
+
+// goroutineBlocks splits a crash output into its goroutine traces, each
+// starting at its "goroutine N [...]:" line.
+func goroutineBlocks(dump string) []string {
+	lines := strings.Split(dump, "\n")
+	var blocks []string
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":") {
+			if start >= 0 {
+				blocks = append(blocks, strings.Join(lines[start:i], "\n"))
+			}
+			start = i
+		}
+	}
+	if start >= 0 {
+		blocks = append(blocks, strings.Join(lines[start:], "\n"))
+	}
+	return blocks
+}
+
+// parseFrames returns the frames of a goroutine trace (starting at its
+// "goroutine" line), innermost first, up to the boundary frame (gfz's
+// executor or engine) or the end of the trace.
+func parseFrames(block string) []traceFrame {
+	lines := strings.Split(block, "\n")
+	var out []traceFrame
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn, loc := lines[i], lines[i+1]
+		if fn == "" || strings.HasPrefix(fn, "created by ") || !strings.HasPrefix(loc, "\t") {
+			break
+		}
+		fn = funcName(fn)
+		if IsBoundaryFrame(fn) {
+			break
+		}
+		file, line := parseLocation(strings.TrimPrefix(loc, "\t"))
+		out = append(out, traceFrame{fn, file, line})
+	}
+	return out
+}
+
+// funcName strips the argument list from a trace's function line.
+func funcName(l string) string {
+	if j := strings.LastIndexByte(l, '('); j > 0 {
+		return l[:j]
+	}
+	return l
+}
+
+// parseLocation splits a trace's location line ("/src/x.go:12 +0x1c
+// fp=... sp=... pc=...") into file and line.
+func parseLocation(loc string) (string, int) {
+	i := strings.LastIndex(loc, ".go:")
+	if i < 0 {
+		f, _, _ := strings.Cut(loc, " ")
+		return f, 0
+	}
+	file, rest := loc[:i+3], loc[i+4:]
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	n, _ := strconv.Atoi(rest[:j])
+	return file, n
+}
+
+// userFrameLines formats the top SignatureFrames user frames; with
+// noInnerLine the innermost one is named without its line (where a hung
+// loop was interrupted varies, the function does not).
+func userFrameLines(frames []traceFrame, noInnerLine bool) string {
+	var b strings.Builder
+	n := 0
+	for _, f := range frames {
+		if n == SignatureFrames {
+			break
+		}
+		if IsInternalFrame(f.fn) {
+			continue
+		}
+		if n == 0 && noInnerLine {
+			b.WriteString(f.fn + "\n")
+		} else {
+			b.WriteString(f.String() + "\n")
+		}
+		n++
+	}
+	return b.String()
+}
+
+// crashFrames returns the top user frames of the first goroutine trace in
+// a crash output, one "function file.go:line" per line.
+func crashFrames(trace string) string {
+	blocks := goroutineBlocks(trace)
+	if len(blocks) == 0 {
+		return ""
+	}
+	return userFrameLines(parseFrames(blocks[0]), false)
+}
+
+// hangFrames returns the top user frames of the goroutine that was running
+// the fuzz function in a dump of all goroutines (SIGQUIT, or the engine's
+// watchdog), the innermost without its line; "" if there is none.
+func hangFrames(dump string) string {
+	for _, b := range goroutineBlocks(dump) {
+		if strings.Contains(b, "\n"+runFunc+"(") || strings.Contains(b, "\n"+execFunc+"(") {
+			return userFrameLines(parseFrames(b), true)
+		}
+	}
+	return ""
+}
+
+// hangSignature is the signature of a hang whose goroutines were dumped.
+func hangSignature(dump string) string {
+	if fr := hangFrames(dump); fr != "" {
+		return KindTimeout + "\n" + fr
+	}
+	return KindTimeout
+}
+
+// TrimInstrumentation removes the frames of gfz's instrumentation (the
+// _gfzHit probe helpers, gfz's probe runtime) from a Go trace: they are
+// not the user's code and only add noise to the stacks reports show.
+func TrimInstrumentation(trace string) string {
+	if !strings.Contains(trace, "_gfz") && !strings.Contains(trace, "github.com/gfz-dev/gfz/runtime.") {
+		return trace
+	}
+	lines := strings.SplitAfter(trace, "\n")
+	var b strings.Builder
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !strings.HasPrefix(l, "\t") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") &&
+			IsInstrumentationFrame(funcName(strings.TrimRight(l, "\n"))) {
+			i++ // and its location line
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// SiteOf returns the site of a failure signature: its first two lines, the
+// kind and the innermost user frame (the whole signature if it has no
+// frame). Failures at one site are one bug reached from different callers.
+func SiteOf(sig string) string {
+	kind, rest, ok := strings.Cut(sig, "\n")
+	if !ok {
+		return sig
+	}
+	first, _, _ := strings.Cut(rest, "\n")
+	if first == "" {
+		return kind
+	}
+	return kind + "\n" + first
+}
+
+// siteName is the short name of a site (12 hex digits of its hash), shown
+// in reports as the failure's group.
+func siteName(site string) string {
+	h := sha256.Sum256([]byte(site))
+	return hex.EncodeToString(h[:6])
+}
+
+// countSites counts the distinct sites of a set of signatures.
+func countSites(known map[string]string) int {
+	sites := map[string]bool{}
+	for sig := range known {
+		sites[SiteOf(sig)] = true
+	}
+	return len(sites)
+}
+
+// failuresText describes known failures for status lines and summaries:
+// "failures 0", or "failures 4 sites (14 signatures)".
+func failuresText(known map[string]string) string {
+	if len(known) == 0 {
+		return "failures 0"
+	}
+	return fmt.Sprintf("failures %s (%s)", plural(countSites(known), "site"), plural(len(known), "signature"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// finalFailuresText is the final summary's count of failures: "2 new
+// unique failures (3 known in total, at 2 sites)".
+func finalFailuresText(newFailures int, known map[string]string) string {
+	return fmt.Sprintf("%d new unique failures (%d known in total, at %s)", newFailures, len(known), plural(countSites(known), "site"))
+}
