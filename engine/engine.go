@@ -204,6 +204,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.seen = map[string]bool{}
 	}
 
+	if ctx.Err() != nil {
+		f.stop.Store(true) // cancelled before it started: no execution
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -450,15 +450,47 @@ func TestStatsAndPlotData(t *testing.T) {
 	}
 }
 
+// cancelAt cancels a context at its at-th execution.
+type cancelAt struct {
+	Executor
+	n, at  int
+	cancel func()
+}
+
+func (c *cancelAt) Exec(params []byte, ext uint64) Outcome {
+	if c.n++; c.n == c.at {
+		c.cancel()
+	}
+	return c.Executor.Exec(params, ext)
+}
+
+// TestContextCancel: a run whose context is already cancelled executes
+// nothing; one cancelled while it runs (with no other limit) stops.
 func TestContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid))
+	s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir(), Seeds: [][]byte{{1, 2, 3}}}, newMaze(mazeKey, mazeMod, mazeValid))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Execs > 1_000_000 {
-		t.Errorf("cancelled run went on for %d execs", s.Execs)
+	if s.Execs != 0 {
+		t.Errorf("a run started with a cancelled context made %d executions, want 0", s.Execs)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan *Summary, 1)
+	go func() {
+		s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir()}, &cancelAt{Executor: newMaze(mazeKey, mazeMod, mazeValid), at: 1000, cancel: cancel})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("a run cancelled at its execution 1000 was still going after 2 minutes")
 	}
 }
 
