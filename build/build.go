@@ -609,7 +609,7 @@ func writePackage(work string, i int, ip *instrument.Package, p *packages.Packag
 // FewProbes is the probe count below which Build warns that a fuzz binary
 // is nearly blind: coverage cannot guide the search when the code under
 // test records almost nothing.
-const FewProbes = 10
+const FewProbes = 8
 
 // BuildError is returned by Build when some packages could not be built;
 // Result.Binaries still lists those that were.
