@@ -24,7 +24,7 @@ func (o *Options) CheckFlags() error {
 		return fmt.Errorf("-mapbits must be between 8 and 28, got %d", o.MapBits)
 	}
 	for _, p := range append(append([]string(nil), o.Only...), o.Skip...) {
-		if strings.HasPrefix(p, ".") || strings.HasPrefix(p, "/") {
+		if p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
 			return fmt.Errorf("-instrument and -skip take import path patterns (such as github.com/x/y/...), not directories: %q", p)
 		}
 	}
