@@ -274,7 +274,7 @@ func TestVerboseDictionarySummary(t *testing.T) {
 		fmt.Fprintf(&lits, "\t\"word-%05d-padding-padding-padding\",\n", i)
 	}
 	lits.WriteString("}\n")
-	writeTree(t, dir, map[string]string{"lib/lits.go": strings.Replace(lits.String(), "package lits", "package lib", 1)})
+	writeTree(t, dir, map[string]string{"uses/lits.go": strings.Replace(lits.String(), "package lits", "package uses", 1)})
 	var stderr bytes.Buffer
 	res, err := Build(context.Background(), Options{Patterns: []string{"./uses"}, Dir: dir, Output: filepath.Join(t.TempDir(), "u.gfz"), Stderr: &stderr, Verbose: true})
 	if err != nil {
