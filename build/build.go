@@ -664,9 +664,6 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
 	failed := append([]PackageError(nil), prep.Broken...)
-	for _, b := range prep.Broken {
-		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", b.Error())
-	}
 	if len(prep.TargetOrder) == 0 {
 		if len(failed) > 0 {
 			return res, &BuildError{Failed: failed}
@@ -702,11 +699,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			fmt.Fprintf(opts.Stderr, "go %s\n", strings.Join(shown, " "))
 		}
 		if err := cmd.Run(); err != nil {
-			msg := strings.TrimSpace(errOut.String())
-			if msg == "" {
-				msg = err.Error()
-			}
-			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", msg)})
+			// The go command's output was shown in full above; the
+			// summary repeats its first errors.
+			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", firstErrors(errOut.String(), err))})
 			continue
 		}
 		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
@@ -718,6 +713,27 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return res, &BuildError{Failed: failed, Built: len(res.Binaries)}
 	}
 	return res, nil
+}
+
+// firstErrors returns the first few error lines of go command output, or
+// err when there are none.
+func firstErrors(out string, err error) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "FAIL") {
+			continue
+		}
+		if len(lines) == 3 {
+			lines = append(lines, "...")
+			break
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return strings.Join(lines, "\n")
 }
 
 // FewProbesWarning is the warning printed for a fuzz binary with fewer than
