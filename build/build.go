@@ -12,6 +12,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -36,20 +38,29 @@ import (
 type Options struct {
 	Patterns []string // packages to instrument and build (main module only); default "."
 	Cover    []string // extra packages to instrument: other modules' and std packages
-	Tags     string   // comma-separated build tags (go -tags)
-	Race     bool     // build with -race
-	Output   string   // Build: output file (one binary) or directory (several); default ./<pkgname>.gfz
-	Work     bool     // keep the work directory with the rewritten files
-	MapBits  int      // log2 of the map size; 0 chooses it from the probe count
-	Dir      string   // directory to run in (the user's module); default the current directory
-	Verbose  bool     // print per-package details and the collision estimate
-	Stdout   io.Writer
-	Stderr   io.Writer
+	// Only, when not empty, restricts the dependencies instrumented by
+	// default (see Prepare) to those whose import path matches one of
+	// these patterns (go command wildcards: "github.com/x/y/...").
+	Only []string
+	// Skip removes the dependencies matching these patterns from the
+	// default set. Neither Only nor Skip affects the matched packages or
+	// -cover.
+	Skip    []string
+	Tags    string // comma-separated build tags (go -tags)
+	Race    bool   // build with -race
+	Output  string // Build: output file (one binary) or directory (several); default ./<pkgname>.gfz
+	Work    bool   // keep the work directory with the rewritten files
+	MapBits int    // log2 of the map size; 0 chooses it from the probe count
+	Dir     string // directory to run in (the user's module); default the current directory
+	Verbose bool   // print per-package details and the collision estimate
+	Stdout  io.Writer
+	Stderr  io.Writer
 }
 
 // InstrumentedPackage describes one rewritten package.
 type InstrumentedPackage struct {
 	Path   string // import path
+	Module string // module path; "std" for the standard library
 	Std    bool   // standard-library package (linkname scheme)
 	Files  int    // rewritten files
 	Probes int
@@ -61,7 +72,7 @@ type Binary struct {
 	Dir     string   // its source directory (run the binary there to find testdata/fuzz seeds)
 	Output  string   // absolute path of the binary
 	Targets []string // gfz fuzz targets, in source order
-	Probes  int      // probes of all instrumented packages
+	Probes  int      // probes of the instrumented packages linked into this binary
 }
 
 // Prepared is the result of Prepare: an overlay ready for the go command.
@@ -74,11 +85,16 @@ type Prepared struct {
 	Names         map[string]string     // package path -> package name, for matched packages
 	Dirs          map[string]string     // package path -> source directory, for matched packages
 	MapBits       int
-	Probes        int      // total probes
-	CollisionRate float64  // expected fraction of colliding edges (see CollisionRate)
-	BuildFlags    []string // -tags, -race, -modfile: pass them (with -overlay) to the go command
-	Dictionary    []string // string and number literals of the instrumented packages (see CollectDictionary)
-	Env           []string // extra environment for the go command (GOWORK when in workspace mode)
+	Probes        int                 // total probes
+	BinaryProbes  map[string]int      // package path (of Targets) -> probes of the instrumented packages its test binary links
+	Modules       []ModuleProbes      // probes per module: main modules first, then by module path
+	StdImports    map[string][]string // package path (of Targets) -> std packages it (or its tests) imports that -cover could add
+	Broken        []PackageError      // matched packages that could not be loaded or instrumented (left out)
+	Warnings      []string            // dependencies left uninstrumented, and why
+	CollisionRate float64             // expected fraction of colliding edges (see CollisionRate)
+	BuildFlags    []string            // -tags, -race, -modfile: pass them (with -overlay) to the go command
+	Dictionary    []string            // string and number literals of the instrumented packages (see CollectDictionary)
+	Env           []string            // extra environment for the go command (GOWORK when in workspace mode)
 }
 
 // GoFlags returns the flags to add to a go build/test/run command to build
@@ -192,42 +208,109 @@ func loadErrors(pkgs []*packages.Package) error {
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule
 
+// role says why a package is instrumented.
+type role int
+
+const (
+	roleMatched role = iota // matched by the patterns
+	roleDep                 // imported (transitively) by a matched package or its tests
+	roleCover               // named by -cover
+)
+
 // Prepare loads and instruments the packages and writes the overlay.
+//
+// The packages instrumented are: every package of the main module(s) that
+// the patterns match; every package that those packages and their tests
+// transitively import, except the standard library and gfz's own packages
+// (narrowed by Options.Only and Options.Skip); and the packages named by
+// Options.Cover. A matched package that cannot be loaded is reported in
+// Prepared.Broken and left out, unless no package is left.
 func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	opts.defaults()
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	flags := opts.buildFlags()
-	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: flags}
-
-	matched, err := packages.Load(cfg, opts.Patterns...)
+	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), err)
+		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	if err := loadErrors(matched); err != nil {
-		return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), err)
+	if noModule(envs[1], envs[2]) {
+		return nil, &NoModuleError{Dir: dir}
 	}
+	flags := opts.buildFlags()
+	g, err := loadGraph(ctx, dir, flags, opts.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	broken := g.broken
+	fatal := func() error {
+		if len(broken) == 0 {
+			return fmt.Errorf("gfz-build: patterns %s match no package of the main module (gfz's own packages are never instrumented)", strings.Join(opts.Patterns, " "))
+		}
+		msgs := make([]string, len(broken))
+		for i, b := range broken {
+			msgs[i] = b.Error()
+		}
+		return fmt.Errorf("load %s: %s", strings.Join(opts.Patterns, " "), strings.Join(msgs, "\n"))
+	}
+	if len(g.matched) == 0 {
+		return nil, fatal()
+	}
+	if g.runtimeDir == "" {
+		return nil, fmt.Errorf("gfz-build: %s is not available from %s: add github.com/gfz-dev/gfz to the module (go get github.com/gfz-dev/gfz)", instrument.RuntimePath, dir)
+	}
+
+	// What to instrument: the matched packages and their dependencies.
+	roles := map[string]role{}
+	var paths []string
+	var roots []*packages.Package
+	for _, p := range g.matched {
+		roles[p.PkgPath] = roleMatched
+		roots = append(roots, g.testRoot(p))
+		if len(p.GoFiles) > 0 { // a package with only _test.go files has nothing to instrument
+			paths = append(paths, p.PkgPath)
+		}
+	}
+	for _, p := range dependencies(roots) {
+		if _, ok := roles[p.PkgPath]; ok || len(p.GoFiles) == 0 {
+			continue
+		}
+		if len(opts.Only) > 0 && !matchAny(opts.Only, p.PkgPath) || matchAny(opts.Skip, p.PkgPath) {
+			continue
+		}
+		roles[p.PkgPath] = roleDep
+		paths = append(paths, p.PkgPath)
+	}
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: flags}
 	var todo []*packages.Package
-	seen := map[string]bool{}
-	names, dirs := map[string]string{}, map[string]string{}
-	for _, p := range matched {
-		if p.Module == nil || !p.Module.Main {
-			continue // -cover is the way to instrument other modules
+	var warnings []string
+	if len(paths) > 0 {
+		loaded, err := packages.Load(cfg, paths...)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), err)
 		}
-		if why := Refusal(p.PkgPath, false); why != "" {
-			return nil, fmt.Errorf("cannot instrument %s: %s", p.PkgPath, why)
+		byPath := map[string]*packages.Package{}
+		for _, p := range loaded {
+			byPath[p.PkgPath] = p
 		}
-		if !seen[p.PkgPath] {
-			seen[p.PkgPath] = true
-			todo = append(todo, p)
-			names[p.PkgPath] = p.Name
-			dirs[p.PkgPath] = packageDir(p)
+		for _, path := range paths {
+			p := byPath[path]
+			var msg string
+			if p == nil {
+				msg = "not loaded"
+			} else if err := loadErrors([]*packages.Package{p}); err != nil {
+				msg = err.Error()
+			}
+			switch {
+			case msg == "":
+				todo = append(todo, p)
+			case roles[path] == roleMatched:
+				broken = append(broken, PackageError{Path: path, Err: errors.New(msg)})
+			default:
+				warnings = append(warnings, fmt.Sprintf("%s not instrumented: %s", path, msg))
+			}
 		}
-	}
-	if len(todo) == 0 {
-		return nil, fmt.Errorf("gfz-build: patterns %s match no package of the main module", strings.Join(opts.Patterns, " "))
 	}
 	if len(opts.Cover) > 0 {
 		extra, err := packages.Load(cfg, opts.Cover...)
@@ -241,67 +324,87 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			if why := Refusal(p.PkgPath, isStd(p)); why != "" {
 				return nil, fmt.Errorf("-cover: cannot instrument %s: %s", p.PkgPath, why)
 			}
-			if !seen[p.PkgPath] {
-				seen[p.PkgPath] = true
+			if _, ok := roles[p.PkgPath]; !ok && len(p.GoFiles) > 0 {
+				roles[p.PkgPath] = roleCover
 				todo = append(todo, p)
 			}
 		}
 	}
 
-	// The probe runtime's directory (for mapsize.go) and the test files
-	// (for fuzz targets).
-	light := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles, BuildFlags: flags, Tests: true}
-	lp, err := packages.Load(light, append([]string{instrument.RuntimePath}, opts.Patterns...)...)
-	if err != nil {
-		return nil, fmt.Errorf("load tests: %w", err)
+	// Instrument, in parallel. A dependency that fails is left out with a
+	// warning; a matched package that fails is broken.
+	ips := make([]*instrument.Package, len(todo))
+	errs := make([]error, len(todo))
+	var eg errgroup.Group
+	eg.SetLimit(4)
+	for i, p := range todo {
+		eg.Go(func() error {
+			ips[i], errs[i] = instrumentPackage(p)
+			return nil
+		})
 	}
-	var runtimeDir string
+	eg.Wait()
+	isBroken := map[string]bool{}
+	for _, b := range broken {
+		isBroken[b.Path] = true
+	}
+	var keep []*packages.Package
+	var kept []*instrument.Package
+	for i, p := range todo {
+		switch {
+		case errs[i] != nil && roles[p.PkgPath] == roleMatched:
+			broken = append(broken, PackageError{Path: p.PkgPath, Err: errs[i]})
+			isBroken[p.PkgPath] = true
+			continue
+		case errs[i] != nil && roles[p.PkgPath] == roleCover:
+			return nil, errs[i]
+		case errs[i] != nil:
+			warnings = append(warnings, fmt.Sprintf("%s not instrumented: %v", p.PkgPath, errs[i]))
+			continue
+		case len(ips[i].Probes) == 0 && roles[p.PkgPath] == roleDep:
+			continue // nothing to record (declarations only, or only cgo files)
+		}
+		keep = append(keep, p)
+		kept = append(kept, ips[i])
+	}
+	todo, ips = keep, kept
+
+	// The matched packages left, and their fuzz targets.
 	targets := map[string][]string{}
 	var order []string
-	for _, p := range lp {
-		if p.PkgPath == instrument.RuntimePath && len(p.GoFiles) > 0 {
-			runtimeDir = filepath.Dir(p.GoFiles[0])
-		}
-		under, ok := testVariantOf(p.ID)
-		if !ok || names[under] == "" {
+	names, dirs := map[string]string{}, map[string]string{}
+	var good []*packages.Package
+	for _, p := range g.matched {
+		if isBroken[p.PkgPath] {
 			continue
 		}
-		for _, f := range p.GoFiles {
-			if !strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			ts, err := FuzzTargets(f, nil)
-			if err != nil {
-				return nil, fmt.Errorf("find fuzz targets: %w", err)
-			}
-			for _, t := range ts {
-				if !slices.Contains(targets[under], t) {
-					if targets[under] == nil {
-						order = append(order, under)
+		good = append(good, p)
+		names[p.PkgPath] = p.Name
+		dirs[p.PkgPath] = packageDir(p)
+		for _, v := range g.variants[p.PkgPath] {
+			for _, f := range v.GoFiles {
+				if !strings.HasSuffix(f, "_test.go") {
+					continue
+				}
+				ts, err := FuzzTargets(f, nil)
+				if err != nil {
+					return nil, fmt.Errorf("find fuzz targets: %w", err)
+				}
+				for _, t := range ts {
+					if !slices.Contains(targets[p.PkgPath], t) {
+						if targets[p.PkgPath] == nil {
+							order = append(order, p.PkgPath)
+						}
+						targets[p.PkgPath] = append(targets[p.PkgPath], t)
 					}
-					targets[under] = append(targets[under], t)
 				}
 			}
 		}
 	}
-	if runtimeDir == "" {
-		return nil, fmt.Errorf("gfz-build: %s is not available from %s: add github.com/gfz-dev/gfz to the module (go get github.com/gfz-dev/gfz)", instrument.RuntimePath, dir)
+	if len(good) == 0 {
+		return nil, fatal()
 	}
 
-	// Instrument, in parallel.
-	ips := make([]*instrument.Package, len(todo))
-	var g errgroup.Group
-	g.SetLimit(4)
-	for i, p := range todo {
-		g.Go(func() error {
-			ip, err := instrumentPackage(p)
-			ips[i] = ip
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
 	total := 0
 	for _, ip := range ips {
 		total += len(ip.Probes)
@@ -320,12 +423,8 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	prep := &Prepared{
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
-		Dictionary: packageDictionary(todo),
-	}
-	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
-	if err != nil {
-		prep.Cleanup()
-		return nil, err
+		Dictionary: packageDictionary(todo), Broken: broken, Warnings: warnings,
+		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
 	}
 	rel, err := relocateModules(work, envs[0], todo)
 	if err == nil {
@@ -338,12 +437,27 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
 	replace := map[string]string{}
+	probesOf := map[string]int{}
 	for i, ip := range ips {
 		if err := writePackage(work, i, ip, todo[i], bits, rel, replace); err != nil {
 			prep.Cleanup()
 			return nil, err
 		}
-		prep.Packages = append(prep.Packages, InstrumentedPackage{Path: ip.Path, Std: ip.Std, Files: len(ip.Files()), Probes: len(ip.Probes)})
+		p := todo[i]
+		prep.Packages = append(prep.Packages, InstrumentedPackage{Path: ip.Path, Module: moduleOf(p), Std: ip.Std, Files: len(ip.Files()), Probes: len(ip.Probes)})
+		probesOf[ip.Path] = len(ip.Probes)
+	}
+	prep.Modules = moduleProbes(prep.Packages, todo)
+	for _, p := range good {
+		if targets[p.PkgPath] == nil {
+			continue
+		}
+		n := 0
+		for path := range linked(g.testRoot(p)) {
+			n += probesOf[path]
+		}
+		prep.BinaryProbes[p.PkgPath] = n
+		prep.StdImports[p.PkgPath] = stdImports(g, p)
 	}
 	mapsize := filepath.Join(work, "mapsize.go")
 	src := fmt.Sprintf("// Code generated by gfz-build. DO NOT EDIT.\n\npackage runtime\n\n// MapBits is log2 of the coverage map size, chosen by gfz-build.\nconst MapBits = %d\n", bits)
@@ -351,7 +465,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	replace[filepath.Join(runtimeDir, "mapsize.go")] = mapsize
+	replace[filepath.Join(g.runtimeDir, "mapsize.go")] = mapsize
 	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
 	if err != nil {
 		prep.Cleanup()
@@ -363,6 +477,47 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
 	return prep, nil
+}
+
+// moduleOf returns the module path of p, "std" for the standard library.
+func moduleOf(p *packages.Package) string {
+	switch {
+	case isStd(p):
+		return "std"
+	case p.Module != nil:
+		return p.Module.Path
+	}
+	return "(no module)"
+}
+
+// moduleProbes totals the probes per module: main modules first, then
+// the others by path.
+func moduleProbes(ips []InstrumentedPackage, pkgs []*packages.Package) []ModuleProbes {
+	main := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main {
+			main[p.Module.Path] = true
+		}
+	}
+	idx := map[string]int{}
+	var out []ModuleProbes
+	for _, ip := range ips {
+		i, ok := idx[ip.Module]
+		if !ok {
+			i = len(out)
+			idx[ip.Module] = i
+			out = append(out, ModuleProbes{Module: ip.Module})
+		}
+		out[i].Packages++
+		out[i].Probes += ip.Probes
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if main[out[i].Module] != main[out[j].Module] {
+			return main[out[i].Module]
+		}
+		return out[i].Module < out[j].Module
+	})
+	return out
 }
 
 // testVariantOf maps a go/packages test-variant ID ("p [p.test]",
@@ -420,9 +575,6 @@ func generatedByCgo(f *ast.File) bool {
 // package: into the overlay, or straight into the module copy for relocated
 // modules.
 func writePackage(work string, i int, ip *instrument.Package, p *packages.Package, bits int, rel []relocation, replace map[string]string) error {
-	if len(p.GoFiles) == 0 {
-		return fmt.Errorf("instrument %s: no Go files", p.PkgPath)
-	}
 	pdir := filepath.Join(work, fmt.Sprintf("%03d_%s", i, p.Name))
 	if err := os.MkdirAll(pdir, 0o755); err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
@@ -454,9 +606,32 @@ func writePackage(work string, i int, ip *instrument.Package, p *packages.Packag
 	return nil
 }
 
+// FewProbes is the probe count below which Build warns that a fuzz binary
+// is nearly blind: coverage cannot guide the search when the code under
+// test records almost nothing.
+const FewProbes = 8
+
+// BuildError is returned by Build when some packages could not be built;
+// Result.Binaries still lists those that were.
+type BuildError struct {
+	Failed []PackageError
+	Built  int // binaries written
+}
+
+func (e *BuildError) Error() string {
+	msgs := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		msgs[i] = "  " + strings.ReplaceAll(f.Error(), "\n", "\n    ")
+	}
+	return fmt.Sprintf("%d package(s) could not be built (%d binaries written):\n%s", len(e.Failed), e.Built, strings.Join(msgs, "\n"))
+}
+
 // Build prepares the overlay and builds one fuzz binary per matched package
 // with gfz fuzz targets. Errors of the go command are written to
-// opts.Stderr verbatim; they name the user's files and lines.
+// opts.Stderr verbatim; they name the user's files and lines. A package
+// that fails to load or compile does not stop the others: Build then
+// returns the Result with the binaries it wrote and a *BuildError naming
+// each failed package.
 func Build(ctx context.Context, opts Options) (*Result, error) {
 	opts.defaults()
 	prep, err := Prepare(ctx, opts)
@@ -469,6 +644,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	} else {
 		defer prep.Cleanup()
 	}
+	for _, w := range prep.Warnings {
+		fmt.Fprintf(opts.Stderr, "gfz-build: warning: %s\n", w)
+	}
 	if opts.Verbose {
 		for _, p := range prep.Packages {
 			kind := ""
@@ -477,10 +655,19 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			}
 			fmt.Fprintf(opts.Stderr, "instrumented %s: %d files, %d probes%s\n", p.Path, p.Files, p.Probes, kind)
 		}
+		for _, m := range prep.Modules {
+			fmt.Fprintf(opts.Stderr, "module %s: %d packages, %d probes\n", m.Module, m.Packages, m.Probes)
+		}
 		fmt.Fprintf(opts.Stderr, "map: %d probes, MapBits=%d (%d entries), expected edge collision rate %.2f%% (assuming %d edges per probe)\n",
 			prep.Probes, prep.MapBits, 1<<prep.MapBits, 100*prep.CollisionRate, EdgesPerProbe)
+		fmt.Fprintf(opts.Stderr, "dictionary: %s\n", DictionarySummary(prep.Dictionary))
 	}
+	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
+	failed := append([]PackageError(nil), prep.Broken...)
 	if len(prep.TargetOrder) == 0 {
+		if len(failed) > 0 {
+			return res, &BuildError{Failed: failed}
+		}
 		return res, fmt.Errorf("gfz-build: no gfz fuzz targets (func FuzzXxx(f *testing.F) calling gfz.Fuzz in a _test.go file) in %s", strings.Join(opts.Patterns, " "))
 	}
 	dir, _ := filepath.Abs(opts.Dir)
@@ -489,26 +676,97 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return res, err
 	}
 	for _, pkg := range prep.TargetOrder {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
 		out := outputs[pkg]
-		args := []string{"test", "-c", "-overlay", prep.Overlay,
-			"-ldflags", "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, prep.Probes) + " " + DictionaryLdflag(prep.Dictionary),
-			"-o", out}
+		probes := prep.BinaryProbes[pkg]
+		ldflags := "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, probes)
+		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary), "-o", out}
 		args = append(args, prep.BuildFlags...)
 		args = append(args, pkg)
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), prep.Env...)
+		var errOut bytes.Buffer
 		cmd.Stdout = opts.Stdout
-		cmd.Stderr = opts.Stderr
+		cmd.Stderr = io.MultiWriter(opts.Stderr, &errOut)
 		if opts.Verbose {
-			fmt.Fprintf(opts.Stderr, "go %s\n", strings.Join(args, " "))
+			shown := slices.Clone(args)
+			if len(prep.Dictionary) > 0 { // summarised above; the value is up to 48 KiB
+				shown[5] = ldflags + " -X " + GeneratorsPath + ".builtinDict=<dictionary>"
+			}
+			fmt.Fprintf(opts.Stderr, "go %s\n", strings.Join(shown, " "))
 		}
 		if err := cmd.Run(); err != nil {
-			return res, fmt.Errorf("go test -c %s: %w", pkg, err)
+			// The go command's output was shown in full above; the
+			// summary repeats its first errors.
+			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", firstErrors(errOut.String(), err))})
+			continue
 		}
-		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: prep.Probes})
+		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
+		if probes < FewProbes {
+			fmt.Fprint(opts.Stderr, FewProbesWarning(pkg, out, probes, prep.StdImports[pkg]))
+		}
+	}
+	if len(failed) > 0 {
+		return res, &BuildError{Failed: failed, Built: len(res.Binaries)}
 	}
 	return res, nil
+}
+
+// firstErrors returns the first few error lines of go command output, or
+// err when there are none.
+func firstErrors(out string, err error) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "FAIL") {
+			continue
+		}
+		if len(lines) == 3 {
+			lines = append(lines, "...")
+			break
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FewProbesWarning is the warning printed for a fuzz binary with fewer than
+// FewProbes probes.
+func FewProbesWarning(pkg, out string, probes int, std []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files: coverage cannot guide the fuzzer, which runs nearly blind.\n", filepath.Base(out), probes)
+	fmt.Fprintf(&b, "  The code %s's targets exercise is not instrumented: it is in the standard library, in cgo files, or left out by -skip/-instrument.\n", pkg)
+	if len(std) > 0 {
+		fmt.Fprintf(&b, "  To instrument the standard-library packages it imports, rebuild with: -cover %s\n", strings.Join(std, ","))
+	} else {
+		b.WriteString("  Add the packages that do the work with -cover PKGS.\n")
+	}
+	return b.String()
+}
+
+// ProbeSummary is the one-line summary of what was instrumented, e.g.
+// "instrumented 3 packages, 1493 probes: example.com/app 118, github.com/BurntSushi/toml 1375".
+func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes) string {
+	total := 0
+	for _, p := range pkgs {
+		total += p.Probes
+	}
+	const show = 4
+	var parts []string
+	for i, m := range mods {
+		if i == show {
+			parts = append(parts, fmt.Sprintf("%d more modules (-v lists them)", len(mods)-show))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", m.Module, m.Probes))
+	}
+	return fmt.Sprintf("instrumented %d packages, %d probes: %s", len(pkgs), total, strings.Join(parts, ", "))
 }
 
 func outputPaths(dir, output string, prep *Prepared) (map[string]string, error) {

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"net/url"
@@ -101,4 +102,28 @@ func DictionaryLdflag(tokens []string) string {
 		return ""
 	}
 	return "-X " + GeneratorsPath + ".builtinDict=" + enc
+}
+
+// DictionarySummary describes the dictionary in one line for gfz-build -v:
+// the token count, the encoded size passed to the linker and a few
+// examples, instead of the whole (up to MaxDictEncoded bytes) value.
+func DictionarySummary(tokens []string) string {
+	if len(tokens) == 0 {
+		return "empty"
+	}
+	enc := EncodeDictionary(tokens)
+	kept := strings.Count(enc, ",") + 1
+	const examples = 8
+	var ex []string
+	for _, t := range tokens[:min(examples, len(tokens))] {
+		if len(t) > 24 {
+			t = t[:24] + "…"
+		}
+		ex = append(ex, strconv.Quote(t))
+	}
+	more := ""
+	if len(tokens) > examples {
+		more = ", …"
+	}
+	return fmt.Sprintf("%d tokens (%d passed to the linker, %d bytes), e.g. %s%s", len(tokens), kept, len(enc), strings.Join(ex, ", "), more)
 }

@@ -24,7 +24,9 @@ func TestBuildFuzzBinary(t *testing.T) {
 		t.Fatalf("binaries %+v", res.Binaries)
 	}
 	b := res.Binaries[0]
-	if b.Package != "example.com/fixture/target" || b.Output != out || strings.Join(b.Targets, ",") != "FuzzParse" || b.Probes != res.Probes {
+	// The binary links only the target package, not the fixture's others.
+	if b.Package != "example.com/fixture/target" || b.Output != out || strings.Join(b.Targets, ",") != "FuzzParse" ||
+		b.Probes != probesOf(res.Prepared, b.Package) || b.Probes >= res.Probes {
 		t.Errorf("binary %+v", b)
 	}
 	list, err := exec.Command(out, "-list").Output()

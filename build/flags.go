@@ -7,10 +7,12 @@ import (
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -tags, -race and -mapbits, storing into o. Call o.CheckFlags
-// after parsing.
+// -cover, -instrument, -skip, -tags, -race and -mapbits, storing into o.
+// Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
-	fs.Var((*patternList)(&o.Cover), "cover", "also instrument these `packages` (comma or space separated; other modules, std packages such as encoding/json)")
+	fs.Var((*patternList)(&o.Cover), "cover", "also instrument these `packages` (comma or space separated), e.g. std packages such as encoding/json")
+	fs.Var((*patternList)(&o.Only), "instrument", "instrument only the dependencies matching these import path `patterns` (comma or space separated, ... wildcards); default: every non-std dependency")
+	fs.Var((*patternList)(&o.Skip), "skip", "do not instrument the dependencies matching these import path `patterns` (comma or space separated, ... wildcards); -skip ... instruments only the named packages")
 	fs.StringVar(&o.Tags, "tags", "", "comma-separated list of build `tags`")
 	fs.BoolVar(&o.Race, "race", false, "build with the race detector")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
@@ -20,6 +22,11 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 func (o *Options) CheckFlags() error {
 	if o.MapBits != 0 && (o.MapBits < 8 || o.MapBits > 28) {
 		return fmt.Errorf("-mapbits must be between 8 and 28, got %d", o.MapBits)
+	}
+	for _, p := range append(append([]string(nil), o.Only...), o.Skip...) {
+		if p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+			return fmt.Errorf("-instrument and -skip take import path patterns (such as github.com/x/y/...), not directories: %q", p)
+		}
 	}
 	return nil
 }

@@ -134,7 +134,7 @@ func probesOf(p *Prepared, path string) int {
 }
 
 // TestWorkspace instruments a module of a go.work workspace together with
-// a package of the other workspace module (-cover).
+// the package of the other workspace module that it imports (by default).
 func TestWorkspace(t *testing.T) {
 	root := t.TempDir()
 	gfz := repoRoot(t)
@@ -148,14 +148,14 @@ func TestWorkspace(t *testing.T) {
 		"app/internal/doc.go": "// Package internal is empty.\npackage internal\n",
 	})
 	dir := filepath.Join(root, "app")
-	p := prepare(t, Options{Patterns: []string{"./..."}, Cover: []string{"example.com/lib"}, Dir: dir})
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
 	if probesOf(p, "example.com/app") == 0 || probesOf(p, "example.com/lib") < 5 {
 		t.Fatalf("packages %+v", p.Packages)
 	}
 	checkSame(t, p, dir)
 }
 
-// TestVendored instruments a vendored dependency (-cover) of a module
+// TestVendored instruments a vendored dependency (by default) of a module
 // built with -mod=vendor.
 func TestVendored(t *testing.T) {
 	root := t.TempDir()
@@ -176,7 +176,7 @@ func TestVendored(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "vendor", "example.com", "lib", "lib.go")); err != nil {
 		t.Fatalf("not vendored: %v", err)
 	}
-	p := prepare(t, Options{Patterns: []string{"./..."}, Cover: []string{"example.com/lib"}, Dir: dir})
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
 	if probesOf(p, "example.com/lib") < 5 {
 		t.Fatalf("packages %+v", p.Packages)
 	}

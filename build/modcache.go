@@ -62,6 +62,9 @@ func relocateModules(work, modcache string, pkgs []*packages.Package) ([]relocat
 		if err := copyTree(m.Dir, to); err != nil {
 			return nil, fmt.Errorf("copy module %s: %w", path, err)
 		}
+		if err := ensureGoMod(to, path); err != nil {
+			return nil, fmt.Errorf("copy module %s: %w", path, err)
+		}
 		r := relocation{modPath: path, modVersion: m.Version, from: m.Dir, to: to}
 		if m.Replace != nil { // replaced by another cached module: replace the replacement's origin
 			r.modVersion = ""
@@ -69,6 +72,18 @@ func relocateModules(work, modcache string, pkgs []*packages.Package) ([]relocat
 		rel = append(rel, r)
 	}
 	return rel, nil
+}
+
+// ensureGoMod gives the module copy in dir a go.mod when the module
+// version predates modules (the go command synthesises "module path" for
+// such versions in the cache, but a replacement directory must have one):
+// the same synthesised file, with no go directive and no requirements.
+func ensureGoMod(dir, modPath string) error {
+	gomod := filepath.Join(dir, "go.mod")
+	if _, err := os.Stat(gomod); err == nil || !os.IsNotExist(err) {
+		return err
+	}
+	return os.WriteFile(gomod, []byte("module "+modfile.AutoQuote(modPath)+"\n"), 0o644)
 }
 
 func within(dir, file string) bool {

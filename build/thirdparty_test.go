@@ -8,12 +8,13 @@ import (
 )
 
 // TestThirdPartyTOML instruments github.com/BurntSushi/toml (pulled through
-// the module proxy, pinned by the fixture's go.sum) with -cover and runs its
-// own tests instrumented and plain.
+// the module proxy, pinned by the fixture's go.sum) as a dependency of the
+// fixture, by default (no -cover), and runs its own tests instrumented and
+// plain.
 func TestThirdPartyTOML(t *testing.T) {
 	dir := filepath.Join(repoRoot(t), "testdata", "instrument", "thirdparty")
 	const pkg = "github.com/BurntSushi/toml"
-	p := prepare(t, Options{Patterns: []string{"."}, Cover: []string{pkg}, Dir: dir})
+	p := prepare(t, Options{Patterns: []string{"."}, Dir: dir})
 	var probes int
 	for _, ip := range p.Packages {
 		if ip.Path == pkg {

@@ -5,10 +5,15 @@
 //	gfz-build [flags] [packages]
 //
 // It instruments every package of the main module that the patterns match
-// (default "."; "./..." works), plus the packages named by -cover, through a
-// go command build overlay (the source tree is not modified), and builds one
-// fuzz binary for every matched package that declares gfz fuzz targets.
-// Exit status: 0 on success, 1 if the build failed, 2 for usage errors.
+// (default "."; "./..." works), every package they and their tests
+// transitively import except the standard library and gfz itself (narrowed
+// by -instrument and -skip), plus the packages named by -cover, through a go
+// command build overlay (the source tree is not modified), and builds one
+// fuzz binary for every matched package that declares gfz fuzz targets. A
+// package that fails to build does not stop the others; the binaries written
+// are listed and the failed packages named.
+// Exit status: 0 on success, 1 if a build failed, 2 for usage errors and
+// when there is no go.mod.
 package main
 
 import (
@@ -38,7 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts.AddFlags(fs)
 	fs.StringVar(&opts.Output, "o", "", "output `file` (one package) or directory (several); default ./<pkgname>.gfz")
 	fs.BoolVar(&opts.Work, "work", false, "keep the rewritten files and print their directory")
-	fs.BoolVar(&opts.Verbose, "v", false, "print per-package probe counts, map size, collision estimate and go commands")
+	fs.BoolVar(&opts.Verbose, "v", false, "print per-package and per-module probe counts, map size, collision estimate, a dictionary summary and the go commands")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-build [flags] [packages]\n\n"+
 			"Builds one instrumented gfz fuzz binary per package with gfz fuzz targets.\n\nFlags:\n")
@@ -57,15 +62,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts.Patterns = fs.Args()
 	opts.Stdout, opts.Stderr = stdout, stderr
 	res, err := build.Build(ctx, opts)
+	if res != nil {
+		for _, b := range res.Binaries {
+			fmt.Fprintf(stdout, "%s: %s (%d targets: %s; %d probes)\n", b.Package, b.Output, len(b.Targets), strings.Join(b.Targets, ", "), b.Probes)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-build: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
+		if errors.Is(err, build.ErrNoModule) {
+			return 2
+		}
 		return 1
-	}
-	for _, b := range res.Binaries {
-		fmt.Fprintf(stdout, "%s: %s (%d targets: %s; %d probes)\n", b.Package, b.Output, len(b.Targets), strings.Join(b.Targets, ", "), b.Probes)
-	}
-	for _, p := range res.Packages {
-		fmt.Fprintf(stdout, "  %s: %d probes\n", p.Path, p.Probes)
 	}
 	return 0
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,7 +26,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"./nosuchdir"}, 1, "gfz-build:"},
 		{[]string{"-cover", "runtime", "./target"}, 1, "cannot instrument runtime"},
 		{[]string{"."}, 1, "no gfz fuzz targets"},
-		{[]string{"-o", out, "-mapbits", "18", "./..."}, 0, "example.com/fixture/target: " + out + " (1 targets: FuzzParse; 118 probes)"},
+		{[]string{"-o", out, "-mapbits", "18", "./..."}, 0, "example.com/fixture/target: " + out + " (1 targets: FuzzParse; 10 probes)"},
+		{[]string{"-o", out, "./..."}, 0, "gfz-build: instrumented 3 packages, 118 probes: example.com/fixture 118"},
+		{[]string{"-skip", "./x", "."}, 2, "import path patterns"},
+		{[]string{"-o", out, "-skip", "...", "./target"}, 0, "gfz-build: instrumented 1 packages, 10 probes"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), c.args, &stdout, &stderr)
@@ -33,5 +37,62 @@ func TestExitCodes(t *testing.T) {
 		if code != c.code || !strings.Contains(all, c.want) {
 			t.Errorf("gfz-build %v: exit %d, want %d with %q; output:\n%s", c.args, code, c.code, c.want, all)
 		}
+	}
+}
+
+// TestNoModule: outside any module gfz-build says there is no go.mod, names
+// the directory and what to do, and exits 2.
+func TestNoModule(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GOWORK", "off")
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"."}, &stdout, &stderr)
+	if s := stderr.String(); code != 2 || !strings.Contains(s, "no go.mod in "+dir) || !strings.Contains(s, "go mod init") {
+		t.Errorf("exit %d, stderr:\n%s", code, s)
+	}
+}
+
+// TestBrokenPackageListed: ./... with one broken package builds the other,
+// lists the binary written, names the broken package with its error and
+// exits 1.
+func TestBrokenPackageListed(t *testing.T) {
+	gfz, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	test := func(pkg string) string {
+		return "package " + pkg + "\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
+	}
+	for name, src := range map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
+		"good/good.go":      "package good\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"good/good_test.go": test("good"),
+		"bad/bad.go":        "package bad\n\nfunc F(n int) int { return undefinedThing }\n",
+		"bad/bad_test.go":   test("bad"),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"-o", out, "./..."}, &stdout, &stderr)
+	good := filepath.Join(out, "good.gfz")
+	if _, err := os.Stat(good); err != nil || code != 1 {
+		t.Fatalf("exit %d (want 1), good binary: %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "example.com/m/good: "+good) {
+		t.Errorf("the binary written is not listed:\n%s", stdout.String())
+	}
+	if s := stderr.String(); !strings.Contains(s, "1 package(s) could not be built (1 binaries written)") ||
+		!strings.Contains(s, "example.com/m/bad: go test -c:") || !strings.Contains(s, "undefined: undefinedThing") {
+		t.Errorf("the broken package is not named with its error:\n%s", s)
 	}
 }

@@ -11,10 +11,11 @@
 //	gfz-run -time 30s ./testdata/examples/...
 //
 // Each binary runs in its package's directory (so testdata/fuzz seeds are
-// found); each target's work directory is <-workdir>/<FuzzTarget> (the
-// package name is prepended when two packages share a target name).
+// found); each target's work directory is <-workdir>/<import path>/<FuzzTarget>,
+// unique per package and target. A package that fails to build does not
+// stop the others: the targets that built are run and the exit status is 1.
 // Exit status: 0 when no target failed, 1 when a target found a new failure
-// or a build failed, 2 for usage errors.
+// or a build failed, 2 for usage errors and when there is no go.mod.
 package main
 
 import (
@@ -71,7 +72,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
-	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories")
+	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>)")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
 	fs.DurationVar(&dur, "time", 0, "fuzz each target for this long (0: until interrupted or -runs)")
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
@@ -80,7 +81,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.DurationVar(&timeout, "timeout", 5*time.Second, "per-input timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
-	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several)")
+	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
@@ -145,10 +146,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// A directory output makes build name each binary after its package.
 	o.build.Output = outDir + string(filepath.Separator)
 	o.build.Stdout, o.build.Stderr = stderr, stderr
-	res, err := build.Build(ctx, o.build)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
-		return 1
+	res, buildErr := build.Build(ctx, o.build)
+	if buildErr != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
+		if errors.Is(buildErr, build.ErrNoModule) {
+			return 2
+		}
+		if res == nil || len(res.Binaries) == 0 {
+			return 1
+		}
+		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
 	}
 	names := map[string]int{}
 	total := 0
@@ -167,16 +174,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			if ctx.Err() != nil {
 				fmt.Fprintln(stderr, "gfz-run: interrupted")
+				if buildErr != nil {
+					return 1
+				}
 				return exitFor(failed)
 			}
-			wd := filepath.Join(workBase, target)
-			if names[target] > 1 {
-				wd = filepath.Join(workBase, filepath.Base(b.Package)+"."+target)
+			wd := workDir(workBase, b.Package, target)
+			if old := filepath.Join(workBase, target); old != wd {
+				if fi, err := os.Stat(filepath.Join(old, "corpus")); err == nil && fi.IsDir() {
+					fmt.Fprintf(stderr, "gfz-run: note: %s looks like a work directory of an older gfz-run; this target now uses %s (move the old one there to resume it)\n", old, wd)
+				}
 			}
 			args := append([]string{"-workdir", wd}, o.run...)
 			if o.coverprofile != "" {
 				prof := o.coverprofile
 				if total > 1 && o.only == "" {
+					if names[target] > 1 {
+						prof += "." + strings.ReplaceAll(b.Package, "/", "_")
+					}
 					prof += "." + target
 				}
 				if prof, err = filepath.Abs(prof); err != nil {
@@ -203,7 +218,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)
+	if buildErr != nil {
+		fmt.Fprintln(stderr, "gfz-run: some packages did not build (see above)")
+		return 1
+	}
 	return exitFor(failed)
+}
+
+// workDir returns the work directory of target in package pkg (an import
+// path) under base: base/<import path>/<target>, so that packages with the
+// same name, or targets with the same name in different packages, never
+// share one.
+func workDir(base, pkg, target string) string {
+	return filepath.Join(base, filepath.FromSlash(pkg), target)
 }
 
 func exitFor(failed int) int {

@@ -46,7 +46,7 @@ func TestRunExample(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (failure found)\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
-	inputs, _ := filepath.Glob(filepath.Join(work, "FuzzDelete", "failures", "*.input"))
+	inputs, _ := filepath.Glob(filepath.Join(work, "github.com", "gfz-dev", "gfz", "testdata", "examples", "bst", "FuzzDelete", "failures", "*.input"))
 	if len(inputs) != 1 {
 		t.Fatalf("want exactly one saved failure, got %v\nstderr:\n%s", inputs, errb.String())
 	}
@@ -153,5 +153,97 @@ func TestBSTZestBeatsRandom(t *testing.T) {
 	}
 	if medians["random"] < 2*medians["zest"] {
 		t.Errorf("random's median (%d execs) is not clearly above zest's (%d)", medians["random"], medians["zest"])
+	}
+}
+
+// TestWorkDirsPerPackage: ./alpha and ./sub/alpha both declare FuzzF; each
+// gets its own work directory, named after its import path.
+func TestWorkDirsPerPackage(t *testing.T) {
+	gfz, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	test := "package alpha\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
+	for name, src := range map[string]string{
+		"go.mod":              "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
+		"alpha/a.go":          "package alpha\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"alpha/a_test.go":     test,
+		"sub/alpha/a.go":      "package alpha\n\nfunc F(n int) int {\n\tswitch n {\n\tcase 1:\n\t\treturn 2\n\t}\n\treturn 0\n}\n",
+		"sub/alpha/a_test.go": test,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	work := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"-workdir", work, "-workers", "1", "-runs", "200", "./..."}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	for _, pkg := range []string{"example.com/m/alpha", "example.com/m/sub/alpha"} {
+		wd := filepath.Join(work, filepath.FromSlash(pkg), "FuzzF")
+		if fi, err := os.Stat(filepath.Join(wd, "corpus")); err != nil || !fi.IsDir() {
+			t.Errorf("%s: no work directory %s: %v", pkg, wd, err)
+		}
+		if !strings.Contains(out.String(), "-workdir "+wd+" ") {
+			t.Errorf("%s: not run with -workdir %s:\n%s", pkg, wd, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "FuzzF")); err == nil {
+		t.Errorf("a shared %s/FuzzF was created", work)
+	}
+}
+
+// TestRunNoModule: outside any module gfz-run says there is no go.mod and
+// exits 2.
+func TestRunNoModule(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GOWORK", "off")
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-workdir", t.TempDir(), "-runs", "1", "."}, &out, &errb)
+	if s := errb.String(); code != 2 || !strings.Contains(s, "no go.mod in "+dir) {
+		t.Errorf("exit %d, stderr:\n%s", code, s)
+	}
+}
+
+// TestRunBrokenPackage: gfz-run ./... with a package that does not compile
+// names it, still runs the targets that built, and exits 1.
+func TestRunBrokenPackage(t *testing.T) {
+	gfz, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	test := func(pkg string) string {
+		return "package " + pkg + "\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
+	}
+	for name, src := range map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
+		"good/good.go":      "package good\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"good/good_test.go": test("good"),
+		"bad/bad.go":        "package bad\n\nfunc F(n int) int { return undefinedThing }\n",
+		"bad/bad_test.go":   test("bad"),
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-workdir", t.TempDir(), "-workers", "1", "-runs", "100", "./..."}, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), "1 target(s) run") || !strings.Contains(errb.String(), "example.com/m/bad: go test -c:") ||
+		!strings.Contains(errb.String(), "undefined: undefinedThing") {
+		t.Errorf("exit %d (want 1)\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 }
