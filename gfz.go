@@ -73,6 +73,8 @@
 package gfz
 
 import (
+	"flag"
+	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -98,25 +100,49 @@ func Fuzz(f *testing.F, fn func(*T)) {
 		binaryMode.fuzz(f, fn)
 		return
 	}
+	// Replaying seeds, values are formatted as drawn (a value the target
+	// modifies is shown as it was generated); under go test -fuzz they
+	// are formatted only when an input fails, to keep executions cheap.
+	eager := !fuzzing()
 	f.Fuzz(func(tt *testing.T, data []byte) {
-		t := &T{src: param.New(data, 0), tt: tt}
+		t := &T{src: param.New(data, 0), tt: tt, eager: eager}
 		runTest(t, fn)
 	})
 }
 
+// fuzzing reports whether go test runs with -fuzz (in this process).
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
+}
+
 // runTest runs fn under go test: assumption failures end the input quietly,
-// everything else (testing's own Goexit, panics) passes through.
+// everything else (testing's own Goexit, panics) passes through. When the
+// input fails, the generated values are logged first.
 func runTest(t *T, fn func(*T)) {
 	defer func() {
-		if r := recover(); r != nil {
-			if r == errSkipNow {
-				return
-			}
-			if _, ok := r.(param.Exhausted); ok {
-				return
-			}
+		r := recover()
+		if r == errSkipNow {
+			return
+		}
+		if _, ok := r.(param.Exhausted); ok {
+			return
+		}
+		if r != nil || t.tt.Failed() {
+			t.logValues()
+		}
+		if r != nil {
 			panic(r)
 		}
 	}()
 	fn(t)
+}
+
+// logValues logs the generated values of a failed input under go test.
+func (t *T) logValues() {
+	if len(t.values) == 0 {
+		return
+	}
+	t.tt.Helper()
+	t.tt.Log("generated values:\n" + strings.TrimSuffix(indent(t.Values()), "\n"))
 }
