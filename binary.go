@@ -410,6 +410,13 @@ func superviseWorkers(cfg *binaryConfig) int {
 	})
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):
+		// Tell a target that does not call gfz.Fuzz from one whose seeds
+		// the testing package refused (f.Add of another type than
+		// []byte): a -repro child says which on its status pipe.
+		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.target)
+			return ExitUsage
+		}
 		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
 		return ExitUsage
 	case err != nil:
