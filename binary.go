@@ -767,10 +767,10 @@ func superviseRepro(cfg *binaryConfig) int {
 		}
 		switch {
 		case c.doneSeen:
-			if code := c.ps.ExitCode(); code != childExitBase+c.done && c.done != ExitUsage {
-				// The race detector changes the exit status (to 66) when
-				// it reported a data race.
-				fmt.Fprintf(cfg.stderr, "gfz: the fuzz process exited with status %d (the race detector's when it reports a data race; see above)\n", code)
+			if c.ps.ExitCode() != childExitBase+c.done {
+				// Something the target left running ended the process
+				// after the last input returned.
+				fmt.Fprintf(cfg.stderr, "gfz: the fuzz process died (%s) after running its inputs (see its output above)\n", oneLine(c.crashKind()))
 				return ExitFailure
 			}
 			return max(status, c.done)
@@ -893,10 +893,10 @@ func (c *binaryConfig) describer(exe string) func(ctx context.Context, input []b
 		if err != nil {
 			return "", -1, fmt.Errorf("describe: %w", err)
 		}
+		if err := ctx.Err(); err != nil {
+			return "", -1, fmt.Errorf("describe: %w", err)
+		}
 		if st.input < 0 {
-			if err := ctx.Err(); err != nil {
-				return "", -1, fmt.Errorf("describe: %w", err)
-			}
 			return "", -1, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
 		return st.valuesText(), st.read, nil
