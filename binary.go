@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -600,6 +601,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	}
 	defer pr.Close()
 	cmd.ExtraFiles = []*os.File{pw} // descriptor 3 in the child
+	setDeathSignal(cmd)
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
@@ -663,6 +665,20 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	c.ps = cmd.ProcessState
 	c.tail = tail.String()
 	return c, nil
+}
+
+// setDeathSignal makes the kernel kill the child when this process dies,
+// even by SIGKILL, so that a hanging or allocating -repro child does not
+// outlive it (Linux: SysProcAttr.Pdeathsig, set through reflection
+// because the field exists only there; elsewhere nothing).
+func setDeathSignal(cmd *exec.Cmd) {
+	attr := &syscall.SysProcAttr{}
+	f := reflect.ValueOf(attr).Elem().FieldByName("Pdeathsig")
+	if !f.IsValid() || !f.CanSet() || f.Type() != reflect.TypeOf(syscall.SIGKILL) {
+		return
+	}
+	f.Set(reflect.ValueOf(syscall.SIGKILL))
+	cmd.SysProcAttr = attr
 }
 
 // tailWriter passes writes through to w (if not nil) and keeps the last

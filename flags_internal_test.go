@@ -86,3 +86,27 @@ func TestRSSLimitFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestReproTimeoutValue: -repro stops an input after -timeout, after 10s
+// with the default (auto), never with -timeout 0.
+func TestReproTimeoutValue(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, reproDefaultTimeout},
+		{[]string{"-timeout", "auto"}, reproDefaultTimeout},
+		{[]string{"-timeout", "0"}, 0},
+		{[]string{"-timeout", "2s"}, 2 * time.Second},
+	} {
+		var out, errb bytes.Buffer
+		cfg, code := parseBinaryArgs(testInfo, append(c.args, "-repro", "x.input", "FuzzA"), &out, &errb)
+		if code != -1 {
+			t.Errorf("%q: code %d: %s", c.args, code, errb.String())
+			continue
+		}
+		if cfg.reproTimeout() != c.want {
+			t.Errorf("%q: repro timeout %v; want %v", c.args, cfg.reproTimeout(), c.want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -231,4 +233,77 @@ func TestGoTestLogsValues(t *testing.T) {
 	out, code := run(t, root, nil, "go", "test", "-count=1", "-run=^FuzzReplay$", "./testdata/seeds")
 	wantOutput(t, "go test FuzzReplay", out, code, 1, "FuzzReplay/fail", "not sorted (n 42)",
 		"generated values:", "xs = []int{3, 1}", "n = 42")
+}
+
+// TestReproChildDiesWithParent: the -repro child (here hanging with
+// -timeout 0, no timeout) does not outlive its parent killed by SIGKILL.
+func TestReproChildDiesWithParent(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the kernel's parent-death signal is Linux only")
+	}
+	bin := crashersBinary(t)
+	in := inputFiles(t, trigger7)
+	outPath := filepath.Join(t.TempDir(), "out")
+	outFile, err := os.Create(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer outFile.Close()
+	cmd := exec.Command(bin, "-timeout", "0", "-repro", in[0], "FuzzHang")
+	cmd.Dir = t.TempDir()
+	cmd.Stdout, cmd.Stderr = outFile, outFile
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor(t, func() bool { b, _ := os.ReadFile(outPath); return bytes.Contains(b, []byte("=== ")) })
+	kids := childrenOf(cmd.Process.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("the -repro parent has children %v, want one", kids)
+	}
+	defer syscallKill(kids[0])
+	cmd.Process.Kill()
+	cmd.Wait()
+	waitFor(t, func() bool { return !alive(kids[0]) })
+}
+
+// waitFor polls cond until it holds, failing the test after a minute.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within a minute")
+		}
+	}
+}
+
+// childrenOf returns the child processes of pid (Linux).
+func childrenOf(pid int) []int {
+	p := strconv.Itoa(pid)
+	b, _ := os.ReadFile("/proc/" + p + "/task/" + p + "/children")
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
+// alive reports whether process pid exists and is not a zombie (Linux).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z'
+}
+
+// syscallKill kills pid if it is still there (cleanup after a failure).
+func syscallKill(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
+	}
 }
