@@ -59,9 +59,9 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		cfg.timeout != 2*time.Second || cfg.workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
-	// Defaults: seed 1, zest, 5s timeout, ./gfzwork/<target>.
+	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine), ./gfzwork/<target>.
 	cfg, code = parseBinaryArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || cfg.seed != 1 || cfg.engine != "zest" || cfg.timeout != 5*time.Second || cfg.workdir != filepath.Join("gfzwork", "FuzzA") {
+	if code != -1 || cfg.seed != 1 || cfg.engine != "zest" || cfg.timeout != 0 || cfg.workdir != filepath.Join("gfzwork", "FuzzA") {
 		t.Errorf("defaults %+v", cfg)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.

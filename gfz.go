@@ -21,7 +21,8 @@
 //
 //  1. go test replays the seeds added with f.Add([]byte{...}) and the files
 //     in testdata/fuzz/FuzzModel/, so every failure gfz saves becomes a
-//     regression test that needs nothing but the go command;
+//     regression test that needs nothing but the go command (a failing
+//     input logs the values it generated, as they were drawn);
 //  2. go test -fuzz=FuzzModel lets Go's native fuzzer mutate the parameter
 //     bytes;
 //  3. the fuzz binary built by gfz-build runs gfz's own engines (Zest
@@ -62,17 +63,24 @@
 // exists; -seed N (default 1) seeds every random choice, and with -workers 1
 // the same seed, binary and -runs give the same run; -workers N (default
 // one per CPU); -engine zest|bytes|random; -timeout D per input (default
-// 5s); -rss_limit_mb N (default 2048); -coverprofile FILE writes a go tool
-// cover profile at the end; -v; -repro FILE... re-runs saved inputs and
-// prints the generated values, the result, the message, the signature and
-// the stack. The seed corpus is the target's f.Add seeds plus
-// testdata/fuzz/<FuzzTarget>/ relative to the current directory. Exit
+// auto, calibrated from measured execution times; 0: none; durations need
+// a unit, as for -time); -rss_limit_mb N (default 2048; 0: none; at least
+// 32); -coverprofile FILE writes a go tool cover profile at the end; -v;
+// -repro FILE... re-runs saved inputs in a child process and prints the
+// generated values as drawn, the result, the message, the signature and
+// the stack; it stops an input after -timeout, and an input that kills the
+// process (os.Exit, a fatal error) is reported with the values drawn
+// before and what killed it. The seed corpus is the target's f.Add seeds
+// plus testdata/fuzz/<FuzzTarget>/ relative to the current directory; a
+// seed that is not a single []byte is refused at start. Exit
 // status: 0 when nothing failed, 1 when the run found a new failure (or a
 // -repro input failed), 2 for usage and setup errors (including a target
 // that does not call gfz.Fuzz) and when something found could not be saved.
 package gfz
 
 import (
+	"flag"
+	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -90,7 +98,7 @@ var buildInfo string
 // of the parameter bytes: an input whose assumption fails (Assume(false),
 // Skip, or a generator drawing past the parameter cap) passes; Error and
 // Fatal fail the test with their messages; panics propagate to the testing
-// package. In a fuzz binary, Fuzz runs gfz's engine (or -repro) and exits
+// package. A failing input also logs its generated values. In a fuzz binary, Fuzz runs gfz's engine (or -repro) and exits
 // the process.
 func Fuzz(f *testing.F, fn func(*T)) {
 	f.Helper()
@@ -98,25 +106,49 @@ func Fuzz(f *testing.F, fn func(*T)) {
 		binaryMode.fuzz(f, fn)
 		return
 	}
+	// Replaying seeds, values are formatted as drawn (a value the target
+	// modifies is shown as it was generated); under go test -fuzz they
+	// are formatted only when an input fails, to keep executions cheap.
+	eager := !fuzzing()
 	f.Fuzz(func(tt *testing.T, data []byte) {
-		t := &T{src: param.New(data, 0), tt: tt}
+		t := &T{src: param.New(data, 0), tt: tt, eager: eager}
 		runTest(t, fn)
 	})
 }
 
+// fuzzing reports whether go test runs with -fuzz (in this process).
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
+}
+
 // runTest runs fn under go test: assumption failures end the input quietly,
-// everything else (testing's own Goexit, panics) passes through.
+// everything else (testing's own Goexit, panics) passes through. When the
+// input fails, the generated values are logged first.
 func runTest(t *T, fn func(*T)) {
 	defer func() {
-		if r := recover(); r != nil {
-			if r == errSkipNow {
-				return
-			}
-			if _, ok := r.(param.Exhausted); ok {
-				return
-			}
+		r := recover()
+		if r == errSkipNow {
+			return
+		}
+		if _, ok := r.(param.Exhausted); ok {
+			return
+		}
+		if r != nil || t.tt.Failed() {
+			t.logValues()
+		}
+		if r != nil {
 			panic(r)
 		}
 	}()
 	fn(t)
+}
+
+// logValues logs the generated values of a failed input under go test.
+func (t *T) logValues() {
+	if len(t.values) == 0 {
+		return
+	}
+	t.tt.Helper()
+	t.tt.Log("generated values:\n" + strings.TrimSuffix(indent(t.Values()), "\n"))
 }

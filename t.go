@@ -29,8 +29,9 @@ type T struct {
 	keepLogs bool     // keep Log output (repro mode)
 	logs     []string // Log output when keepLogs
 
-	eager  bool    // format recorded values when recorded (repro mode)
-	values []value // top-level generated values
+	eager  bool                     // format recorded values when recorded (repro mode, plain go test)
+	onNote func(label, text string) // called for each value recorded when eager (-repro streams them)
+	values []value                  // top-level generated values
 
 	helpers map[string]bool // functions marked by Helper
 }
@@ -80,12 +81,16 @@ func (t *T) Source() *param.Source { return t.src }
 // other generator is drawing); generator authors rarely need it. Values are
 // printed in Go syntax when a failure is reported; in fuzz-binary mode they
 // are printed when the failure is reported, so a value the target modifies
-// after drawing it is shown modified (-repro prints them as drawn).
+// after drawing it is shown modified (-repro prints them as drawn, and so
+// does plain go test, which logs them when an input fails).
 func (t *T) Note(label string, v any) {
 	val := value{label: label, v: v}
 	if t.eager {
 		val.text = formatValue(v)
 		val.v = nil
+		if t.onNote != nil {
+			t.onNote(label, val.text)
+		}
 	}
 	t.values = append(t.values, val)
 }

@@ -96,6 +96,7 @@ type Source struct {
 	cur    int32
 	record bool
 	rec    Record
+	onRead func(pos int)
 }
 
 // New returns a Source reading data, extending it with PRNG bytes seeded by
@@ -132,6 +133,12 @@ func (s *Source) SetMax(n int) {
 	}
 	s.max = n
 }
+
+// SetOnRead sets a function called with the new position after every
+// read (nil: none). The fuzz binary's -repro uses it to report, as they
+// happen, how many bytes an execution has read, so that the count is known
+// even if the process dies during the execution.
+func (s *Source) SetOnRead(fn func(pos int)) { s.onRead = fn }
 
 // SetRecording turns the draw/span record on or off (default on).
 func (s *Source) SetRecording(on bool) { s.record = on }
@@ -172,6 +179,9 @@ func (s *Source) take(w int) int {
 		}
 	}
 	s.pos = end
+	if s.onRead != nil {
+		s.onRead(end)
+	}
 	return off
 }
 

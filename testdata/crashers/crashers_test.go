@@ -1,6 +1,7 @@
 package crashers
 
 import (
+	"log"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/param"
 )
 
 // trigger draws the byte that decides whether the target misbehaves
@@ -154,6 +156,27 @@ func FuzzSegv(f *testing.F) {
 		if trigger(t) {
 			syscall.Kill(os.Getpid(), syscall.SIGSEGV)
 			select {}
+		}
+	})
+}
+
+// FuzzLogFatal calls log.Fatal (which exits with status 1).
+func FuzzLogFatal(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			log.Fatal("crashers: log.Fatal on k == 7")
+		}
+	})
+}
+
+// FuzzExitAfterRead reads 3 more bytes straight from the parameter source
+// (no generator, so no value is recorded) and then calls os.Exit(3): the
+// bytes an execution read are more than its recorded values account for.
+func FuzzExitAfterRead(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			t.Source().Uint(3, param.Value)
+			os.Exit(3)
 		}
 	})
 }
