@@ -4,7 +4,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,81 +18,6 @@ import (
 
 	"github.com/gfz-dev/gfz/param"
 )
-
-// SupervisorConfig configures Supervise.
-type SupervisorConfig struct {
-	Target string // fuzz target name, for messages, stats and reports
-	Engine string // engine name, for the stats file
-	Seed   int64  // seed of worker 0's first process; the others derive theirs from it
-	Runs   int64  // total executions over all workers (0: no limit)
-	Time   time.Duration
-	// Timeout is the per-input timeout: a worker stuck in one execution
-	// this long is killed and its input saved as a TIMEOUT failure. 0
-	// selects the calibrated default; NoTimeout turns it off.
-	Timeout time.Duration
-	// RSSLimitMB kills a worker whose resident set exceeds this many MiB
-	// (0: no limit); the input it was running is saved as an "out of
-	// memory" failure.
-	RSSLimitMB int
-	Workers    int    // number of worker processes (0: 1)
-	Workdir    string // the work directory shared by all workers
-	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize); it
-	// must be the workers' cap too.
-	MaxInputSize int
-	// Status receives status lines, failure reports, warnings and the
-	// final summary (nil: none), and the workers' "gfz:" messages.
-	Status         io.Writer
-	StatusInterval time.Duration // default 3s
-	// Verbose forwards everything workers write on stderr, not only their
-	// "gfz:" messages.
-	Verbose bool
-	// Command returns the (not yet started) command of one worker process.
-	// Supervise sets its Stderr (and, on Linux, a parent-death signal).
-	Command func(w WorkerSpec) *exec.Cmd
-	// ErrorExit is the exit status by which a worker reports a usage or
-	// setup error or a failed run (for example a failure it could not
-	// save); Supervise then stops and returns an error.
-	ErrorExit int
-	// Describe, when set, re-runs one input in a fresh process the way
-	// -repro does, with the per-input timeout, and returns the generated
-	// values as they were drawn (report text, possibly partial when the
-	// process died mid-execution) and how many bytes of input the
-	// execution had read when it ended, crashed or hung (-1: unknown).
-	// The supervisor uses it for each new failure that killed a worker:
-	// the report shows the values and the input is saved trimmed to the
-	// bytes read. nil: such reports have no values and inputs are saved
-	// as published (extended to the size cap).
-	Describe func(ctx context.Context, input []byte, timeout time.Duration) (values string, consumed int, err error)
-}
-
-// WorkerSpec tells a worker process what to do (passed by
-// SupervisorConfig.Command, typically through the environment).
-type WorkerSpec struct {
-	ID          int           // worker slot, 0..Workers-1
-	Incarnation int           // 0 for the slot's first process, +1 per restart
-	SharedMem   string        // Config.SharedMem
-	Seed        int64         // Config.Seed
-	Runs        int64         // Config.Runs (0: no limit)
-	Time        time.Duration // Config.Time (0: no limit)
-	Sync        bool          // Config.Sync
-}
-
-// ErrNoEngine is returned by Supervise when the first worker ended without
-// reaching the engine (a fuzz target that does not call gfz.Fuzz, or one
-// failing before that).
-var ErrNoEngine = errors.New("the worker ended without running the engine")
-
-// Crash kinds recorded by the supervisor (besides "fatal error: ...",
-// "panic: ...", "signal SIGxxx" and "exit status N").
-const (
-	KindTimeout     = "timeout"
-	KindOutOfMemory = "out of memory"
-	KindGoexit      = "runtime.Goexit"
-)
-
-// GoexitMarker is the line a worker's executor writes on stderr before
-// exiting when the fuzz target called runtime.Goexit.
-const GoexitMarker = "gfz-worker: the fuzz target called runtime.Goexit"
 
 // Supervision constants.
 const (
