@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/cliflag"
 )
 
 // Fuzz-binary mode.
@@ -190,45 +191,6 @@ error (or something found could not be saved).
 flags:
 `
 
-// durationFlag is the value of -time and -timeout: a duration with a unit
-// ("90s", "1m30s", "500ms") or 0; -timeout also takes "auto" (its
-// default). A bare number other than 0 is refused with a message that
-// suggests the unit, instead of the flag package's "parse error".
-type durationFlag struct {
-	d      time.Duration
-	auto   bool // "auto" is accepted
-	isAuto bool // the value is "auto"
-}
-
-func (f *durationFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	if f.isAuto {
-		return "auto"
-	}
-	return f.d.String()
-}
-
-func (f *durationFlag) Set(s string) error {
-	if f.auto && s == "auto" {
-		f.d, f.isAuto = 0, true
-		return nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
-			return fmt.Errorf("a duration needs a unit: write %ss (or %sms, %sm)", s, s, s)
-		}
-		return fmt.Errorf("not a duration: write a number with a unit, such as 10s, 500ms or 1m30s")
-	}
-	if d < 0 {
-		return errors.New("must not be negative")
-	}
-	f.d, f.isAuto = d, false
-	return nil
-}
-
 // minRSSLimitMB is the smallest -rss_limit_mb accepted (besides 0): a
 // worker of a small target takes about 10 MiB before running anything
 // (measured: 10.3 MiB resident for testdata/crashers), so a lower limit
@@ -280,8 +242,8 @@ func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*bin
 	}
 	var repro stringList
 	fs.BoolVar(&cfg.list, "list", false, "list the fuzz targets of this binary and exit")
-	timeFlag := durationFlag{}
-	timeoutFlag := durationFlag{auto: true, isAuto: true}
+	timeFlag := cliflag.Duration{}
+	timeoutFlag := cliflag.Duration{Auto: true, IsAuto: true}
 	fs.Var(&timeFlag, "time", "stop after `D`, a duration with a unit such as 30s or 1h30m (0: no limit)")
 	fs.Int64Var(&cfg.runs, "runs", 0, "stop after this many executions (0: no limit)")
 	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
@@ -311,14 +273,14 @@ func parseBinaryArgs(info string, args []string, stdout, stderr io.Writer) (*bin
 		fmt.Fprintf(stderr, "gfz: unknown engine %q (want zest, bytes or random)\n", cfg.engine)
 		return nil, ExitUsage
 	}
-	cfg.time = timeFlag.d
+	cfg.time = timeFlag.D
 	switch {
-	case timeoutFlag.isAuto:
+	case timeoutFlag.IsAuto:
 		cfg.timeout = 0 // the engine calibrates it
-	case timeoutFlag.d == 0:
+	case timeoutFlag.D == 0:
 		cfg.timeout = engine.NoTimeout
 	default:
-		cfg.timeout = timeoutFlag.d
+		cfg.timeout = timeoutFlag.D
 	}
 	if cfg.runs < 0 || cfg.rssLimitMB < 0 {
 		fmt.Fprintln(stderr, "gfz: -runs and -rss_limit_mb must not be negative")

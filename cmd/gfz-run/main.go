@@ -31,9 +31,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/cliflag"
 )
 
 func main() {
@@ -60,11 +60,11 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.SetOutput(stderr)
 	o := &options{}
 	var (
-		dur       time.Duration
+		dur       cliflag.Duration
 		runs      int64
 		seed      int64
 		engine    string
-		timeout   time.Duration
+		timeout   = cliflag.Duration{Auto: true, IsAuto: true}
 		verbose   bool
 		coverprof string
 		workers   int
@@ -74,11 +74,11 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
 	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>)")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
-	fs.DurationVar(&dur, "time", 0, "fuzz each target for this long (0: until interrupted or -runs)")
+	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs)")
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
-	fs.DurationVar(&timeout, "timeout", 5*time.Second, "per-input timeout")
+	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
@@ -98,11 +98,11 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
 		return nil, 2
 	}
-	if dur < 0 || runs < 0 || timeout <= 0 || workers < 0 || rssLimit < 0 {
-		fmt.Fprintln(stderr, "gfz-run: -time, -runs, -workers and -rss_limit_mb must not be negative and -timeout must be positive")
+	if runs < 0 || workers < 0 || rssLimit < 0 {
+		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
 		return nil, 2
 	}
-	if dur == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
+	if dur.D == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
 		fmt.Fprintln(stderr, "gfz-run: note: without -time or -runs each target runs until interrupted (Ctrl-C moves on to the next)")
 	}
 	o.build.Patterns = fs.Args()
@@ -112,7 +112,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	if workers > 0 {
 		o.run = append(o.run, "-workers", strconv.Itoa(workers))
 	}
-	if dur > 0 {
+	if dur.D > 0 {
 		o.run = append(o.run, "-time", dur.String())
 	}
 	if runs > 0 {

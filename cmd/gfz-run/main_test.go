@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +20,8 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-nosuchflag"},
 		{"-time", "-1s", "."},
-		{"-timeout", "0", "."},
+		{"-time", "10", "."},
+		{"-timeout", "5", "."},
 		{"-runs", "x", "."},
 	} {
 		var out, errb bytes.Buffer
@@ -30,6 +32,34 @@ func TestUsageErrors(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"-h"}, &out, &errb); code != 0 || !strings.Contains(errb.String(), "usage: gfz-run") {
 		t.Errorf("-h: exit %d, stderr %q", code, errb.String())
+	}
+	errb.Reset()
+	if run(context.Background(), []string{"-time", "10", "."}, &out, &errb); !strings.Contains(errb.String(), "a duration needs a unit: write 10s") {
+		t.Errorf("-time 10: stderr %q, want the unit named", errb.String())
+	}
+}
+
+// TestTimeoutPassedOn: gfz-run passes -timeout to the fuzz binaries as
+// given, "auto" (the binary's calibrated default) unless set, and 0 (no
+// timeout) is allowed.
+func TestTimeoutPassedOn(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "auto"},
+		{[]string{"-timeout", "0"}, "0s"},
+		{[]string{"-timeout", "1500ms"}, "1.5s"},
+		{[]string{"-timeout", "auto"}, "auto"},
+	} {
+		o, code := parse(append(c.args, "."), io.Discard)
+		if o == nil {
+			t.Fatalf("%q: exit %d", c.args, code)
+		}
+		i := slices.Index(o.run, "-timeout")
+		if i < 0 || o.run[i+1] != c.want {
+			t.Errorf("%q: binary flags %q, want -timeout %s", c.args, o.run, c.want)
+		}
 	}
 }
 
