@@ -109,7 +109,7 @@ func statInt(t *testing.T, st map[string]string, key string) int64 {
 	return n
 }
 
-var foundAtRe = regexp.MustCompile(`(?m)^found at execution: (\d+)$`)
+var foundAtRe = regexp.MustCompile(`(?m)^found at execution: (\d+)\b`)
 
 // TestCrashKinds runs a target per way of dying: each death is saved once
 // (deduplicated over many restarts), with its kind, and fuzzing goes on to

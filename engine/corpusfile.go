@@ -189,12 +189,13 @@ func writeTemp(dir, base, path string, data []byte, sync bool) (tmp string, err 
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp = f.Name()
+	name := f.Name() // the named result is "" once an error is returned
 	defer func() {
 		if err != nil {
-			os.Remove(tmp)
+			os.Remove(name)
 		}
 	}()
+	tmp = name
 	if _, err = f.Write(data); err != nil {
 		f.Close()
 		return "", fmt.Errorf("write %s: %w", path, err)

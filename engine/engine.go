@@ -646,8 +646,8 @@ func (f *fuzzer) failure(out Outcome) {
 
 // stamp fills in when and by whom a failure was found. A worker knows its
 // own execution count exactly and the total over all workers only as of
-// the supervisor's last tick, so it reports the total as an estimate and
-// names its own count.
+// the supervisor's last tick, so it reports the total (exact with one
+// worker, an estimate with several) and names its own count.
 func (f *fuzzer) stamp(rep *failureReport) {
 	now := time.Now()
 	rep.Found, rep.Into = now, now.Sub(f.start)
@@ -663,7 +663,7 @@ func (f *fuzzer) stamp(rep *failureReport) {
 	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, n)
 	total := int64(f.shm.load(offTotal)) + f.execs - int64(f.shm.load(offOwnAt))
 	rep.Exec = total
-	rep.ExecNote = fmt.Sprintf("about %d (all workers; worker %d at its execution %d)", total, id, n)
+	rep.ExecNote = fmt.Sprintf("%d (over all workers, as of the supervisor's last count; worker %d at its execution %d)", total, id, n)
 }
 
 // recordFailure saves a new unique failure and marks its signature known.

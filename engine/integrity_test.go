@@ -523,7 +523,7 @@ func TestWorkerFailureStamp(t *testing.T) {
 	}
 	rep, _ := os.ReadFile(strings.TrimSuffix(s.FailureFiles[0], ".input") + ".txt")
 	exe, _ := os.Executable()
-	for _, want := range []string{"\nfound at execution: about 1001 (all workers; worker 3 at its execution 0)\n",
+	for _, want := range []string{"\nfound at execution: 1001 (over all workers, as of the supervisor's last count; worker 3 at its execution 0)\n",
 		"\nfound by: worker 3, in its execution 0\n", "into the run)\n", "\nreproduce: " + exe + " -repro " + s.FailureFiles[0] + " FuzzX\n"} {
 		if !strings.Contains(string(rep), want) {
 			t.Errorf("report lacks %q:\n%.700s", want, rep)

@@ -124,7 +124,7 @@ func TestRunExample(t *testing.T) {
 	}
 }
 
-var foundAt = regexp.MustCompile(`(?m)^found at execution: (\d+)$`)
+var foundAt = regexp.MustCompile(`(?m)^found at execution: (\d+)\b`)
 
 // TestBSTZestBeatsRandom is the engine issue's acceptance test: with a
 // fixed execution budget, zest finds the bst bug on at least 9 of 10 seeds,
