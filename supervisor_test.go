@@ -128,7 +128,7 @@ func TestCrashKinds(t *testing.T) {
 		{"FuzzExit", "exit status 3", "exit status 3", nil},
 		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil},
 		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
-		{"FuzzHang", "timeout", "timeout", []string{"-timeout", "300ms"}},
+		{"FuzzHang", "timeout", "timeout", []string{"-timeout", "1s"}},
 		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64"}},
 	}
 	for _, c := range cases {
