@@ -1,0 +1,220 @@
+//go:build unix
+
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// What a worker died of: classifying its death, its signature and the
+// report the supervisor saves.
+
+// crash records the failure of a worker that died while running the
+// engine.
+func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
+	s.crashes++
+	cur, ext, n, _ := sl.shm.current()
+	kind, stack, framed := classifyCrash(sl.tail.String(), ps, sl.kill)
+	switch kind {
+	case KindTimeout:
+		s.timeouts++
+	case KindOutOfMemory:
+		s.ooms++
+	}
+	sig := crashSignature(kind, stack, framed)
+	if _, ok := s.known[sig]; ok {
+		return
+	}
+	if in, ok := s.wd.failureSaved(sig); ok {
+		s.known[sig] = in
+		return
+	}
+	res := Failure
+	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.kill), n)
+	if kind == KindTimeout {
+		res = Timeout
+		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
+	}
+	if kind == KindOutOfMemory && sl.kill == KindOutOfMemory {
+		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
+	}
+	input := extendedInput(cur, ext, s.max)
+	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
+	if s.cfg.Describe != nil {
+		values, consumed, err := s.describe(input)
+		if err != nil {
+			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
+		} else {
+			info.Value = values
+			if consumed >= 0 && consumed <= len(input) {
+				input = input[:consumed]
+			}
+		}
+	}
+	now := time.Now()
+	rep := &failureReport{
+		Target: s.cfg.Target, Result: res, Signature: sig, Info: info, Input: input,
+		Exec: s.totals().execs, FoundBy: fmt.Sprintf("worker %d, in its execution %d", sl.id, n),
+		Found: now, Into: now.Sub(s.start),
+	}
+	rep.Repro = reproCommand(s.wd.failures, failureName(sig), s.cfg.Target)
+	path, claimed, err := s.wd.saveFailure(rep)
+	if err != nil {
+		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
+		return
+	}
+	s.known[sig] = path
+	if !claimed {
+		return // a worker saved the same failure at the same time and announced it
+	}
+	s.newFiles = append(s.newFiles, path)
+	s.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+}
+
+// describe re-runs a crash input with cfg.Describe (values and bytes
+// read), bounded by the per-input timeout.
+func (s *supervisor) describe(input []byte) (string, int, error) {
+	to := s.timeout
+	if to <= 0 {
+		to = maxCalibratedTimeout
+	}
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, to+killGrace+10*time.Second)
+	defer cancel()
+	return s.cfg.Describe(ctx, input, to)
+}
+
+// crashSignature is the signature of a worker's death: the kind, then the
+// top user frames of the crash trace when they say where it happened
+// (framed), or, for a hang, of the goroutine running the fuzz function.
+func crashSignature(kind, stack string, framed bool) string {
+	if kind == KindTimeout {
+		return hangSignature(stack)
+	}
+	if framed {
+		if fr := crashFrames(stack); fr != "" {
+			return kind + "\n" + fr
+		}
+	}
+	return kind
+}
+
+// CrashSignature is the failure signature the supervisor gives to a
+// process that died with this stderr tail and exit state.
+func CrashSignature(stderrTail string, ps *os.ProcessState) string {
+	kind, stack, framed := classifyCrash(stderrTail, ps, "")
+	return crashSignature(kind, stack, framed)
+}
+
+// CrashKind names what a process running a fuzz target died of, from the
+// tail of its stderr and its exit state, as the supervisor names it in
+// failure reports ("panic: ...", "fatal error: ...", "signal SIGSEGV",
+// "exit status 3", "runtime.Goexit").
+func CrashKind(stderrTail string, ps *os.ProcessState) string {
+	kind, _, _ := classifyCrash(stderrTail, ps, "")
+	return kind
+}
+
+func describeExit(ps *os.ProcessState, kill string) string {
+	if kill != "" {
+		return "killed: " + kill
+	}
+	return ps.String()
+}
+
+// classifyCrash names what a worker died of from its stderr tail and exit
+// state, and returns the part of the tail holding the crash trace and
+// whether the signature should include the trace's top user frames (not
+// for timeouts, memory exhaustion and asynchronous signals, whose traces
+// show wherever the process happened to be).
+func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack string, framed bool) {
+	switch kill {
+	case KindTimeout:
+		if i := strings.Index(tail, "SIGQUIT"); i >= 0 {
+			return KindTimeout, tail[i:], false
+		}
+		return KindTimeout, "", false
+	case KindOutOfMemory:
+		return KindOutOfMemory, "", false
+	}
+	if i := strings.LastIndex(tail, GoexitMarker); i >= 0 {
+		return KindGoexit, tail[i+len(GoexitMarker):], true
+	}
+	if i := lineIndex(tail, "fatal error: "); i >= 0 {
+		line := firstLine(tail[i:])
+		rest := strings.TrimPrefix(line, "fatal error: ")
+		switch {
+		case strings.Contains(rest, "out of memory"):
+			return KindOutOfMemory, tail[i:], false
+		case strings.HasPrefix(rest, "unexpected signal"):
+			// A fault in non-Go code: synchronous, the trace shows where.
+			if sig := signalName(tail[i:]); sig != "" {
+				return "signal " + sig, tail[i:], true
+			}
+		}
+		return "fatal error: " + NormalizeMessage(rest), tail[i:], true
+	}
+	if i := lineIndex(tail, "panic: "); i >= 0 {
+		line := firstLine(tail[i:])
+		if j := strings.LastIndex(line, " [recovered"); j > 0 && strings.HasSuffix(line, "]") {
+			line = line[:j] // re-panicked after a recover
+		}
+		return "panic: " + NormalizeMessage(strings.TrimPrefix(line, "panic: ")), tail[i:], true
+	}
+	if i := lineIndex(tail, "SIG"); i >= 0 {
+		// "SIGSEGV: segmentation violation" with no fatal error: a signal
+		// sent to the process, which the runtime cannot attribute.
+		if sig, _, ok := strings.Cut(firstLine(tail[i:]), ":"); ok && !strings.Contains(sig, " ") {
+			return "signal " + sig, tail[i:], false
+		}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "signal " + sigName(ws.Signal()), "", false
+	}
+	return "exit status " + strconv.Itoa(ps.ExitCode()), "", false
+}
+
+// lineIndex returns the offset of the first line of s starting with
+// prefix, or -1.
+func lineIndex(s, prefix string) int {
+	if strings.HasPrefix(s, prefix) {
+		return 0
+	}
+	if i := strings.Index(s, "\n"+prefix); i >= 0 {
+		return i + 1
+	}
+	return -1
+}
+
+// signalName extracts SIGxxx from a "[signal SIGxxx: ...]" line.
+func signalName(s string) string {
+	i := strings.Index(s, "[signal ")
+	if i < 0 {
+		return ""
+	}
+	name, _, _ := strings.Cut(s[i+len("[signal "):], ":")
+	return name
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGABRT: "SIGABRT", syscall.SIGKILL: "SIGKILL",
+	syscall.SIGILL: "SIGILL", syscall.SIGFPE: "SIGFPE", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
+	syscall.SIGQUIT: "SIGQUIT", syscall.SIGTRAP: "SIGTRAP", syscall.SIGPIPE: "SIGPIPE",
+}
+
+func sigName(sig syscall.Signal) string {
+	if n, ok := signalNames[sig]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}

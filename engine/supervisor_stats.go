@@ -1,0 +1,141 @@
+//go:build unix
+
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// The supervisor's aggregate view of its workers: counters, coverage,
+// stability, status lines, the stats file and the summary.
+
+// totals sums the counters of every worker process so far.
+func (s *supervisor) totals() counters {
+	var t counters
+	for _, sl := range s.slots {
+		t.add(sl.dead)
+		if sl.running {
+			t.add(readCounters(sl.shm))
+		}
+	}
+	return t
+}
+
+// noteCov keeps the largest coverage any worker reported (they share the
+// corpus, so their coverage converges).
+func (s *supervisor) noteCov(sl *slot) {
+	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
+	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
+}
+
+// stability aggregates the workers' stability figures.
+func (s *supervisor) stability() float64 {
+	var edges, unstable uint64
+	for _, sl := range s.slots {
+		edges += sl.shm.load(offEdges)
+		unstable += sl.shm.load(offUnstable)
+	}
+	if edges == 0 {
+		return 100
+	}
+	return 100 * float64(edges-min(unstable, edges)) / float64(edges)
+}
+
+// corpusCount counts the entries of corpus/.
+func (s *supervisor) corpusCount() int {
+	files, _ := s.wd.corpusFiles()
+	return len(files)
+}
+
+// refreshKnown adds the failures workers saved to the known set.
+func (s *supervisor) refreshKnown() {
+	known, err := s.wd.knownFailures(func(string, ...any) {})
+	if err != nil {
+		return
+	}
+	for sig, p := range known {
+		if _, ok := s.known[sig]; !ok {
+			s.known[sig] = p
+			s.newFiles = append(s.newFiles, p)
+		}
+	}
+}
+
+func (s *supervisor) statusText(t counters, el time.Duration) string {
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s, workers %d, restarts %d, stability %.1f%%",
+		el.Round(time.Second), t.execs, rate(t.execs, el), pct(t.valid, t.execs), s.corpusCount(),
+		s.maxCov, s.maxValidCov, failuresText(s.known), len(s.slots), s.restarts, s.stability())
+}
+
+func (s *supervisor) status() {
+	for _, sl := range s.slots {
+		s.noteCov(sl)
+	}
+	s.refreshKnown()
+	s.printf("gfz: %s\n", s.statusText(s.totals(), time.Since(s.start)))
+	if err := s.writeStats("running"); err != nil {
+		s.warnf("%v", err)
+	}
+}
+
+// writeStats appends a plot_data row and rewrites stats and plot_data with
+// the totals of all workers.
+func (s *supervisor) writeStats(state string) error {
+	s.refreshKnown()
+	for _, sl := range s.slots {
+		s.noteCov(sl)
+	}
+	t := s.totals()
+	var rssWorkers int64
+	for _, sl := range s.slots {
+		if sl.running {
+			rssWorkers += sl.rss
+		}
+	}
+	r := runStats{
+		target: s.cfg.Target, engine: s.cfg.Engine, state: state, seed: s.cfg.Seed,
+		start: s.start, now: time.Now(),
+		execs: t.execs, valid: t.valid, invalid: t.invalid, failing: t.failing + int64(s.crashes), rechecks: t.rechecks,
+		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
+		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
+		failureSites: countSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
+	}
+	return s.wd.writeRunStats(r, func(kv func(string, any)) {
+		kv("workers", len(s.slots))
+		kv("restarts", s.restarts)
+		kv("crashes", s.crashes)
+		kv("timeouts", s.timeouts)
+		kv("ooms", s.ooms)
+		kv("rss_supervisor_kb", selfRSS()>>10)
+		kv("rss_workers_kb", rssWorkers>>10)
+		kv("errors", len(s.errs))
+	})
+}
+
+func (s *supervisor) summary() *Summary {
+	t := s.totals()
+	files := append([]string(nil), s.newFiles...)
+	sort.Strings(files)
+	return &Summary{
+		Execs: t.execs, Valid: t.valid, Invalid: t.invalid, Corpus: s.corpusCount(),
+		TotalCov: int(s.maxCov), ValidCov: int(s.maxValidCov),
+		Failures: len(s.known), NewFailures: len(s.known) - s.before,
+		Elapsed: time.Since(s.start), FailureFiles: files,
+		Stability: s.stability(), Restarts: s.restarts, Errors: append([]string(nil), s.errs...),
+	}
+}
+
+func (s *supervisor) printFinal() {
+	sum := s.summary()
+	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
+	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
+	for _, p := range sum.FailureFiles {
+		s.printf("gfz:\tfailure: %s\n", p)
+	}
+	if n := len(s.errs); n > 0 {
+		// Each was printed when it happened.
+		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", plural(n, "error"))
+	}
+}
