@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -103,7 +104,7 @@ var goexitHook = func(stack []byte) {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "%s\n%s", engine.GoexitMarker, stack)
-	os.Exit(childExitBase + ExitFailure)
+	driver.ExitChild(ExitFailure)
 }
 
 // panicFailure describes a panic recovered by run; stack is debug.Stack()

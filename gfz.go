@@ -83,12 +83,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/param"
 )
 
 // buildInfo is set by gfz-build with
 // -ldflags "-X github.com/gfz-dev/gfz.buildInfo=v=1&targets=...". When it is
-// non-empty the test binary is a fuzz binary (see binary.go).
+// non-empty the test binary is a fuzz binary (see driver.go and package
+// internal/driver).
 var buildInfo string
 
 // Fuzz runs fn as the fuzz target f. Seeds added with f.Add before Fuzz
@@ -102,8 +104,8 @@ var buildInfo string
 // the process.
 func Fuzz(f *testing.F, fn func(*T)) {
 	f.Helper()
-	if binaryMode != nil {
-		binaryMode.fuzz(f, fn)
+	if driver.Active() {
+		driver.Fuzz(f, target{fn})
 		return
 	}
 	// Replaying seeds, values are formatted as drawn (a value the target
@@ -150,5 +152,5 @@ func (t *T) logValues() {
 		return
 	}
 	t.tt.Helper()
-	t.tt.Log("generated values:\n" + strings.TrimSuffix(indent(t.Values()), "\n"))
+	t.tt.Log("generated values:\n" + strings.TrimSuffix(driver.Indent(t.Values()), "\n"))
 }

@@ -1,4 +1,4 @@
-package gfz
+package driver
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func TestParseBinaryArgs(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		cfg, code := parseBinaryArgs(c.info, c.args, &out, &errb)
+		cfg, code := parseArgs(c.info, c.args, &out, &errb)
 		if code != c.code || !strings.Contains(out.String(), c.stdout) || !strings.Contains(errb.String(), c.stderr) {
 			t.Errorf("%q %q: code %d stdout %q stderr %q; want %d, %q, %q", c.info, c.args, code, out.String(), errb.String(), c.code, c.stdout, c.stderr)
 		}
@@ -50,7 +50,7 @@ func TestParseBinaryArgs(t *testing.T) {
 
 func TestParseBinaryArgsValues(t *testing.T) {
 	var out, errb bytes.Buffer
-	cfg, code := parseBinaryArgs(testInfo, []string{"-time", "3s", "-runs", "77", "-seed", "9", "-engine", "random",
+	cfg, code := parseArgs(testInfo, []string{"-time", "3s", "-runs", "77", "-seed", "9", "-engine", "random",
 		"-timeout", "2s", "-workdir", "wd", "-coverprofile", "c.out", "-v", "FuzzB"}, &out, &errb)
 	if code != -1 {
 		t.Fatalf("code %d: %s", code, errb.String())
@@ -60,77 +60,35 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		t.Errorf("config %+v", cfg)
 	}
 	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine), ./gfzwork/<target>.
-	cfg, code = parseBinaryArgs(testInfo, []string{"FuzzA"}, &out, &errb)
+	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
 	if code != -1 || cfg.seed != 1 || cfg.engine != "zest" || cfg.timeout != 0 || cfg.workdir != filepath.Join("gfzwork", "FuzzA") {
 		t.Errorf("defaults %+v", cfg)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.
-	cfg, code = parseBinaryArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)
+	cfg, code = parseArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)
 	if code != -1 || cfg.target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{"a.input", "b.input", "c.input"}) {
 		t.Errorf("repro config %+v (code %d)", cfg, code)
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	for in, want := range map[string]string{
-		"runtime error: index out of range [5] with length 3": "runtime error: index out of range [N] with length N",
-		"node 12 at depth 3\nmore":                            "node N at depth N",
-		"x1y22z333":                                           "xNyNzN",
-		strings.Repeat("a", 300):                              strings.Repeat("a", 120) + "...",
-	} {
-		if got := normalize(in); got != want {
-			t.Errorf("normalize(%.20q) = %q, want %q", in, got, want)
-		}
-	}
-	if k := panicKind(struct{ X int }{7}); k != "struct { X int }: {N}" {
-		t.Errorf("panicKind of a struct = %q", k)
-	}
-}
-
-func TestTrimStack(t *testing.T) {
-	in := `goroutine 8 [running]:
-runtime/debug.Stack()
-	/go/src/runtime/debug/stack.go:26 +0x5e
-github.com/gfz-dev/gfz.run.func1()
-	/work/main/exec.go:61 +0xaa
-panic({0x621560?, 0x3454e391a0a8?})
-	/go/src/runtime/panic.go:860 +0x13a
-example.com/x.Pick(...)
-	/x/apitest.go:16
-github.com/gfz-dev/gfz.run(0x3454e391e180?, 0x30?)
-	/work/main/exec.go:71 +0x68
-github.com/gfz-dev/gfz.(*executor).Exec(0x3454e3912000)
-	/work/main/exec.go:38 +0x1c6
-`
-	want := `goroutine 8 [running]:
-panic({0x621560?, 0x3454e391a0a8?})
-	/go/src/runtime/panic.go:860 +0x13a
-example.com/x.Pick(...)
-	/x/apitest.go:16
-`
-	if got := trimStack(in); got != want {
-		t.Errorf("trimStack:\n%s\nwant:\n%s", got, want)
-	}
-}
-
 func TestIndent(t *testing.T) {
-	if got := indent("a\nb"); got != "\ta\n\tb\n" {
+	if got := Indent("a\nb"); got != "\ta\n\tb\n" {
 		t.Errorf("indent = %q", got)
 	}
-	if got := indent(""); got != "" {
+	if got := Indent(""); got != "" {
 		t.Errorf("indent empty = %q", got)
 	}
 }
 
 func TestWorkerFlagsAndSpec(t *testing.T) {
 	var out, errb bytes.Buffer
-	cfg, code := parseBinaryArgs(testInfo, []string{"-workers", "3", "-rss_limit_mb", "100", "FuzzA"}, &out, &errb)
+	cfg, code := parseArgs(testInfo, []string{"-workers", "3", "-rss_limit_mb", "100", "FuzzA"}, &out, &errb)
 	if code != -1 || cfg.workers != 3 || cfg.rssLimitMB != 100 {
 		t.Fatalf("code %d cfg %+v: %s", code, cfg, errb.String())
 	}
 	for _, bad := range [][]string{{"-workers", "0", "FuzzA"}, {"-rss_limit_mb", "-1", "FuzzA"}} {
 		errb.Reset()
-		if _, code := parseBinaryArgs(testInfo, bad, &out, &errb); code != ExitUsage {
+		if _, code := parseArgs(testInfo, bad, &out, &errb); code != ExitUsage {
 			t.Errorf("%q: code %d", bad, code)
 		}
 	}

@@ -1,4 +1,4 @@
-package gfz
+package driver
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func TestDurationFlags(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		cfg, code := parseBinaryArgs(testInfo, append(c.args, "FuzzA"), &out, &errb)
+		cfg, code := parseArgs(testInfo, append(c.args, "FuzzA"), &out, &errb)
 		if c.stderr != "" {
 			if code != ExitUsage || !strings.Contains(errb.String(), c.stderr) {
 				t.Errorf("%q: code %d, stderr %q; want %d and %q", c.args, code, errb.String(), ExitUsage, c.stderr)
@@ -50,7 +50,7 @@ func TestDurationFlags(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	parseBinaryArgs(testInfo, []string{"-h"}, &out, &errb)
+	parseArgs(testInfo, []string{"-h"}, &out, &errb)
 	for _, s := range []string{"-timeout D", "(default auto)", "0: no timeout", "-time D", "at least 32"} {
 		if !strings.Contains(errb.String(), s) {
 			t.Errorf("-h lacks %q:\n%s", s, errb.String())
@@ -77,7 +77,7 @@ func TestRSSLimitFloor(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		_, code := parseBinaryArgs(c.info, []string{"-rss_limit_mb", c.limit, "FuzzA"}, &out, &errb)
+		_, code := parseArgs(c.info, []string{"-rss_limit_mb", c.limit, "FuzzA"}, &out, &errb)
 		if c.ok && code != -1 {
 			t.Errorf("%s -rss_limit_mb %s: refused: %s", c.info, c.limit, errb.String())
 		}
@@ -100,7 +100,7 @@ func TestReproTimeoutValue(t *testing.T) {
 		{[]string{"-timeout", "2s"}, 2 * time.Second},
 	} {
 		var out, errb bytes.Buffer
-		cfg, code := parseBinaryArgs(testInfo, append(c.args, "-repro", "x.input", "FuzzA"), &out, &errb)
+		cfg, code := parseArgs(testInfo, append(c.args, "-repro", "x.input", "FuzzA"), &out, &errb)
 		if code != -1 {
 			t.Errorf("%q: code %d: %s", c.args, code, errb.String())
 			continue

@@ -1,0 +1,174 @@
+// Package driver is the fuzz binary's driver: its command line, the
+// supervisor process that starts and watches worker processes, the worker
+// side that runs the engine, -repro and -coverprofile.
+//
+// A fuzz binary is a test binary built by gfz-build with package gfz's
+// buildInfo set; gfz's init hands it to Init, which parses the command
+// line before the testing package does. Its command line is
+//
+//	./x.gfz [flags] [FuzzTarget]
+//
+// The process started by the user parses and checks the flags, handles -h
+// and -list, and becomes the supervisor (engine.Supervise): it never runs
+// the target itself but starts -workers worker processes, the same
+// executable with the same arguments and GFZ_CHILD=1 plus GFZ_WORKER=<the
+// worker's assignment> in the environment. In a child, Init rewrites os.Args
+// to "-test.run=^FuzzTarget$" so that the testing package runs exactly that
+// target; gfz.Fuzz then collects the seed corpus and runs engine.Run in
+// worker mode, publishing every input in the shared memory the supervisor
+// created before running it, and exits with childExitBase + status. The
+// supervisor restarts a worker that dies (whatever the target did to its
+// process), records the failure, aggregates the workers' counters and maps
+// the outcome to the exit status; a worker that never reaches gfz.Fuzz
+// means the target does not call it (exit 2).
+//
+// With -repro there is no supervisor: the process started by the user runs
+// the inputs in one child and watches it (superviseRepro). The child
+// streams its progress on a status pipe (descriptor 3; see statusWriter):
+// that it reached gfz.Fuzz (so that the parent can tell a target without
+// gfz.Fuzz from a crash), which input it runs, the bytes read and the
+// values drawn so far. The parent enforces -timeout (SIGQUIT for the
+// goroutine stacks, then SIGKILL) and -rss_limit_mb, and when the child
+// dies during an input it reports that input as a failure with the values
+// drawn until then and what killed the process (engine.CrashKind), then
+// runs the remaining files in a new child. The supervisor describes the
+// inputs that killed a worker the same way (config.describer).
+package driver
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/engine"
+)
+
+// Exit statuses of a fuzz binary.
+const (
+	ExitOK      = 0 // nothing failed
+	ExitFailure = 1 // a failure was found (or a -repro input failed)
+	ExitUsage   = 2 // usage or setup error
+)
+
+// childEnv marks the child process; workerEnv (with childEnv) marks a
+// worker process and holds its engine.WorkerSpec; childExitBase offsets
+// the child's exit status; childStatusFD is the status pipe's descriptor
+// in a -repro child.
+const (
+	childEnv      = "GFZ_CHILD"
+	workerEnv     = "GFZ_WORKER"
+	childExitBase = 80 // above 66, the race detector's exit status
+	childStatusFD = 3
+)
+
+// statusPipe is the child's end of the status pipe.
+var statusPipe *os.File
+
+// config is the parsed command line of a fuzz binary.
+type config struct {
+	info         url.Values
+	targets      []string
+	target       string
+	list         bool
+	time         time.Duration
+	runs         int64
+	workdir      string
+	seed         int64
+	repro        []string
+	engine       string
+	timeout      time.Duration
+	coverprofile string
+	verbose      bool
+	workers      int
+	rssLimitMB   int
+	worker       *engine.WorkerSpec // set in a worker process
+
+	stdout, stderr io.Writer
+	called         bool
+}
+
+// mode is non-nil in the child process of a fuzz binary.
+var mode *config
+
+// buildInfo is the fuzz binary's build information (see Init).
+var buildInfo string
+
+// Init runs the fuzz binary's command line when info, the build
+// information gfz-build links into package gfz, is not empty; it does
+// nothing otherwise (plain go test). The process the user started never
+// returns from Init: it answers -h and -list, runs -repro in a child, or
+// supervises the workers, and exits. In a child (a worker or the -repro
+// child) Init rewrites os.Args so that the testing package runs exactly
+// the named fuzz target, whose gfz.Fuzz call then reaches Fuzz. Init must
+// run before the testing package parses its flags: package gfz calls it
+// from its init function.
+func Init(info string) {
+	if info == "" {
+		return
+	}
+	buildInfo = info
+	cfg, code := parseArgs(buildInfo, os.Args[1:], os.Stdout, os.Stderr)
+	if code >= 0 {
+		os.Exit(code)
+	}
+	if os.Getenv(childEnv) == "1" {
+		os.Unsetenv(childEnv)
+		mode = cfg
+		if w := os.Getenv(workerEnv); w != "" {
+			os.Unsetenv(workerEnv)
+			spec, err := decodeWorkerSpec(w)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "gfz: %v\n", err)
+				os.Exit(childExitBase + ExitUsage)
+			}
+			cfg.worker = spec
+		} else {
+			statusPipe = os.NewFile(childStatusFD, "gfz-status")
+		}
+		os.Args = []string{os.Args[0], "-test.run=^" + cfg.target + "$", "-test.timeout=0"}
+		return
+	}
+	if len(cfg.repro) > 0 {
+		os.Exit(superviseRepro(cfg))
+	}
+	os.Exit(superviseWorkers(cfg))
+}
+
+// Active reports whether this process is the child of a fuzz binary, in
+// which gfz.Fuzz must hand its target to Fuzz.
+func Active() bool { return mode != nil }
+
+// Target is a fuzz target as the driver runs it; package gfz implements
+// it over the function passed to gfz.Fuzz.
+type Target interface {
+	// Executor returns the executor the engine fuzzes.
+	Executor() engine.Executor
+	// Repro returns an executor for -repro that formats values when they
+	// are drawn and keeps the logs; onRead (if not nil) is called with the
+	// number of parameter bytes read after every read, onValue with every
+	// top-level value drawn, formatted.
+	Repro(onRead func(pos int), onValue func(label, text string)) Repro
+}
+
+// Repro runs -repro inputs one at a time.
+type Repro interface {
+	Exec(params []byte) engine.Outcome
+	Values() string // the values of the last execution, one "label = value" line each
+	Logs() []string // its Log/Logf lines
+}
+
+// Fuzz is gfz.Fuzz in a child process: it collects the seed corpus, runs
+// the engine (a worker) or the -repro inputs, and exits.
+func Fuzz(f *testing.F, t Target) {
+	f.Helper()
+	mode.fuzz(f, t)
+}
+
+// ExitChild ends a child process of a fuzz binary with the given exit
+// status (ExitOK, ExitFailure, ExitUsage), offset as the parent expects.
+func ExitChild(status int) {
+	os.Exit(childExitBase + status)
+}

@@ -1,0 +1,187 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/cliflag"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, " ") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+const usageText = `usage: %s [flags] [FuzzTarget]
+       %s -repro FILE [FILE...] [FuzzTarget]
+
+Runs gfz's engine on one fuzz target of this binary (the only one, or the
+one named) in -workers worker processes; a worker that crashes, hangs or
+runs out of memory is restarted and the input it ran is saved as a failure.
+Exit status: 0 nothing failed, 1 a failure was found, 2 usage or setup
+error (or something found could not be saved).
+
+flags:
+`
+
+// minRSSLimitMB is the smallest -rss_limit_mb accepted (besides 0): a
+// worker of a small target takes about 10 MiB before running anything
+// (measured: 10.3 MiB resident for testdata/crashers), so a lower limit
+// would kill every worker with a spurious out-of-memory failure.
+const minRSSLimitMB = 32
+
+// rssFloorMB is the smallest -rss_limit_mb for a binary whose coverage map
+// has 2^mapbits bytes: minRSSLimitMB plus four times the map (the map and
+// the engine's three copies of it are resident) when the map is larger
+// than 1 MiB (-mapbits above 20).
+func rssFloorMB(mapbits string) int {
+	floor := minRSSLimitMB
+	if b, err := strconv.Atoi(mapbits); err == nil && b > 20 && b < 40 {
+		floor += 4 << (b - 20)
+	}
+	return floor
+}
+
+// parseArgs parses a fuzz binary's command line. It returns the exit
+// status to end with (>= 0) after printing usage, the target list or an
+// error, or -1 to go on.
+func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, int) {
+	cfg := &config{stdout: stdout, stderr: stderr}
+	vals, err := url.ParseQuery(info)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz: malformed build info %q: %v\n", info, err)
+		return nil, ExitUsage
+	}
+	if v := vals.Get("v"); v != "1" {
+		fmt.Fprintf(stderr, "gfz: build info version %q not supported by this gfz (want 1); rebuild with the matching gfz-build\n", v)
+		return nil, ExitUsage
+	}
+	cfg.info = vals
+	for _, name := range strings.Split(vals.Get("targets"), ",") {
+		if name != "" {
+			cfg.targets = append(cfg.targets, name)
+		}
+	}
+
+	prog := "fuzzbinary"
+	if len(os.Args) > 0 {
+		prog = filepath.Base(os.Args[0])
+	}
+	fs := flag.NewFlagSet(prog, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), usageText, prog, prog)
+		fs.PrintDefaults()
+	}
+	var repro stringList
+	fs.BoolVar(&cfg.list, "list", false, "list the fuzz targets of this binary and exit")
+	timeFlag := cliflag.Duration{}
+	timeoutFlag := cliflag.Duration{Auto: true, IsAuto: true}
+	fs.Var(&timeFlag, "time", "stop after `D`, a duration with a unit such as 30s or 1h30m (0: no limit)")
+	fs.Int64Var(&cfg.runs, "runs", 0, "stop after this many executions (0: no limit)")
+	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
+	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
+	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
+	fs.StringVar(&cfg.engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
+	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
+	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
+	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
+	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
+	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, ExitOK
+		}
+		return nil, ExitUsage // the flag package printed the error and usage
+	}
+	if cfg.list {
+		for _, name := range cfg.targets {
+			fmt.Fprintln(stdout, name)
+		}
+		return nil, ExitOK
+	}
+	switch cfg.engine {
+	case "zest", "bytes", "random":
+	default:
+		fmt.Fprintf(stderr, "gfz: unknown engine %q (want zest, bytes or random)\n", cfg.engine)
+		return nil, ExitUsage
+	}
+	cfg.time = timeFlag.D
+	switch {
+	case timeoutFlag.IsAuto:
+		cfg.timeout = 0 // the engine calibrates it
+	case timeoutFlag.D == 0:
+		cfg.timeout = engine.NoTimeout
+	default:
+		cfg.timeout = timeoutFlag.D
+	}
+	if cfg.runs < 0 || cfg.rssLimitMB < 0 {
+		fmt.Fprintln(stderr, "gfz: -runs and -rss_limit_mb must not be negative")
+		return nil, ExitUsage
+	}
+	if floor := rssFloorMB(vals.Get("mapbits")); cfg.rssLimitMB > 0 && cfg.rssLimitMB < floor {
+		fmt.Fprintf(stderr, "gfz: -rss_limit_mb %d is below a worker's own footprint: use at least %d (MiB), or 0 for no limit\n", cfg.rssLimitMB, floor)
+		return nil, ExitUsage
+	}
+	if cfg.workers < 1 {
+		fmt.Fprintln(stderr, "gfz: -workers must be at least 1")
+		return nil, ExitUsage
+	}
+
+	// Positional arguments: the target name, and more -repro files.
+	cfg.repro = repro
+	var named []string
+	for _, a := range fs.Args() {
+		if cfg.isTarget(a) {
+			named = append(named, a)
+		} else if len(cfg.repro) > 0 {
+			cfg.repro = append(cfg.repro, a)
+		} else {
+			fmt.Fprintf(stderr, "gfz: unknown fuzz target %q (targets: %s)\n", a, strings.Join(cfg.targets, ", "))
+			return nil, ExitUsage
+		}
+	}
+	switch {
+	case len(named) > 1:
+		fmt.Fprintf(stderr, "gfz: name one fuzz target, not %d (%s)\n", len(named), strings.Join(named, ", "))
+		return nil, ExitUsage
+	case len(named) == 1:
+		cfg.target = named[0]
+	case len(cfg.targets) == 1:
+		cfg.target = cfg.targets[0]
+	case len(cfg.targets) == 0:
+		fmt.Fprintln(stderr, "gfz: this binary has no fuzz targets")
+		return nil, ExitUsage
+	default:
+		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
+		return nil, ExitUsage
+	}
+	if cfg.workdir == "" {
+		cfg.workdir = filepath.Join("gfzwork", cfg.target)
+	}
+	return cfg, -1
+}
+
+// isTarget reports whether name is one of the binary's fuzz targets. When
+// the build info lists none, any FuzzXxx name is accepted.
+func (c *config) isTarget(name string) bool {
+	if len(c.targets) == 0 {
+		return strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, "/.")
+	}
+	for _, t := range c.targets {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,232 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/cover"
+	"github.com/gfz-dev/gfz/engine"
+)
+
+// encodeWorkerSpec and decodeWorkerSpec carry a worker's assignment in
+// its environment.
+func encodeWorkerSpec(w engine.WorkerSpec) string {
+	v := url.Values{}
+	v.Set("id", strconv.Itoa(w.ID))
+	v.Set("inc", strconv.Itoa(w.Incarnation))
+	v.Set("shm", w.SharedMem)
+	v.Set("seed", strconv.FormatInt(w.Seed, 10))
+	v.Set("runs", strconv.FormatInt(w.Runs, 10))
+	v.Set("time", strconv.FormatInt(int64(w.Time), 10))
+	v.Set("sync", strconv.FormatBool(w.Sync))
+	return v.Encode()
+}
+
+func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
+	v, err := url.ParseQuery(s)
+	if err != nil {
+		return nil, fmt.Errorf("malformed %s: %w", workerEnv, err)
+	}
+	w := &engine.WorkerSpec{SharedMem: v.Get("shm")}
+	var t int64
+	for _, f := range []struct {
+		key string
+		dst any
+	}{{"id", &w.ID}, {"inc", &w.Incarnation}, {"seed", &w.Seed}, {"runs", &w.Runs}, {"time", &t}, {"sync", &w.Sync}} {
+		if _, err := fmt.Sscan(v.Get(f.key), f.dst); err != nil {
+			return nil, fmt.Errorf("malformed %s: %s: %w", workerEnv, f.key, err)
+		}
+	}
+	w.Time = time.Duration(t)
+	if w.SharedMem == "" {
+		return nil, fmt.Errorf("malformed %s: no shared memory file", workerEnv)
+	}
+	return w, nil
+}
+
+// superviseWorkers runs the fuzzing campaign in cfg.workers worker
+// processes (this executable again, with GFZ_CHILD and GFZ_WORKER set)
+// under engine.Supervise, and maps its result to the exit status.
+func superviseWorkers(cfg *config) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: cannot find own executable: %v\n", err)
+		return ExitUsage
+	}
+	if err := checkSeedFiles(cfg.target); err != nil {
+		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
+		return ExitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	args := os.Args[1:]
+	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
+		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
+		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
+		Status: cfg.stderr, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
+		Command: func(w engine.WorkerSpec) *exec.Cmd {
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(os.Environ(), childEnv+"=1", workerEnv+"="+encodeWorkerSpec(w))
+			cmd.Stdout = cfg.stdout
+			return cmd
+		},
+		Describe: cfg.describer(exe),
+	})
+	switch {
+	case errors.Is(err, engine.ErrNoEngine):
+		// Tell a target that does not call gfz.Fuzz from one whose seeds
+		// the testing package refused (f.Add of another type than
+		// []byte): a -repro child says which on its status pipe.
+		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.target)
+			return ExitUsage
+		}
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
+		return ExitUsage
+	case err != nil:
+		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.target, err)
+		return ExitUsage
+	case len(sum.Errors) > 0:
+		return ExitUsage // printed loudly by the supervisor
+	case sum.NewFailures > 0:
+		return ExitFailure
+	}
+	if sum.Failures > 0 {
+		fmt.Fprintf(cfg.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(cfg.workdir, "failures"))
+	}
+	return ExitOK
+}
+
+// checkSeedFiles checks that every file of the target's seed corpus
+// directory, testdata/fuzz/<target> (relative to the current directory, as
+// the testing package reads it), holds one []byte value. The testing
+// package would refuse such a file in every child before gfz.Fuzz gets
+// control, which looks like a target that does not call gfz.Fuzz.
+func checkSeedFiles(target string) error {
+	dir := filepath.Join("testdata", "fuzz", target)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("seed corpus of %s: %w", target, err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue // the testing package skips directories too
+		}
+		if _, err := engine.ReadInputFile(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("seed file %w (a gfz target's seeds hold one []byte value, as gfz and go test -fuzz write them)", err)
+		}
+	}
+	return nil
+}
+
+// fuzz is gfz.Fuzz in the child process: collect the seed corpus, run the
+// engine or the repro, exit.
+func (c *config) fuzz(f *testing.F, t Target) {
+	if c.called {
+		f.Fatal("gfz: Fuzz called more than once")
+	}
+	c.called = true
+	status := &statusWriter{f: statusPipe}
+	var seeds [][]byte
+	returned := false
+	defer func() {
+		if !returned {
+			// f.Fuzz ended the test (runtime.Goexit) before running
+			// anything: the testing package refused a seed.
+			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): gfz seeds, added with f.Add or in testdata/fuzz/%s, hold a single []byte value\n", c.target, c.target)
+			status.line("seeds", "")
+		}
+	}()
+	f.Fuzz(func(_ *testing.T, data []byte) {
+		seeds = append(seeds, bytes.Clone(data))
+	})
+	returned = true
+	if f.Failed() {
+		status.line("seeds", "")
+		return // the testing package reports why; the parent exits 2
+	}
+	status.line("start", "")
+	code := c.runTarget(t, seeds, status)
+	status.line("done", strconv.Itoa(code))
+	os.Exit(childExitBase + code)
+}
+
+// runTarget runs the engine or the repro and returns the exit status.
+func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
+	if len(c.repro) > 0 {
+		return repro(c.stdout, c.stderr, t, c.repro, c.verbose, status)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ecfg := engine.Config{
+		Target:  c.target,
+		Engine:  c.engine,
+		Seed:    c.seed,
+		Runs:    c.runs,
+		Time:    c.time,
+		Timeout: c.timeout,
+		Workdir: c.workdir,
+		Seeds:   seeds,
+		Status:  c.stderr,
+	}
+	if w := c.worker; w != nil {
+		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
+		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
+		// No debug.SetMemoryLimit soft guard: near the limit the garbage
+		// collector runs continuously, which turns a runaway allocation
+		// into a slow hang (measured: a timeout before the RSS limit).
+		// The supervisor enforces -rss_limit_mb.
+	}
+	if c.verbose && (c.worker == nil || c.worker.ID == 0 && c.worker.Incarnation == 0) {
+		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, %d workers, build %s\n",
+			c.target, c.engine, c.seed, len(seeds), c.workdir, c.workers, buildInfo)
+	}
+	sum, err := engine.Run(ctx, ecfg, t.Executor())
+	if err != nil {
+		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
+		return ExitUsage
+	}
+	if c.coverprofile != "" && (c.worker == nil || c.worker.ID == 0) {
+		if err := writeCoverProfile(c.coverprofile); err != nil {
+			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
+			return ExitUsage
+		}
+	}
+	if sum.NewFailures > 0 {
+		return ExitFailure // the engine has printed where the failures are
+	}
+	if sum.Failures > 0 && c.worker == nil {
+		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.workdir, "failures"))
+	}
+	return ExitOK
+}
+
+// writeProfile writes the coverage profile of the instrumented packages
+// (a variable for tests).
+var writeProfile = cover.WriteProfile
+
+// writeCoverProfile writes the go tool cover profile to path atomically.
+func writeCoverProfile(path string) error {
+	var buf bytes.Buffer
+	if err := writeProfile(&buf); err != nil {
+		return fmt.Errorf("-coverprofile %s: %w", path, err)
+	}
+	if err := engine.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("-coverprofile: %w", err)
+	}
+	return nil
+}
