@@ -10,9 +10,9 @@ import (
 
 // Resident memory readings from /proc (0 where there is none).
 
-// procRSS returns the resident set size of process pid in bytes (0 if
+// ProcRSS returns the resident set size of process pid in bytes (0 if
 // unknown: /proc is Linux-only).
-func procRSS(pid int) int64 {
+func ProcRSS(pid int) int64 {
 	return statmRSS("/proc/" + strconv.Itoa(pid) + "/statm")
 }
 

@@ -388,7 +388,7 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
 		_ = sl.cmd.Process.Kill()
 	}
-	if rss := procRSS(sl.cmd.Process.Pid); rss > 0 {
+	if rss := ProcRSS(sl.cmd.Process.Pid); rss > 0 {
 		sl.rss = rss
 		if sl.startRSS == 0 {
 			sl.startRSS = rss

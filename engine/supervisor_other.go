@@ -19,3 +19,6 @@ func CrashKind(stderrTail string, ps *os.ProcessState) string {
 func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	return nil, errNoShm
 }
+
+// ProcRSS needs /proc (see the Unix version): 0.
+func ProcRSS(pid int) int64 { return 0 }

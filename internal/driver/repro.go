@@ -211,7 +211,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 				c.kill, c.ranFor, quitAt = engine.KindTimeout, now.Sub(at), now
 				_ = cmd.Process.Signal(syscall.SIGQUIT)
 			case o.rssLimitMB > 0:
-				if rss := procRSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
+				if rss := engine.ProcRSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
 					c.kill, c.rss = engine.KindOutOfMemory, rss
 					_ = cmd.Process.Kill()
 				}
@@ -267,24 +267,6 @@ func (t *tailWriter) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
-}
-
-// procRSS returns the resident set size of process pid in bytes (0 when
-// unknown: not Linux, or the process is gone).
-func procRSS(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * int64(os.Getpagesize())
 }
 
 // reproTimeout is the per-input timeout of -repro and of describing a
