@@ -1,8 +1,8 @@
 package gfz
 
 import (
-	"github.com/gfz-dev/gfz/engine"
 	"github.com/gfz-dev/gfz/internal/driver"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Exit statuses of a fuzz binary.

@@ -8,8 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/gfz-dev/gfz/engine"
 	"github.com/gfz-dev/gfz/internal/driver"
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/param"
 )
 

@@ -1,6 +1,6 @@
 package gfz
 
-import "github.com/gfz-dev/gfz/engine"
+import "github.com/gfz-dev/gfz/internal/engine"
 
 // Hooks for the external tests (package gfz_test), whose functions count
 // as user code in failure signatures.

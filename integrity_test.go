@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/engine"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Integrity of what gfz writes to the work directory (issue 9).

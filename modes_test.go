@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // The tests below run the fixture module testdata/apitest in the three

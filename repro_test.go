@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 // The tests below check -repro of inputs that end the process (a hang, a

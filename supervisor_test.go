@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/build"
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // The tests below build testdata/crashers with gfz-build (once per test

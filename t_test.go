@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/engine"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // execOnce runs fn once on data through the fuzz-binary executor.

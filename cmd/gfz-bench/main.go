@@ -23,7 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gfz-dev/gfz/bench"
+	"github.com/gfz-dev/gfz/internal/bench"
 )
 
 // defaultTargets are run when no -target is given.
@@ -56,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&cfg.Runs, "runs", 0, "execution budget per run (0: none; go-fuzz has none)")
 	fs.StringVar(&cfg.Work, "work", "", "scratch directory, kept (default: a temporary directory, removed)")
 	fs.StringVar(&cfg.GoFuzzBin, "gofuzz-bin", "", "directory holding go-fuzz and go-fuzz-build (default: go install them into the scratch directory)")
-	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run build/bench/overhead.sh with this many rounds")
+	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run internal/build/bench/overhead.sh with this many rounds")
 	fs.StringVar(&cfg.Root, "root", ".", "gfz repository root")
 	out := fs.String("o", "", "write the report to this file (default: standard output)")
 	verbose := fs.Bool("v", false, "print progress on standard error")

@@ -26,7 +26,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 func main() {

@@ -32,7 +32,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 func TestUsageErrors(t *testing.T) {

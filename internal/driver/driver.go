@@ -43,7 +43,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Exit statuses of a fuzz binary.

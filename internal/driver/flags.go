@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gfz-dev/gfz/engine"
 	"github.com/gfz-dev/gfz/internal/cliflag"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // stringList is a repeatable string flag.

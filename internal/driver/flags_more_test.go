@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // TestDurationFlags: -time and -timeout take durations with a unit; a bare

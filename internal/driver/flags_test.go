@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 const testInfo = "v=1&targets=FuzzA,FuzzB&mapbits=16&probes=12"

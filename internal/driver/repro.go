@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // The -repro status pipe.

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/cover"
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // encodeWorkerSpec and decodeWorkerSpec carry a worker's assignment in

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 type target struct {

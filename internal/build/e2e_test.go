@@ -63,7 +63,7 @@ func TestBuildInfo(t *testing.T) {
 // TestCompileErrorLines checks that the go command's errors on an
 // instrumented package name the user's file and line.
 func TestCompileErrorLines(t *testing.T) {
-	gfz, _ := filepath.Abs("..")
+	gfz, _ := filepath.Abs(filepath.Join("..", ".."))
 	dir := t.TempDir()
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {

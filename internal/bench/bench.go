@@ -41,7 +41,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 // Contender names, in the default order.
@@ -101,7 +101,7 @@ var DefaultStages = []Stage{
 
 // Config configures Run.
 type Config struct {
-	Root       string        // gfz module root (holds build/bench/overhead.sh); default "."
+	Root       string        // gfz module root (holds internal/build/bench/overhead.sh); default "."
 	Targets    []Target      // targets to run
 	Contenders []string      // default AllContenders
 	Reps       int           // runs per (target, contender); default 5
@@ -110,7 +110,7 @@ type Config struct {
 	Work       string        // scratch directory; default a new temporary directory, removed at the end
 	GoFuzzBin  string        // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
 	Stages     []Stage       // default DefaultStages
-	Overhead   int           // rounds of build/bench/overhead.sh to run (0: skip)
+	Overhead   int           // rounds of internal/build/bench/overhead.sh to run (0: skip)
 	Log        io.Writer     `json:"-"` // progress; default io.Discard
 	Command    string        // the command line, printed in the report
 }
@@ -220,8 +220,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.replay(ctx, p, res)
 	}
 	if cfg.Overhead > 0 {
-		r.logf("running build/bench/overhead.sh %d", cfg.Overhead)
-		cmd := exec.CommandContext(ctx, "sh", "build/bench/overhead.sh", fmt.Sprint(cfg.Overhead))
+		r.logf("running internal/build/bench/overhead.sh %d", cfg.Overhead)
+		cmd := exec.CommandContext(ctx, "sh", "internal/build/bench/overhead.sh", fmt.Sprint(cfg.Overhead))
 		cmd.Dir = cfg.Root
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -31,7 +31,7 @@ const SignatureFrames = 3
 // that run the target directly).
 const (
 	runFunc  = "github.com/gfz-dev/gfz.run"
-	execFunc = "github.com/gfz-dev/gfz/engine.(*fuzzer).execExt"
+	execFunc = "github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt"
 )
 
 // IsBoundaryFrame reports whether fn is where the frames of the fuzz
@@ -44,7 +44,7 @@ func IsBoundaryFrame(fn string) bool { return fn == runFunc || fn == execFunc }
 var internalPrefixes = []string{
 	"runtime.", "runtime/", "testing.", "internal/", "reflect.", "sync.", "os.",
 	"github.com/gfz-dev/gfz.",
-	"github.com/gfz-dev/gfz/engine.",
+	"github.com/gfz-dev/gfz/internal/engine.",
 	"github.com/gfz-dev/gfz/param.",
 	"github.com/gfz-dev/gfz/generators.",
 	"github.com/gfz-dev/gfz/runtime.",

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )

@@ -11,7 +11,7 @@
 # everything (all=). Runs are interleaved (plain, native, gfz, plain, ...)
 # so that machine noise hits all three alike.
 #
-# Usage: build/bench/overhead.sh [rounds]   (default 5; run from the repo root)
+# Usage: internal/build/bench/overhead.sh [rounds]   (default 5; run from the repo root)
 # MAPBITS=n overrides the map size chosen from the probe count.
 set -eu
 rounds=${1:-5}
@@ -21,7 +21,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 cover=go/types,go/parser,go/scanner,go/ast,go/token,go/constant,go/importer,go/build
-go run ./build/bench/prepare -C "$mod" -mapbits "${MAPBITS:-0}" -cover "$cover" . > "$out/flags"
+go run ./internal/build/bench/prepare -C "$mod" -mapbits "${MAPBITS:-0}" -cover "$cover" . > "$out/flags"
 work=$(head -1 "$out/flags")
 flags=$(tail -n +2 "$out/flags" | tr '\n' ' ')
 cd "$mod"

@@ -166,8 +166,8 @@ func TestSmoke(t *testing.T) {
 		contenders = append(contenders, GoFuzz)
 	}
 	cfg := Config{
-		Root:       "..",
-		Targets:    []Target{{Dir: "../testdata/examples/bst", Name: "FuzzDelete"}},
+		Root:       filepath.Join("..", ".."),
+		Targets:    []Target{{Dir: "../../testdata/examples/bst", Name: "FuzzDelete"}},
 		Contenders: contenders,
 		Reps:       1,
 		Time:       20 * time.Second, // a safety net: the execution budget ends the runs

@@ -3,7 +3,7 @@ package bench_test
 import (
 	"fmt"
 
-	"github.com/gfz-dev/gfz/bench"
+	"github.com/gfz-dev/gfz/internal/bench"
 )
 
 // A target names a package directory and a gfz fuzz target, optionally

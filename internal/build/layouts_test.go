@@ -25,7 +25,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs("..")
+	d, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -258,9 +258,9 @@ runtime.futex(0x83d858, 0x80, 0x0, 0x0, 0x0, 0x0)
 	/usr/local/go/src/runtime/sys_linux_amd64.s:569 +0x21 fp=0x7ffd sp=0x7ffd pc=0x491041
 
 goroutine 7 gp=0xc000102000 m=nil [select]:
-github.com/gfz-dev/gfz/engine.(*fuzzer).watch(0xc00012a000, {0x6b1f68, 0xc000100000}, 0xc000104000)
+github.com/gfz-dev/gfz/internal/engine.(*fuzzer).watch(0xc00012a000, {0x6b1f68, 0xc000100000}, 0xc000104000)
 	/gfz/engine/engine.go:700 +0x1c5 fp=0xc0 sp=0xc0 pc=0x4a
-created by github.com/gfz-dev/gfz/engine.Run in goroutine 6
+created by github.com/gfz-dev/gfz/internal/engine.Run in goroutine 6
 	/gfz/engine/engine.go:170 +0x4f0
 
 goroutine 6 gp=0xc000007a40 m=2 mp=0xc000100008 [running]:
@@ -274,7 +274,7 @@ example.com/t.FuzzT.func1(0xc000124000)
 	/src/t/t_test.go:35 +0x1c fp=0xc0 sp=0xc0 pc=0x49e55c
 github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)
 	/gfz/exec.go:95 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
-github.com/gfz-dev/gfz/engine.(*fuzzer).execExt(0xc00012a000, {0xc0, 0x1, 0x1}, 0x5, 0x1)
+github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0xc00012a000, {0xc0, 0x1, 0x1}, 0x5, 0x1)
 	/gfz/engine/engine.go:300 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
 `
 
@@ -300,7 +300,7 @@ func TestHangSignatures(t *testing.T) {
 	}
 	// The in-process watchdog's dump: the goroutine in the engine's
 	// execution, whatever its position.
-	inproc := "goroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\ngithub.com/gfz-dev/gfz/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:300 +0x6b\n"
+	inproc := "goroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\ngithub.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:300 +0x6b\n"
 	if s := hangSignature("goroutine 9 [select]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\n\n" + inproc); s != "timeout\nexample.com/t.spin\n" {
 		t.Errorf("in-process hang signature %q", s)
 	}

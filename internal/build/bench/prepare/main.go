@@ -1,9 +1,9 @@
 // Command prepare instruments packages into a go build overlay with
 // build.Prepare and prints the go command flags that select it, one per
-// line, for scripts (build/bench/overhead.sh) that run the go command
+// line, for scripts (internal/build/bench/overhead.sh) that run the go command
 // themselves. The work directory is kept; its path is the first line.
 //
-// Usage: go run ./build/bench/prepare -C DIR [-cover PKGS] [patterns]
+// Usage: go run ./internal/build/bench/prepare -C DIR [-cover PKGS] [patterns]
 package main
 
 import (
@@ -13,7 +13,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 func main() {

@@ -31,7 +31,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gfz-dev/gfz/instrument"
+	"github.com/gfz-dev/gfz/internal/instrument"
 )
 
 // Options configure Prepare and Build.

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/mod/modfile"
 
-	"github.com/gfz-dev/gfz/build"
+	"github.com/gfz-dev/gfz/internal/build"
 )
 
 // The plain copy of a target package is what the limit loop and go-fuzz

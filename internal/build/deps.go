@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/gfz-dev/gfz/instrument"
+	"github.com/gfz-dev/gfz/internal/instrument"
 )
 
 // The default instrumentation set: every package that the matched packages

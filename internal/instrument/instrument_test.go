@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz/cover"
-	"github.com/gfz-dev/gfz/instrument"
+	"github.com/gfz-dev/gfz/internal/instrument"
 )
 
 const src = `package p

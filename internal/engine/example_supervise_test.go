@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/gfz-dev/gfz/engine"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // ExampleSupervise shows how a fuzz binary's first process supervises

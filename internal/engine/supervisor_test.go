@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gfz-dev/gfz/param"
 )
@@ -284,5 +285,26 @@ func TestTailWriter(t *testing.T) {
 	}
 	if !strings.HasPrefix(w.String(), "noise\n") {
 		t.Errorf("tail %q", w.String())
+	}
+}
+
+// TestDescribeRestartsHangClocks: while the supervisor waits for Describe
+// it watches no worker; afterwards the running workers' executions count
+// as started anew, so the wait is not taken for a hang of another worker.
+func TestDescribeRestartsHangClocks(t *testing.T) {
+	long := time.Now().Add(-time.Hour)
+	other := &slot{id: 1, running: true, lastState: 3, stateSince: long}
+	var during time.Time
+	s := &supervisor{timeout: time.Second, slots: []*slot{other}, cfg: SupervisorConfig{
+		Describe: func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+			during = time.Now()
+			return "x = 1\n", 1, nil
+		},
+	}}
+	if _, _, err := s.describe([]byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if other.stateSince.Before(during) {
+		t.Fatalf("after describing, the other worker's execution counts from %v, before the wait ended (%v): it would be killed as a hang", other.stateSince, during)
 	}
 }

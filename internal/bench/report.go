@@ -144,7 +144,7 @@ func (rep *Report) Markdown(w io.Writer) error {
 		}
 	}
 	if rep.Overhead != "" {
-		fmt.Fprintf(&b, "\n### Instrumentation overhead (build/bench/overhead.sh %d)\n\n```\n%s```\n", cfg.Overhead, rep.Overhead)
+		fmt.Fprintf(&b, "\n### Instrumentation overhead (internal/build/bench/overhead.sh %d)\n\n```\n%s```\n", cfg.Overhead, rep.Overhead)
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
