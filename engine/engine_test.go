@@ -87,12 +87,19 @@ func TestMazeMedians(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long measurement")
 	}
-	for _, eng := range []string{"zest", "bytes", "random"} {
-		var xs []int64
+	for _, eng := range Engines() {
+		var xs, ys []int64
 		for seed := int64(1); seed <= 10; seed++ {
 			xs = append(xs, execsToFailure(t, eng, seed, 2_000_000))
+			s := run(t, Config{Engine: eng, Seed: seed, Runs: 2_000_000, StopOnFailure: true, Workdir: t.TempDir()},
+				&validMaze{*newMaze(mazeKey, mazeMod, mazeValid)})
+			ys = append(ys, s.Execs)
+			if s.NewFailures == 0 {
+				ys[len(ys)-1] = -1
+			}
 		}
-		t.Logf("%-6s median %7d execs  %v", eng, median(xs), xs)
+		t.Logf("%-8s maze median %7d execs  %v", eng, median(xs), xs)
+		t.Logf("%-8s valid-only maze median %7d execs  %v", eng, median(ys), ys)
 	}
 }
 
