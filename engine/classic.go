@@ -1,8 +1,7 @@
 package engine
 
-// gfz's earlier rules, kept for the engines "zest-gfz" and "bytes" (and
-// the saving rule of "random"); docs/ENGINE.md compares them with Zest as
-// published.
+// gfz's earlier Zest rules, kept for the engine "bytes" (and the saving
+// rule of "random"); docs/ENGINE.md compares them with Zest as published.
 
 // classicTurns visits the queue round robin. Each parent's turn makes
 // classicChildren children, fixed when the turn starts; mutate makes a

@@ -54,12 +54,10 @@ var engines = map[string]engineDef{
 	"zest": {queue: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return &zestTurns{f: f}, &zestFeedback{owners: owners{}}
 	}},
-	// gfz's earlier variant of Zest, classic.go.
-	"zest-gfz": {queue: true, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return &classicTurns{f: f, mutate: func(dst, parent []byte) []byte { return mutateZest(f.r, dst, parent) }},
-			&classicFeedback{owners: owners{}}
-	}},
-	// Zest_V: the zest-gfz loop with AFL-style byte mutations, classic.go.
+	// Zest_V: gfz's earlier Zest loop with AFL-style byte mutations,
+	// classic.go. (That loop with Zest's mutation, gfz's zest before it
+	// followed JQF, found the bugs of the examples more slowly than zest:
+	// docs/ENGINE.md.)
 	"bytes": {queue: true, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return &classicTurns{f: f, mutate: func(dst, parent []byte) []byte { return mutateBytes(f.r, dst, parent, f.max, f.other) }},
 			&classicFeedback{owners: owners{}}

@@ -36,7 +36,7 @@ func (f *fuzzer) feed(b byte) *entry { return f.handle(f.exec([]byte{b}), false)
 
 // TestZestValidNeedsNewValidEdge: +valid needs an edge no valid execution
 // covered; a new hit-count class of an edge valid executions already
-// covered is not enough (zest-gfz saves it).
+// covered is not enough (bytes, with gfz's earlier rules, saves it).
 func TestZestValidNeedsNewValidEdge(t *testing.T) {
 	ex := scripted{
 		1: {Invalid, map[int]int{10: 5}}, // +cov
@@ -48,7 +48,7 @@ func TestZestValidNeedsNewValidEdge(t *testing.T) {
 	for _, c := range []struct {
 		engine string
 		corpus int
-	}{{"zest", 2}, {"zest-gfz", 3}} {
+	}{{"zest", 2}, {"bytes", 3}} {
 		s := run(t, Config{Engine: c.engine, Seed: 1, Runs: 3, Seeds: [][]byte{{1}, {2}, {3}}, Workdir: t.TempDir()}, ex)
 		if s.Corpus != c.corpus {
 			t.Errorf("%s: corpus %d, want %d", c.engine, s.Corpus, c.corpus)
@@ -279,12 +279,12 @@ var savedValidRe = regexp.MustCompile(`(?m)^saved_valid: (\d+)$`)
 
 // TestZestValidSavesOnLoop: on a target whose hit-count classes appear in
 // valid and invalid executions alike, every +valid save of zest adds a
-// valid edge (at most 2 here), while zest-gfz saves valid inputs for
+// valid edge (at most 2 here), while bytes (gfz's earlier rules) saves valid inputs for
 // classes invalid inputs already showed. Responsibility stays one owner
 // per covered edge.
 func TestZestValidSavesOnLoop(t *testing.T) {
 	savedValid := map[string]int{}
-	for _, eng := range []string{"zest", "zest-gfz"} {
+	for _, eng := range []string{"zest", "bytes"} {
 		dir := t.TempDir()
 		run(t, Config{Engine: eng, Seed: 3, Runs: 20_000, Workdir: dir}, &loopExec{src: param.New(nil, 0)})
 		stats, err := os.ReadFile(filepath.Join(dir, statsFile))
@@ -300,8 +300,8 @@ func TestZestValidSavesOnLoop(t *testing.T) {
 	if savedValid["zest"] > 2 {
 		t.Errorf("zest saved %d inputs for +valid, want at most 2 (one per edge)", savedValid["zest"])
 	}
-	if savedValid["zest-gfz"] <= 2 {
-		t.Errorf("zest-gfz saved %d inputs for +valid: the target does not show the rule", savedValid["zest-gfz"])
+	if savedValid["bytes"] <= 2 {
+		t.Errorf("bytes saved %d inputs for +valid: the target does not show the rule", savedValid["bytes"])
 	}
 	t.Logf("+valid saves: %v", savedValid)
 
