@@ -34,6 +34,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
+	gfzengine "github.com/gfz-dev/gfz/internal/engine"
 )
 
 func main() {
@@ -77,7 +78,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs)")
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
-	fs.StringVar(&engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
+	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")

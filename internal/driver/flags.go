@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
 	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
-	fs.StringVar(&cfg.engine, "engine", "zest", "fuzzing engine: zest, bytes or random")
+	fs.StringVar(&cfg.engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
 	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
@@ -110,10 +111,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		}
 		return nil, ExitOK
 	}
-	switch cfg.engine {
-	case "zest", "bytes", "random":
-	default:
-		fmt.Fprintf(stderr, "gfz: unknown engine %q (want zest, bytes or random)\n", cfg.engine)
+	if !slices.Contains(engine.Engines(), cfg.engine) {
+		fmt.Fprintf(stderr, "gfz: unknown engine %q (want %s)\n", cfg.engine, engine.EngineList())
 		return nil, ExitUsage
 	}
 	cfg.time = timeFlag.D

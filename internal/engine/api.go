@@ -83,7 +83,7 @@ type ValueDescriber interface {
 // its documented default.
 type Config struct {
 	Target string // fuzz target name (e.g. "FuzzModel"), used in messages and the stats file
-	Engine string // "zest" (default), "bytes" or "random"
+	Engine string // a name from Engines(); "" is DefaultEngine ("zest")
 	Seed   int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
 	Runs   int64  // stop after this many executions (0: no limit)
 	Time   time.Duration

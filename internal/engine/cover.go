@@ -7,21 +7,35 @@ import (
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
-// Coverage keys are (edge, bucket) pairs. An execution's raw hit counts are
-// classified into AFL's eight classes (runtime.Bucket), each a single bit
-// of a byte:
+// Coverage keys are (edge, class) pairs. An edge is one byte of the probe
+// map (a hashed (previous probe, current probe) pair, see
+// docs/INSTRUMENT.md): what JQF's Coverage calls a covered branch, one index
+// of its counter map. An execution's raw 8-bit hit counts are classified
+// into eight classes, each a single bit of a byte, by one of two tables:
 //
-//	count   1    2    3    4-7  8-15 16-31 32-127 128+
-//	bit     0x01 0x02 0x04 0x08 0x10 0x20  0x40   0x80
+//	count        1    2    3    4-7  8-15 16-31 32-63 64-127 128+
+//	aflClasses   0x01 0x02 0x04 0x08 0x10 0x20  0x40  0x40   0x80
+//	hobClasses   0x01 0x02 0x02 0x04 0x08 0x10  0x20  0x40   0x80
 //
+// aflClasses are AFL's (runtime.Bucket); hobClasses keep the highest set
+// bit of the count, as JQF's Coverage.updateBits does (the engine "zest").
 // The accumulated maps (total and valid coverage) hold, per edge, the OR of
 // the class bits seen so far: AFL's virgin map, inverted. The key of class
-// bit b (0..7) on edge e is e*8+b.
+// bit b (0..7) on edge e is e*8+b; an edge is covered iff its byte is
+// non-zero.
 
-// bucketOf is runtime.Bucket as a table, indexed directly in the hot loop.
-var bucketOf = func() (t [256]uint8) {
+// aflClasses is runtime.Bucket as a table, indexed directly in the hot loop.
+var aflClasses = func() (t [256]uint8) {
 	for c := range t {
 		t[c] = gfzrt.Bucket(uint8(c))
+	}
+	return t
+}()
+
+// hobClasses maps a count to its highest set bit (JQF's hob).
+var hobClasses = func() (t [256]uint8) {
+	for c := 1; c < 256; c++ {
+		t[c] = uint8(1) << (bits.Len8(uint8(c)) - 1)
 	}
 	return t
 }()
@@ -36,9 +50,8 @@ func liveMap() *[mapWords]uint64 {
 }
 
 // classifyWord maps eight raw hit counters (one per byte) to their class
-// bits.
-func classifyWord(w uint64) uint64 {
-	t := &bucketOf
+// bits with table t.
+func classifyWord(t *[256]uint8, w uint64) uint64 {
 	return uint64(t[uint8(w)]) | uint64(t[uint8(w>>8)])<<8 |
 		uint64(t[uint8(w>>16)])<<16 | uint64(t[uint8(w>>24)])<<24 |
 		uint64(t[uint8(w>>32)])<<32 | uint64(t[uint8(w>>40)])<<40 |
@@ -49,22 +62,20 @@ func classifyWord(w uint64) uint64 {
 // cache line).
 const group = 8
 
-// coverage holds the accumulated total and valid coverage and the
-// responsibility of saved inputs for coverage keys.
+// coverage holds the accumulated total and valid coverage.
 type coverage struct {
 	total, valid         [mapWords]uint64
 	totalKeys, validKeys int
-	// resp[key] is the index of the saved input responsible for key (the
-	// newest saved input that covered it). It is only touched when an input
-	// is saved, and never iterated.
-	resp map[uint32]int32
+	// classes is the hit-count classification (aflClasses or hobClasses).
+	classes *[256]uint8
 	// lines lists the map cache lines (word index of their first word)
 	// that the last check found non-zero, in ascending order; scanned tells
 	// whether lines describes the map's current contents.
 	lines   []int32
 	scanned bool
-	// edges counts the edges (map bytes) with any class in total.
-	edges int
+	// edges counts the edges (map bytes) with any class in total (JQF's
+	// totalCoverage.getNonZeroCount()); validEdges those in valid.
+	edges, validEdges int
 	// unstable marks (0xff per byte) the edges whose class differed
 	// between two executions of the same input; unstableEdges counts them
 	// (including edges never merged into total: see unstableCovered).
@@ -73,16 +84,48 @@ type coverage struct {
 }
 
 func newCoverage() *coverage {
-	return &coverage{resp: make(map[uint32]int32)}
+	return newCoverageWith(&aflClasses)
 }
 
-// check reports whether the execution just finished (whose counters are in
-// gfzrt.Map) covers a key not in the total coverage, and, when valid,
-// a key not in the valid coverage. It does not change anything. This is the
-// per-execution hot path: it skips zero words a cache line at a time.
-func (c *coverage) check(valid bool) (newTotal, newValid bool) {
+// newCoverageWith returns an empty coverage classifying counts with
+// classes.
+func newCoverageWith(classes *[256]uint8) *coverage {
+	return &coverage{classes: classes}
+}
+
+// novelty tells what an execution covered that the accumulated coverage
+// does not hold (a set of the bits below).
+type novelty uint8
+
+const (
+	newKey       novelty = 1 << iota // a class bit not in total: JQF's +count
+	newEdge                          // an edge not in total: +cov
+	newValidKey                      // a valid execution: a class bit not in valid
+	newValidEdge                     // a valid execution: an edge not in valid (JQF's +valid)
+)
+
+// anyNew is every novelty bit.
+const anyNew = newKey | newEdge | newValidKey | newValidEdge
+
+// byteFlags has the low bit of each byte of x set iff that byte is
+// non-zero.
+func byteFlags(x uint64) uint64 {
+	x |= x >> 4
+	x |= x >> 2
+	x |= x >> 1
+	return x & 0x0101_0101_0101_0101
+}
+
+// check reports what the execution just finished (whose counters are in
+// gfzrt.Map) covers that the total coverage, and, when valid, the valid
+// coverage does not hold. It does not change anything. This is the
+// per-execution hot path: it skips zero words a cache line at a time, and
+// only words with a new class bit cost more than an AND-NOT.
+func (c *coverage) check(valid bool) novelty {
 	m := liveMap()
+	t := c.classes
 	c.lines = c.lines[:0]
+	var n novelty
 	for i := 0; i < mapWords; i += group {
 		if m[i]|m[i+1]|m[i+2]|m[i+3]|m[i+4]|m[i+5]|m[i+6]|m[i+7] == 0 {
 			continue
@@ -93,17 +136,23 @@ func (c *coverage) check(valid bool) (newTotal, newValid bool) {
 			if w == 0 {
 				continue
 			}
-			cl := classifyWord(w)
+			cl := classifyWord(t, w)
 			if cl&^c.total[j] != 0 {
-				newTotal = true
+				n |= newKey
+				if byteFlags(cl)&^byteFlags(c.total[j]) != 0 {
+					n |= newEdge
+				}
 			}
 			if valid && cl&^c.valid[j] != 0 {
-				newValid = true
+				n |= newValidKey
+				if byteFlags(cl)&^byteFlags(c.valid[j]) != 0 {
+					n |= newValidEdge
+				}
 			}
 		}
 	}
 	c.scanned = true
-	return newTotal, newValid
+	return n
 }
 
 // clearMap prepares the probe map for the next execution. After a check,
@@ -135,7 +184,7 @@ const (
 	reasonNone  saveReason = iota
 	reasonCov              // +cov: a new edge
 	reasonCount            // +count: a new hit-count class on a known edge
-	reasonValid            // +valid: a valid input covering a key no valid input covered
+	reasonValid            // +valid: a valid input covering what no valid input covered
 )
 
 func (r saveReason) String() string {
@@ -150,14 +199,38 @@ func (r saveReason) String() string {
 	return ""
 }
 
+// reason is the save reason an execution with novelty n is counted under:
+// +cov before +count before +valid.
+func (n novelty) reason() saveReason {
+	switch {
+	case n&newEdge != 0:
+		return reasonCov
+	case n&newKey != 0:
+		return reasonCount
+	case n&(newValidKey|newValidEdge) != 0:
+		return reasonValid
+	}
+	return reasonNone
+}
+
+// merged describes an execution merged into the accumulated coverage.
+type merged struct {
+	// keys are the execution's (edge, class) keys, fresh the edges it
+	// newly covered: not in total, or (a valid execution) not in valid.
+	// Both alias buffers of the coverage, valid until the next merge.
+	keys, fresh []uint32
+	edges       int     // edges the execution hit (JQF's nonZeroCoverage)
+	novelty     novelty // what it added (as check reported)
+}
+
 // merge (called after check, whose line list it reuses) adds the execution
-// in gfzrt.Map to the total coverage (and to the
-// valid coverage when valid). It appends the execution's keys to keys and
-// returns them with the reason the merge counts as new (reasonNone if it
-// added nothing) and the number of edges the execution hit.
-func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) {
-	newEdge, newCount, newValid := false, false, false
-	edges := 0
+// in gfzrt.Map to the total coverage (and to the valid coverage when
+// valid). It returns the execution's keys, the edges it newly covered and
+// what it added; the key lists are collected only if collect is set.
+func (c *coverage) merge(valid, collect bool, buf *merged) {
+	buf.keys, buf.fresh = buf.keys[:0], buf.fresh[:0]
+	buf.edges, buf.novelty = 0, 0
+	t := c.classes
 	m := liveMap()
 	for _, i := range c.lines {
 		for j := int(i); j < int(i)+group; j++ {
@@ -165,27 +238,39 @@ func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) 
 			if w == 0 {
 				continue
 			}
-			cl := classifyWord(w)
+			cl := classifyWord(t, w)
+			newT := byteFlags(cl) &^ byteFlags(c.total[j])
+			var newV uint64
 			if nb := cl &^ c.total[j]; nb != 0 {
-				if n := newBytes(cl, c.total[j]); n > 0 {
-					newEdge = true
-					c.edges += n
-				} else {
-					newCount = true
+				buf.novelty |= newKey
+				if newT != 0 {
+					buf.novelty |= newEdge
+					c.edges += bits.OnesCount64(newT)
 				}
 				c.total[j] |= cl
 				c.totalKeys += bits.OnesCount64(nb)
 			}
 			if nv := cl &^ c.valid[j]; valid && nv != 0 {
-				newValid = true
+				buf.novelty |= newValidKey
+				if newV = byteFlags(cl) &^ byteFlags(c.valid[j]); newV != 0 {
+					buf.novelty |= newValidEdge
+					c.validEdges += bits.OnesCount64(newV)
+				}
 				c.valid[j] |= cl
 				c.validKeys += bits.OnesCount64(nv)
 			}
+			buf.edges += bits.OnesCount64(byteFlags(cl))
+			if !collect {
+				continue
+			}
+			fresh := newT | newV
 			for s := 0; s < 64; s += 8 {
 				if b := uint8(cl >> s); b != 0 {
-					edges++
 					edge := uint32(j*8 + s/8)
-					keys = append(keys, edge*8+uint32(bits.TrailingZeros8(b)))
+					buf.keys = append(buf.keys, edge*8+uint32(bits.TrailingZeros8(b)))
+					if fresh>>s&1 != 0 {
+						buf.fresh = append(buf.fresh, edge)
+					}
 				}
 			}
 		}
@@ -194,28 +279,6 @@ func (c *coverage) merge(valid bool, keys []uint32) ([]uint32, saveReason, int) 
 	// be instrumented (-cover of std packages): have clearMap clear the
 	// whole map before the next execution.
 	c.scanned = false
-	r := reasonNone
-	switch {
-	case newEdge:
-		r = reasonCov
-	case newCount:
-		r = reasonCount
-	case newValid:
-		r = reasonValid
-	}
-	return keys, r, edges
-}
-
-// newBytes counts the bytes (edges) that are non-zero in cl and zero in
-// acc.
-func newBytes(cl, acc uint64) int {
-	n := 0
-	for s := 0; s < 64; s += 8 {
-		if uint8(cl>>s) != 0 && uint8(acc>>s) == 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // classWord is one non-zero map word of an execution, classified.
@@ -231,7 +294,7 @@ func (c *coverage) snapshot(buf []classWord) []classWord {
 	for _, i := range c.lines {
 		for j := int(i); j < int(i)+group; j++ {
 			if w := m[j]; w != 0 {
-				buf = append(buf, classWord{int32(j), classifyWord(w)})
+				buf = append(buf, classWord{int32(j), classifyWord(c.classes, w)})
 			}
 		}
 	}

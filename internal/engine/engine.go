@@ -14,11 +14,8 @@ import (
 	"github.com/gfz-dev/gfz/param"
 )
 
-// Published Zest parameters (JQF ZestGuidance) and engine defaults.
+// Engine defaults.
 const (
-	childrenBaseline   = 50      // children per parent at maximal coverage
-	childrenFavoredMul = 20      // multiplier for favored parents
-	zeroFillPercent    = 10      // chance (in %) that a child's mutations write zeros
 	abortHintExecs     = 100_000 // invalid executions in a row with nothing saved before the hint
 	defaultStatusEvery = 3 * time.Second
 )
@@ -51,21 +48,6 @@ func calibrationRule(slowest time.Duration, execs int) string {
 // exitProcess ends the process after a timeout; tests replace it.
 var exitProcess = os.Exit
 
-// engine kinds.
-const (
-	kindZest = iota
-	kindBytes
-	kindRandom
-)
-
-// entry is a saved input of the in-memory corpus (the queue).
-type entry struct {
-	data  []byte   // the trimmed parameter sequence
-	keys  []uint32 // the (edge, bucket) keys it covered when saved
-	edges int      // number of edges it hit (JQF's nonZeroCoverage)
-	resp  int      // number of keys it is responsible for; favored iff > 0
-}
-
 // Execution state word shared with the watchdog: bits 2.. hold the
 // execution number, bit 0 is set while Exec runs, bit 1 is set by the
 // watchdog when it claims the running execution as a timeout.
@@ -75,17 +57,18 @@ const (
 )
 
 type fuzzer struct {
-	cfg    Config
-	ex     Executor
-	kind   int
-	max    int
-	r      *prng
-	wd     *workdir
-	cov    *coverage
-	queue  []*entry
-	maxCov int
-	known  map[string]string // signature -> input path
-	start  time.Time
+	cfg   Config
+	ex    Executor
+	def   engineDef // the engine (strategy.go)
+	strat strategy
+	fb    feedback
+	max   int
+	r     *prng
+	wd    *workdir
+	cov   *coverage
+	queue []*entry
+	known map[string]string // signature -> input path
+	start time.Time
 
 	execs, valid, invalid, failing int64
 	savedBy                        [4]int64 // saves by reason
@@ -104,9 +87,9 @@ type fuzzer struct {
 	slowest     time.Duration
 	calibrated  int
 
-	child   []byte
-	keysBuf []uint32
-	other   func() []byte
+	child []byte
+	mbuf  merged // the last save's coverage (buffers reused)
+	other func() []byte
 
 	// Stability check (see recheck).
 	snapA, snapB []classWord
@@ -140,15 +123,8 @@ type fuzzer struct {
 // a hung goroutine cannot be stopped.
 func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	f := &fuzzer{cfg: cfg, ex: ex, r: newPRNG(cfg.Seed), wdDone: make(chan struct{})}
-	switch cfg.Engine {
-	case "", "zest":
-		f.kind = kindZest
-	case "bytes":
-		f.kind = kindBytes
-	case "random":
-		f.kind = kindRandom
-	default:
-		return nil, fmt.Errorf("engine: unknown engine %q (want zest, bytes or random)", cfg.Engine)
+	if err := f.setEngine(cfg.Engine); err != nil {
+		return nil, err
 	}
 	switch {
 	case cfg.Timeout > 0:
@@ -186,7 +162,6 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if f.known, err = wd.knownFailures(warn); err != nil {
 		return nil, err
 	}
-	f.cov = newCoverage()
 	f.other = f.randomEntry
 	f.start = time.Now()
 	if cfg.SharedMem != "" {
@@ -294,7 +269,7 @@ func (f *fuzzer) summary() *Summary {
 }
 
 func (f *fuzzer) corpusLen() int {
-	if f.kind == kindRandom {
+	if !f.def.queue {
 		return f.corpusSize
 	}
 	return len(f.queue)
@@ -362,9 +337,12 @@ func (f *fuzzer) done() bool {
 }
 
 // handle processes the outcome of the execution just run: counts it,
-// saves failures, and saves inputs with new coverage (queued by zest and
-// bytes; only written to corpus/ by random). write tells whether a saved
-// input must be written to corpus/. It returns the queued entry, if any.
+// saves failures, and saves the inputs the engine's feedback keeps (queued
+// by engines that queue; only written to corpus/ by random). write tells
+// whether a saved input must be written to corpus/. It returns the queued
+// entry, if any. Coverage an execution adds without being kept is merged
+// too: the accumulated maps hold every VALID or INVALID execution's
+// classes (a first run a recheck replaced excepted).
 func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	if f.stopped {
 		return nil
@@ -377,19 +355,23 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		return nil
 	}
 	valid := out.Result == Valid
-	newTotal, newValid := f.cov.check(valid)
-	if (newTotal || newValid) && !f.cfg.NoRecheck {
-		out, newTotal, newValid = f.recheck(out)
+	n := f.cov.check(valid)
+	keep := f.fb.keep(n, valid)
+	if keep && !f.cfg.NoRecheck {
+		out, n = f.recheck(out)
 		if out.Result != Valid && out.Result != Invalid {
 			f.failing++
 			f.failure(out)
 			return nil
 		}
 		valid = out.Result == Valid
+		keep = f.fb.keep(n, valid)
 	}
 	var e *entry
-	if newTotal || newValid {
+	if keep {
 		e = f.save(out, valid, write)
+	} else if n != 0 && !f.stopped {
+		f.cov.merge(valid, false, &f.mbuf)
 	}
 	if e != nil || valid {
 		f.invalidStreak = 0
@@ -424,28 +406,27 @@ func (f *fuzzer) count(r Result) {
 // gets saved. The extra execution is counted in f.rechecks, not f.execs
 // (so cfg.Runs counts distinct executions), and its result is not counted
 // in valid/invalid.
-func (f *fuzzer) recheck(first Outcome) (Outcome, bool, bool) {
+func (f *fuzzer) recheck(first Outcome) (Outcome, novelty) {
 	f.snapA = f.cov.snapshot(f.snapA[:0])
 	params, ext := f.cur, f.curExt
 	f.rechecks++
 	out := f.execExt(params, ext, false)
 	if f.stopped {
-		return first, false, false
+		return first, 0
 	}
 	if out.Result != Valid && out.Result != Invalid {
-		return out, false, false // a flaky failure: reported as a failure
+		return out, 0 // a flaky failure: reported as a failure
 	}
-	newTotal, newValid := f.cov.check(out.Result == Valid)
+	n := f.cov.check(out.Result == Valid)
 	f.snapB = f.cov.snapshot(f.snapB[:0])
 	f.cov.markUnstable(f.snapA, f.snapB) // published with the save that follows
-	return out, newTotal, newValid
+	return out, n
 }
 
 // save merges the execution's coverage and saves its consumed input.
 func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
-	keys, reason, edges := f.cov.merge(valid, f.keysBuf[:0])
-	f.keysBuf = keys
-	f.savedBy[reason]++
+	f.cov.merge(valid, f.def.queue, &f.mbuf)
+	f.savedBy[f.mbuf.novelty.reason()]++
 	data := append([]byte{}, out.Consumed...)
 	if write {
 		path, err := f.wd.saveCorpus(data)
@@ -460,44 +441,22 @@ func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	if f.shm != nil {
 		defer f.publish()
 	}
-	if f.kind == kindRandom {
+	if !f.def.queue {
 		if write {
 			f.corpusSize++
 		}
 		return nil
 	}
-	return f.enqueue(data, keys, edges)
+	return f.enqueue(data, &f.mbuf)
 }
 
-// enqueue appends a saved input to the queue and gives it responsibility
-// for every key it covers (it is now the newest input covering them).
-func (f *fuzzer) enqueue(data []byte, keys []uint32, edges int) *entry {
-	idx := int32(len(f.queue))
-	e := &entry{data: data, keys: append([]uint32(nil), keys...), edges: edges}
-	for _, k := range e.keys {
-		if old, ok := f.cov.resp[k]; ok {
-			f.queue[old].resp--
-		}
-		f.cov.resp[k] = idx
-		e.resp++
-	}
+// enqueue appends a saved input, whose coverage m describes, to the queue
+// and lets the feedback credit it.
+func (f *fuzzer) enqueue(data []byte, m *merged) *entry {
+	e := &entry{data: data, edges: m.edges}
 	f.queue = append(f.queue, e)
-	f.maxCov = max(f.maxCov, edges)
+	f.fb.credit(f.queue, len(f.queue)-1, m)
 	return e
-}
-
-// children is the number of children Zest makes from parent in one turn:
-// 50 * nonZeroCov(parent) / maxCov, times 20 if parent is favored, at least
-// one.
-func (f *fuzzer) children(p *entry) int {
-	n := childrenBaseline
-	if f.maxCov > 0 {
-		n = childrenBaseline * p.edges / f.maxCov
-	}
-	if p.resp > 0 {
-		n *= childrenFavoredMul
-	}
-	return max(n, 1)
 }
 
 func (f *fuzzer) randomEntry() []byte {
@@ -554,7 +513,7 @@ func (f *fuzzer) init() {
 	if loaded > 0 && f.shm == nil {
 		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.corpus, f.corpusLen())
 	}
-	if f.kind == kindRandom || len(f.queue) > 0 || f.done() {
+	if !f.def.queue || len(f.queue) > 0 || f.done() {
 		return
 	}
 	// Nothing added coverage (or there were no inputs): start from the
@@ -570,30 +529,14 @@ func (f *fuzzer) init() {
 		f.err = err
 		return
 	}
-	f.enqueue(first, nil, 0)
+	f.enqueue(first, &merged{})
 }
 
-// loop is the fuzzing loop.
+// loop is the fuzzing loop: the engine's strategy makes each input.
 func (f *fuzzer) loop() {
-	if f.kind == kindRandom {
-		for !f.done() {
-			f.handle(f.exec(nil), true)
-		}
-		return
-	}
-	qi := 0
 	for !f.done() {
-		p := f.queue[qi]
-		n := f.children(p)
-		for i := 0; i < n && !f.done(); i++ {
-			if f.kind == kindZest {
-				f.child = mutateZest(f.r, f.child, p.data)
-			} else {
-				f.child = mutateBytes(f.r, f.child, p.data, f.max, f.other)
-			}
-			f.handle(f.exec(f.child), true)
-		}
-		qi = (qi + 1) % len(f.queue)
+		f.child = f.strat.next(f.child)
+		f.handle(f.exec(f.child), true)
 	}
 }
 

@@ -87,12 +87,19 @@ func TestMazeMedians(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long measurement")
 	}
-	for _, eng := range []string{"zest", "bytes", "random"} {
-		var xs []int64
+	for _, eng := range Engines() {
+		var xs, ys []int64
 		for seed := int64(1); seed <= 10; seed++ {
 			xs = append(xs, execsToFailure(t, eng, seed, 2_000_000))
+			s := run(t, Config{Engine: eng, Seed: seed, Runs: 2_000_000, StopOnFailure: true, Workdir: t.TempDir()},
+				&validMaze{*newMaze(mazeKey, mazeMod, mazeValid)})
+			ys = append(ys, s.Execs)
+			if s.NewFailures == 0 {
+				ys[len(ys)-1] = -1
+			}
 		}
-		t.Logf("%-6s median %7d execs  %v", eng, median(xs), xs)
+		t.Logf("%-8s maze median %7d execs  %v", eng, median(xs), xs)
+		t.Logf("%-8s valid-only maze median %7d execs  %v", eng, median(ys), ys)
 	}
 }
 
@@ -143,35 +150,51 @@ func TestSaveRules(t *testing.T) {
 	}
 }
 
-func TestFavoringAndChildren(t *testing.T) {
-	f := &fuzzer{cov: newCoverage()}
-	a := f.enqueue([]byte("a"), []uint32{8, 16}, 2)
-	if a.resp != 2 || f.children(a) != childrenBaseline*childrenFavoredMul {
-		t.Fatalf("a: resp %d children %d", a.resp, f.children(a))
+// TestClassicFavoringAndChildren pins the rules of bytes (gfz's earlier
+// zest):
+// responsibility for every covered key, children relative to the largest
+// single input, at least one child.
+func TestClassicFavoringAndChildren(t *testing.T) {
+	f := &fuzzer{}
+	if err := f.setEngine("bytes"); err != nil {
+		t.Fatal(err)
+	}
+	s := f.strat.(*classicTurns)
+	enqueue := func(keys []uint32, edges int) *entry {
+		e := f.enqueue(nil, &merged{keys: keys, edges: edges})
+		for ; s.seen < len(f.queue); s.seen++ {
+			s.maxCov = max(s.maxCov, f.queue[s.seen].edges)
+		}
+		return e
+	}
+	children := func(e *entry) int { return classicChildren(e, s.maxCov) }
+	a := enqueue([]uint32{8, 16}, 2)
+	if a.resp != 2 || children(a) != childrenBaseline*childrenFavoredMul {
+		t.Fatalf("a: resp %d children %d", a.resp, children(a))
 	}
 	// b covers a superset: it becomes responsible for all of a's keys.
-	b := f.enqueue([]byte("b"), []uint32{8, 16, 24}, 3)
+	b := enqueue([]uint32{8, 16, 24}, 3)
 	if a.resp != 0 || b.resp != 3 {
 		t.Fatalf("after b: a.resp %d b.resp %d", a.resp, b.resp)
 	}
-	if got, want := f.children(a), childrenBaseline*2/3; got != want {
+	if got, want := children(a), childrenBaseline*2/3; got != want {
 		t.Errorf("unfavored a: %d children, want %d", got, want)
 	}
-	if got, want := f.children(b), childrenBaseline*childrenFavoredMul; got != want {
+	if got, want := children(b), childrenBaseline*childrenFavoredMul; got != want {
 		t.Errorf("favored b: %d children, want %d", got, want)
 	}
 	// c takes one of b's keys and adds its own.
-	c := f.enqueue([]byte("c"), []uint32{24, 40}, 1)
+	c := enqueue([]uint32{24, 40}, 1)
 	if b.resp != 2 || c.resp != 2 {
 		t.Fatalf("after c: b.resp %d c.resp %d", b.resp, c.resp)
 	}
-	if got, want := f.children(c), childrenBaseline*1/3*childrenFavoredMul; got != want {
+	if got, want := children(c), childrenBaseline*1/3*childrenFavoredMul; got != want {
 		t.Errorf("favored c: %d children, want %d", got, want)
 	}
 	// A parent with no edges still gets one child.
-	z := f.enqueue(nil, nil, 0)
-	if f.children(z) != 1 {
-		t.Errorf("empty parent: %d children, want 1", f.children(z))
+	z := enqueue(nil, 0)
+	if children(z) != 1 {
+		t.Errorf("empty parent: %d children, want 1", children(z))
 	}
 }
 

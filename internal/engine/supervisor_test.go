@@ -189,7 +189,10 @@ func TestSyncImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &fuzzer{cfg: Config{Seed: 1, Sync: true}, ex: scripted{1: {Valid, map[int]int{10: 1}}, 2: {Valid, map[int]int{20: 1}}},
-		r: newPRNG(1), cov: newCoverage(), seen: map[string]bool{}, known: map[string]string{}, max: 64}
+		r: newPRNG(1), seen: map[string]bool{}, known: map[string]string{}, max: 64}
+	if err := f.setEngine("zest"); err != nil {
+		t.Fatal(err)
+	}
 	f.wd, _ = openWorkdir(dir)
 	for _, b := range []byte{1, 2} {
 		if _, err := f.wd.saveCorpus([]byte{b}); err != nil {
