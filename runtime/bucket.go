@@ -39,24 +39,3 @@ var bucketTable = func() (t [256]uint8) {
 // one of the bits 1, 2, 4, 8, 16, 32, 64, 128 for counts 1, 2, 3, 4-7,
 // 8-15, 16-31, 32-127 and 128-255.
 func Bucket(c uint8) uint8 { return bucketTable[c] }
-
-// Classify replaces every count in m by its Bucket, in place. It reads m
-// eight bytes at a time and skips all-zero words, so its cost is dominated
-// by the sparse non-zero part of the map. Call it as Classify(Map[:]).
-func Classify(m []uint8) {
-	i := 0
-	for ; i+8 <= len(m); i += 8 {
-		w := m[i : i+8 : i+8]
-		// Little-endian combine: compiled to a single 8-byte load.
-		if uint64(w[0])|uint64(w[1])<<8|uint64(w[2])<<16|uint64(w[3])<<24|
-			uint64(w[4])<<32|uint64(w[5])<<40|uint64(w[6])<<48|uint64(w[7])<<56 == 0 {
-			continue
-		}
-		for j, c := range w {
-			w[j] = bucketTable[c]
-		}
-	}
-	for ; i < len(m); i++ {
-		m[i] = bucketTable[m[i]]
-	}
-}

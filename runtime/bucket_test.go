@@ -27,26 +27,6 @@ func TestBucket(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 8, 9, 64, 1000, 4099} {
-		m := make([]uint8, n)
-		want := make([]uint8, n)
-		for i := range m {
-			// Sparse pattern with zero words and all count values.
-			if i%13 == 0 || i%29 == 3 {
-				m[i] = uint8(i * 7)
-			}
-			want[i] = Bucket(m[i])
-		}
-		Classify(m)
-		for i := range m {
-			if m[i] != want[i] {
-				t.Fatalf("n=%d: m[%d] = %d, want %d", n, i, m[i], want[i])
-			}
-		}
-	}
-}
-
 func TestHitAndReset(t *testing.T) {
 	Reset()
 	var b [2]uint8
@@ -69,16 +49,6 @@ func TestHitAndReset(t *testing.T) {
 		if c != 0 {
 			t.Fatalf("Map[%d] = %d after Reset", i, c)
 		}
-	}
-}
-
-func BenchmarkClassifySparse(b *testing.B) {
-	var m [MapSize]uint8
-	for b.Loop() {
-		for i := 0; i < 400; i++ {
-			m[(i*7919)&(MapSize-1)] = uint8(i)
-		}
-		Classify(m[:])
 	}
 }
 

@@ -28,7 +28,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -672,24 +671,4 @@ func init() {
 }
 `, RuntimePath, mapBits, n, p.Path, table)
 	return b.Bytes()
-}
-
-// SortProbesByPosition returns the probe indices ordered by file and start
-// position (for reports); the probes themselves keep their indices.
-func SortProbesByPosition(probes []Probe) []int {
-	idx := make([]int, len(probes))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		pa, pb := probes[idx[a]], probes[idx[b]]
-		if pa.File != pb.File {
-			return pa.File < pb.File
-		}
-		if pa.StartLine != pb.StartLine {
-			return pa.StartLine < pb.StartLine
-		}
-		return pa.StartCol < pb.StartCol
-	})
-	return idx
 }
