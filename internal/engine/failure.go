@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Recording failures: deduplication by signature, the claim of a new
+// failure's files, and its report.
+
+// failure records a failing execution, saving it if its signature is new.
+func (f *fuzzer) failure(out Outcome) {
+	info := FailureInfo{Kind: strings.ToLower(out.Result.String())}
+	if out.Failure != nil {
+		info = *out.Failure
+	}
+	sig := signatureOf(info)
+	if _, ok := f.known[sig]; ok {
+		return
+	}
+	if f.shm != nil {
+		// Another worker (or the supervisor) may have saved it already.
+		if in, ok := f.wd.failureSaved(sig); ok {
+			f.known[sig] = in
+			return
+		}
+	}
+	if d, ok := f.ex.(ValueDescriber); ok && out.Result == Failure {
+		// The re-run writes the probe map; the next execution clears all
+		// of it, as after every failure.
+		if v, ok := d.DescribeValues(f.cur, f.curExt, sig); ok {
+			info.Value = v
+		}
+	}
+	rep := &failureReport{
+		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
+		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
+	}
+	f.stamp(rep)
+	path, claimed, err := f.recordFailure(rep)
+	if f.shm != nil {
+		f.shm.store(offFailing, uint64(f.failing))
+	}
+	if err != nil {
+		f.err = err
+		return
+	}
+	if !claimed {
+		return // another worker saved it first and announces it
+	}
+	f.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(info.Kind), firstLine(info.Message), path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+	if f.cfg.StopOnFailure {
+		f.stopped = true
+	}
+}
+
+// stamp fills in when and by whom a failure was found. A worker knows its
+// own execution count exactly and the total over all workers only as of
+// the supervisor's last tick, so it reports the total (exact with one
+// worker, an estimate with several) and names its own count.
+func (f *fuzzer) stamp(rep *failureReport) {
+	now := time.Now()
+	rep.Found, rep.Into = now, now.Sub(f.start)
+	if f.shm == nil {
+		return
+	}
+	if t := f.shm.load(offRunStart); t != 0 {
+		rep.Into = now.Sub(time.Unix(0, int64(t)))
+	}
+	// Execution numbers count from 0, as in the supervisor's messages;
+	// the totals count executions (so the failing one is included).
+	id, n := f.shm.load(offWorkerID), max(f.execs-1, 0)
+	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, n)
+	total := int64(f.shm.load(offTotal)) + f.execs - int64(f.shm.load(offOwnAt))
+	rep.Exec = total
+	rep.ExecNote = fmt.Sprintf("%d (over all workers, as of the supervisor's last count; worker %d at its execution %d)", total, id, n)
+}
+
+// recordFailure saves a new unique failure and marks its signature known.
+// claimed is false when another process saved it first.
+func (f *fuzzer) recordFailure(rep *failureReport) (path string, claimed bool, err error) {
+	rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
+	path, claimed, err = f.wd.saveFailure(rep)
+	if err != nil {
+		return "", false, err
+	}
+	f.known[rep.Signature] = path
+	if claimed {
+		f.newFailures = append(f.newFailures, path)
+	}
+	return path, claimed, nil
+}
+
+// signatureOf is the deduplication key of a failure.
+func signatureOf(info FailureInfo) string {
+	if info.Signature != "" {
+		return info.Signature
+	}
+	return info.Kind + "\n" + info.Message
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// reproCommand is the command that re-runs a saved failure, with absolute
+// paths (dir is the work directory's, already absolute).
+func reproCommand(dir, name, target string) string {
+	exe := os.Args[0]
+	if p, err := os.Executable(); err == nil {
+		exe = p
+	} else if p, err := filepath.Abs(exe); err == nil && strings.ContainsRune(exe, os.PathSeparator) {
+		exe = p
+	}
+	cmd := exe + " -repro " + filepath.Join(dir, name+".input")
+	if target != "" {
+		cmd += " " + target
+	}
+	return cmd
+}

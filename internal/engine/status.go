@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Status lines, the stats file and the final summary of an in-process run.
+
+// status prints a status line and rewrites stats and plot_data (in worker
+// mode: publishes the counters).
+func (f *fuzzer) status() {
+	if f.shm != nil {
+		f.publish()
+		return
+	}
+	el := time.Since(f.start)
+	f.printf("gfz: %s\n", f.statusText(el))
+	if err := f.writeStats("running"); err != nil && f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *fuzzer) statusText(el time.Duration) string {
+	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s",
+		el.Round(time.Second), f.execs, rate(f.execs, el), pct(f.valid, f.execs), f.corpusLen(),
+		f.cov.totalKeys, f.cov.validKeys, failuresText(f.known))
+}
+
+func rate(n int64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+func pct(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// writeStats appends a plot_data row and rewrites stats and plot_data.
+func (f *fuzzer) writeStats(state string) error {
+	r := runStats{
+		target: f.cfg.Target, engine: f.cfg.Engine, state: state, seed: f.cfg.Seed,
+		start: f.start, now: time.Now(),
+		execs: f.execs, valid: f.valid, invalid: f.invalid, failing: f.failing, rechecks: f.rechecks,
+		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
+		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
+		failureSites: countSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
+	}
+	return f.wd.writeRunStats(r, func(kv func(string, any)) {
+		kv("saved_cov", f.savedBy[reasonCov])
+		kv("saved_count", f.savedBy[reasonCount])
+		kv("saved_valid", f.savedBy[reasonValid])
+	})
+}
+
+// printFinal prints the end-of-run summary.
+func (f *fuzzer) printFinal() {
+	el := time.Since(f.start)
+	f.printf("gfz: done: %s\n", f.statusText(el))
+	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
+	for _, p := range f.newFailures {
+		f.printf("gfz:\tfailure: %s\n", p)
+	}
+}
