@@ -32,6 +32,13 @@ type T struct {
 	eager  bool                     // format recorded values when recorded (repro mode, plain go test)
 	onNote func(label, text string) // called for each value recorded when eager (-repro streams them)
 	values []value                  // top-level generated values
+	// quiet: Note keeps nothing (the fuzz-binary executor's fast path; a
+	// failure it reports in full is re-run eagerly to describe its values).
+	quiet  bool
+	labels map[string]string // copies of Note labels (see label)
+
+	repeats map[string]bool // signatures reported in full (brief repeats on), else nil
+	brief   bool            // the last failure was a brief repeat
 
 	helpers map[string]bool // functions marked by Helper
 }
@@ -63,7 +70,7 @@ func NewT(src *param.Source) *T {
 
 // reset prepares t for a new execution, keeping its buffers.
 func (t *T) reset() {
-	t.failed, t.skipped, t.fatal = false, false, false
+	t.failed, t.skipped, t.fatal, t.brief = false, false, false, false
 	t.msgs = t.msgs[:0]
 	t.failPCs = t.failPCs[:0]
 	t.logs = t.logs[:0]
@@ -83,16 +90,49 @@ func (t *T) Source() *param.Source { return t.src }
 // are printed when the failure is reported, so a value the target modifies
 // after drawing it is shown modified (-repro prints them as drawn, and so
 // does plain go test, which logs them when an input fails).
+//
+// When Noting reports false, Note does nothing; generators check it first,
+// so that a value is not converted to an interface only to be discarded.
 func (t *T) Note(label string, v any) {
-	val := value{label: label, v: v}
+	if t.quiet && !t.eager {
+		return
+	}
+	l := t.label(label) // a copy: label itself is never retained
+	val := value{label: l, v: v}
 	if t.eager {
 		val.text = formatValue(v)
 		val.v = nil
 		if t.onNote != nil {
-			t.onNote(label, val.text)
+			t.onNote(l, val.text)
 		}
 	}
 	t.values = append(t.values, val)
+}
+
+// Noting reports whether Note keeps values in this execution. The
+// fuzz-binary executor runs the fuzz function with Note off (a failing
+// input's values are described by running it again); under go test, in
+// -repro and for a T from NewT it is on.
+func (t *T) Noting() bool { return !t.quiet || t.eager }
+
+// maxLabels bounds the Note labels a T keeps copies of.
+const maxLabels = 1024
+
+// label returns a copy of a Note label, made once per distinct label:
+// Note never retains its argument, so a generator's label does not escape
+// through Note and generators built inline can stay on the stack.
+func (t *T) label(l string) string {
+	if c, ok := t.labels[l]; ok {
+		return c
+	}
+	c := strings.Clone(l)
+	if t.labels == nil {
+		t.labels = make(map[string]string)
+	}
+	if len(t.labels) < maxLabels { // labels made up per execution are not kept
+		t.labels[c] = c
+	}
+	return c
 }
 
 // Assume marks the input invalid and stops the execution when ok is false.
