@@ -88,29 +88,114 @@ func prngCalls(before, after uint64) uint64 {
 }
 
 // TestMutateZestDraws pins the cost of a child in PRNG values: one for the
-// mutation count and the zero-fill choice, one per mutation, and one per
-// eight random bytes (about 13 for the published means; the sampler that
-// searched its CDF from 1 with a value per sample, and drew each run's
-// bytes separately, took about 26).
+// mutation count and the zero-fill choice, one per mutation, and for the
+// bytes one per run of up to eight (parents over 64 bytes) or one per
+// eight bytes of the parent (up to 64 bytes). The sampler that searched
+// its CDF from 1 with a value per sample, and drew each run's bytes
+// separately, took about 26 for either.
 func TestMutateZestDraws(t *testing.T) {
-	r := newPRNG(5)
-	parent := bytes.Repeat([]byte{0xAA}, 1000)
-	var child []byte
-	const n = 20_000
-	before := r.s
-	for range n {
-		child = mutateZest(r, child, parent)
+	for _, c := range []struct {
+		size     int
+		min, max float64
+	}{{4, 9, 11}, {64, 12, 17}, {1000, 15, 19}} {
+		r := newPRNG(5)
+		parent := bytes.Repeat([]byte{0xAA}, c.size)
+		var child []byte
+		const n = 20_000
+		before := r.s
+		for range n {
+			child = mutateZest(r, child, parent)
+		}
+		avg := float64(prngCalls(before, r.s)) / n
+		t.Logf("%d-byte parent: %.2f PRNG values per child", c.size, avg)
+		if avg < c.min || avg > c.max {
+			t.Errorf("%d-byte parent: %.2f PRNG values per child, want %v to %v", c.size, avg, c.min, c.max)
+		}
+		// Same state, same child.
+		a := mutateZest(newPRNG(9), nil, parent)
+		b := mutateZest(newPRNG(9), nil, parent)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%d-byte parent: mutateZest is not deterministic", c.size)
+		}
 	}
-	avg := float64(prngCalls(before, r.s)) / n
-	t.Logf("%.2f PRNG values per child", avg)
-	if avg < 10 || avg > 15 {
-		t.Errorf("%.2f PRNG values per child, want about 13", avg)
+}
+
+// mutateZestReference is Zest's mutation written out plainly: each run
+// written byte by byte, one PRNG value per byte.
+func mutateZestReference(r *prng, dst, parent []byte) []byte {
+	dst = append(dst[:0], parent...)
+	zero := r.below(10) == 0
+	for range geoMutations.sample(r) {
+		off := r.below(len(dst))
+		end := min(off+geoRunLength.sample(r), len(dst))
+		for i := off; i < end; i++ {
+			if zero {
+				dst[i] = 0
+			} else {
+				dst[i] = byte(r.next())
+			}
+		}
 	}
-	// Same state, same child.
-	a := mutateZest(newPRNG(9), nil, parent)
-	b := mutateZest(newPRNG(9), nil, parent)
-	if !bytes.Equal(a, b) {
-		t.Error("mutateZest is not deterministic")
+	return dst
+}
+
+// TestMutateZestDistribution compares mutateZest with the plain
+// algorithm on parents of both paths (up to 64 bytes, and longer): the
+// share of children that only write zeros, the mean number of changed
+// bytes, its histogram and the frequency with which each position changes
+// must agree within sampling error (fixed seeds).
+func TestMutateZestDistribution(t *testing.T) {
+	for _, size := range []int{5, 37, 64, 65, 150} {
+		parent := bytes.Repeat([]byte{0xAA}, size)
+		type stats struct {
+			zeroKids int
+			changed  []int // per position
+			hist     []int // children by number of changed bytes
+		}
+		const n = 200_000
+		measure := func(mut func(r *prng, dst, parent []byte) []byte, seed int64) stats {
+			st := stats{changed: make([]int, size), hist: make([]int, size+1)}
+			r := newPRNG(seed)
+			var child []byte
+			for range n {
+				child = mut(r, child, parent)
+				diff, zeros := 0, 0
+				for i, b := range child {
+					if b != 0xAA {
+						diff++
+						st.changed[i]++
+						if b == 0 {
+							zeros++
+						}
+					}
+				}
+				st.hist[diff]++
+				if diff > 0 && zeros == diff {
+					st.zeroKids++
+				}
+			}
+			return st
+		}
+		got, want := measure(mutateZest, 11), measure(mutateZestReference, 12)
+		// Two independent binomial counts: allow 5 standard deviations of
+		// their difference.
+		close := func(a, b int) bool {
+			p := float64(a+b) / (2 * n)
+			return math.Abs(float64(a-b)) <= 5*math.Sqrt(2*n*p*(1-p))+1
+		}
+		if !close(got.zeroKids, want.zeroKids) {
+			t.Errorf("%d bytes: %d zero-fill children, reference %d", size, got.zeroKids, want.zeroKids)
+		}
+		for i := range size {
+			if !close(got.changed[i], want.changed[i]) {
+				t.Errorf("%d bytes: position %d changed %d times, reference %d", size, i, got.changed[i], want.changed[i])
+			}
+		}
+		for k := range got.hist {
+			if !close(got.hist[k], want.hist[k]) {
+				t.Errorf("%d bytes: %d children changed %d bytes, reference %d", size, got.hist[k], k, want.hist[k])
+			}
+		}
 	}
 }
 
@@ -196,4 +281,20 @@ func TestInsertAt(t *testing.T) {
 	if got := string(insertAt([]byte("abcd"), 0, []byte("XY"), 4)); got != "abcd" {
 		t.Errorf("insertAt when full = %q", got)
 	}
+}
+
+func benchMutateZest(b *testing.B, size int) {
+	r := newPRNG(1)
+	parent := bytes.Repeat([]byte{0xAA}, size)
+	var child []byte
+	for b.Loop() {
+		child = mutateZest(r, child, parent)
+	}
+}
+
+// BenchmarkMutateZest measures the construction of one Zest child.
+func BenchmarkMutateZest(b *testing.B) {
+	b.Run("4B", func(b *testing.B) { benchMutateZest(b, 4) })
+	b.Run("100B", func(b *testing.B) { benchMutateZest(b, 100) })
+	b.Run("1000B", func(b *testing.B) { benchMutateZest(b, 1000) })
 }
