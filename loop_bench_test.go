@@ -2,12 +2,12 @@ package gfz_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/gfz-dev/gfz"
 	"github.com/gfz-dev/gfz/engine"
-	gen "github.com/gfz-dev/gfz/generators"
 )
 
 // benchLoop runs the real engine loop around the fuzz-binary executor for
@@ -64,4 +64,25 @@ func BenchmarkLimitTree(b *testing.B) {
 	}
 }
 
-var _ = gen.Bool
+// BenchmarkExecTreeRecording is BenchmarkExecTree (same inputs) with the
+// draw/span record on: the difference is the cost of recording.
+func BenchmarkExecTreeRecording(b *testing.B) {
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		root := treeGen.Draw(t)
+		t.Assume(root != nil)
+	})
+	ex.SetRecording(true)
+	r := rand.New(rand.NewPCG(1, 2))
+	inputs := make([][]byte, 64)
+	for i := range inputs {
+		inputs[i] = make([]byte, 64)
+		for j := range inputs[i] {
+			inputs[i][j] = byte(r.Uint32())
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ex.Exec(inputs[i%len(inputs)], uint64(i))
+	}
+}

@@ -34,8 +34,10 @@ type T struct {
 	values []value                  // top-level generated values
 	// quiet: Note keeps nothing (the fuzz-binary executor's fast path; a
 	// failure it reports in full is re-run eagerly to describe its values).
-	quiet  bool
-	labels map[string]string // copies of Note labels (see label)
+	quiet     bool
+	labels    map[string]string // copies of Note labels (see label)
+	recent    [4]string         // the last copies label returned
+	nextLabel int               // where label stores the next copy in recent
 
 	repeats map[string]bool // signatures reported in full (brief repeats on), else nil
 	brief   bool            // the last failure was a brief repeat
@@ -122,6 +124,18 @@ const maxLabels = 1024
 // Note never retains its argument, so a generator's label does not escape
 // through Note and generators built inline can stay on the stack.
 func (t *T) label(l string) string {
+	for _, c := range t.recent {
+		if c == l {
+			return c
+		}
+	}
+	c := t.copyLabel(l)
+	t.recent[t.nextLabel%len(t.recent)] = c
+	t.nextLabel++
+	return c
+}
+
+func (t *T) copyLabel(l string) string {
 	if c, ok := t.labels[l]; ok {
 		return c
 	}

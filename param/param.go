@@ -106,6 +106,8 @@ type Source struct {
 	record bool
 	rec    Record
 	names  map[string]string // span names, copied (see Begin)
+	recent [8]string         // the last copies name returned
+	next   int               // where name stores the next copy in recent
 	onRead func(pos int)
 }
 
@@ -285,8 +287,21 @@ func (s *Source) Begin(name string) {
 // maxNames bounds the span names a Source keeps copies of.
 const maxNames = 1024
 
-// name returns the stored copy of a span name.
+// name returns the stored copy of a span name. The last names used are
+// checked first (a comparison of short strings), the map only on a miss.
 func (s *Source) name(n string) string {
+	for _, c := range s.recent {
+		if c == n {
+			return c
+		}
+	}
+	c := s.copyName(n)
+	s.recent[s.next%len(s.recent)] = c
+	s.next++
+	return c
+}
+
+func (s *Source) copyName(n string) string {
 	if c, ok := s.names[n]; ok {
 		return c
 	}
