@@ -107,12 +107,17 @@ type Config struct {
 	Reps       int           // runs per (target, contender); default 5
 	Time       time.Duration // time budget per run; default 10s
 	Runs       int64         // execution budget per run (0: none; go-fuzz has no execution budget)
-	Work       string        // scratch directory; default a new temporary directory, removed at the end
-	GoFuzzBin  string        // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
-	Stages     []Stage       // default DefaultStages
-	Overhead   int           // rounds of build/bench/overhead.sh to run (0: skip)
-	Log        io.Writer     `json:"-"` // progress; default io.Discard
-	Command    string        // the command line, printed in the report
+	// KeepGoing lets gfz runs and the limit loop run their whole budget
+	// after the first failure (by default a run stops there), so that
+	// targets with a bug get speed figures over the full budget. Native
+	// and go-fuzz stop at a failure by themselves.
+	KeepGoing bool
+	Work      string    // scratch directory; default a new temporary directory, removed at the end
+	GoFuzzBin string    // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
+	Stages    []Stage   // default DefaultStages
+	Overhead  int       // rounds of build/bench/overhead.sh to run (0: skip)
+	Log       io.Writer `json:"-"` // progress; default io.Discard
+	Command   string    // the command line, printed in the report
 }
 
 // Result is one run of one contender on one target.
