@@ -285,6 +285,12 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		pr.rss = max(pr.rss, int64(st["vmhwm_kb"])) // a short run may end before the first sample
 		if st["found_at_exec"] >= 0 && len(st) > 0 {
 			pr.found, pr.foundAt = true, pr.wall
+			if r.cfg.KeepGoing {
+				// It ran on after the failure: its own clock (from the
+				// start of its loop, so without the few milliseconds of
+				// process start-up) says when.
+				pr.foundAt = time.Duration(st["found_at_s"] * float64(time.Second))
+			}
 			res.FoundExec = int64(st["found_at_exec"])
 		}
 	default:
