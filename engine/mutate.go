@@ -33,14 +33,24 @@ func mutateZest(r *prng, dst, parent []byte) []byte {
 		return mutateShort(r, dst, n, zero)
 	}
 	size := uint64(len(dst))
+	g := geoRunLength
+	st := r.s // r's state in a register for the loop (r.next inlined by hand)
 	for range n {
-		y := r.next()
+		st += golden
+		y := mix64(st)
 		off := int(uint64(uint32(y)) * size >> 32)
-		end := min(off+geoRunLength.sample32(uint32(y>>32), r), len(dst))
+		k := int(g.quick[uint32(y>>32)>>20])
+		if k == 0 {
+			r.s = st
+			k = g.search(uint32(y>>32), r)
+			st = r.s
+		}
+		end := min(off+k, len(dst))
 		for off < end {
 			var v uint64
 			if !zero {
-				v = r.next()
+				st += golden
+				v = mix64(st)
 			}
 			if off+8 <= len(dst) {
 				// Overwrite min(end-off, 8) bytes at off.
@@ -59,6 +69,7 @@ func mutateZest(r *prng, dst, parent []byte) []byte {
 			}
 		}
 	}
+	r.s = st
 	return dst
 }
 
@@ -66,13 +77,22 @@ func mutateZest(r *prng, dst, parent []byte) []byte {
 // bytes the runs cover in a set, then fills them.
 func mutateShort(r *prng, dst []byte, n int, zero bool) []byte {
 	size := uint64(len(dst))
+	g := geoRunLength
 	var cover uint64
+	st := r.s // r's state in a register for the loop (r.next inlined by hand)
 	for range n {
-		y := r.next()
+		st += golden
+		y := mix64(st)
 		off := uint64(uint32(y)) * size >> 32
-		run := uint64(1)<<uint(geoRunLength.sample32(uint32(y>>32), r)) - 1 // all ones from 64 on
-		cover |= run << off
+		k := int(g.quick[uint32(y>>32)>>20])
+		if k == 0 {
+			r.s = st
+			k = g.search(uint32(y>>32), r)
+			st = r.s
+		}
+		cover |= (uint64(1)<<uint(k) - 1) << off // a run of k ones (all ones from 64 on)
 	}
+	r.s = st
 	if size < 64 {
 		cover &= 1<<size - 1
 	}

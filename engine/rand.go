@@ -12,9 +12,12 @@ type prng struct{ s uint64 }
 func newPRNG(seed int64) *prng { return &prng{s: uint64(seed) ^ 0x6a09e667f3bcc909} }
 
 func (r *prng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
+	r.s += golden
 	return mix64(r.s)
 }
+
+// golden is splitmix64's state increment.
+const golden = 0x9e3779b97f4a7c15
 
 // mix64 is the splitmix64 finalizer.
 func mix64(z uint64) uint64 {
