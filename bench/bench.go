@@ -161,6 +161,7 @@ type prepared struct {
 	t        Target
 	pkgPath  string
 	gfzBin   string
+	dict     []string // the dictionary gfz-build collected (also linked into the limit loop)
 	native   string
 	plain    *plainCopy
 	goFuzz   string // go-fuzz zip
@@ -397,6 +398,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 			off("gfz-build found no gfz target "+t.Name, GfzZest, GfzBytes, GfzRandom)
 		default:
 			p.gfzBin = bins.Binaries[0].Output
+			p.dict = bins.Dictionary
 		}
 		if bins != nil {
 			_ = bins.Cleanup()
@@ -410,7 +412,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	}
 	// The plain copy is needed for the limit, go-fuzz and the valid-input
 	// count of replayed corpora.
-	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, r.logf)
+	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, p.dict, r.logf)
 	if err != nil {
 		off("plain copy: "+err.Error(), Limit, GoFuzz)
 		p.plain = nil
