@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"unsafe"
 
 	"github.com/gfz-dev/gfz/engine"
 	"github.com/gfz-dev/gfz/param"
@@ -165,14 +166,14 @@ func panicFailure(t *T, r any) *engine.FailureInfo {
 	n := runtime.Callers(3, pcs[:]) // Callers, panicFailure, the deferred func
 	fi := &engine.FailureInfo{
 		Kind:      "panic: " + kind,
-		Signature: engine.PanicSignatureKind(r) + "\n" + userFrames(pcs[:n], t.helpers),
+		Signature: engine.PanicSignatureKind(r) + "\n" + t.userFrames(pcs[:n]),
 	}
 	if t.repeat(fi.Signature) {
 		return fi
 	}
 	msg := fmt.Sprint(r)
 	if len(t.msgs) > 0 {
-		msg += "\n" + strings.Join(t.msgs, "\n")
+		msg += "\n" + strings.Join(t.messages(), "\n")
 	}
 	fi.Message = msg
 	fi.Stack = trimStack(string(debug.Stack()))
@@ -189,11 +190,11 @@ func fatalFailure(t *T) *engine.FailureInfo {
 	if t.fatal {
 		kind = "t.Fatal"
 	}
-	fi := &engine.FailureInfo{Kind: kind, Signature: "fatal\n" + userFrames(t.failPCs, t.helpers)}
+	fi := &engine.FailureInfo{Kind: kind, Signature: "fatal\n" + t.userFrames(t.failPCs)}
 	if t.repeat(fi.Signature) {
 		return fi
 	}
-	fi.Message = strings.Join(t.msgs, "\n")
+	fi.Message = strings.Join(t.messages(), "\n")
 	fi.Stack = formatStack(t.failPCs)
 	fi.Value = t.Values()
 	return fi
@@ -250,6 +251,30 @@ func normalize(s string) string { return engine.NormalizeMessage(s) }
 // testing machinery, gfz itself or gfz's instrumentation (never the user's
 // code); the rule is the supervisor's (engine.IsInternalFrame).
 func isInternalFrame(fn string) bool { return engine.IsInternalFrame(fn) }
+
+// maxFrameKeys bounds the call stacks whose user frames a T remembers.
+const maxFrameKeys = 4096
+
+// userFrames is userFrames(pcs, t.helpers), remembered per call stack: a
+// failure that recurs at the same place costs a map lookup, not a walk of
+// the stack's frames.
+func (t *T) userFrames(pcs []uintptr) string {
+	if len(pcs) == 0 {
+		return userFrames(pcs, t.helpers)
+	}
+	key := unsafe.Slice((*byte)(unsafe.Pointer(&pcs[0])), len(pcs)*int(unsafe.Sizeof(pcs[0])))
+	if s, ok := t.frames[string(key)]; ok {
+		return s
+	}
+	s := userFrames(pcs, t.helpers)
+	if t.frames == nil {
+		t.frames = make(map[string]string)
+	}
+	if len(t.frames) < maxFrameKeys {
+		t.frames[string(key)] = s
+	}
+	return s
+}
 
 // userFrames returns the top sigFrames frames of pcs that are inside the
 // user's code, one "function file.go:line" per line. Frames from gfz's run

@@ -86,3 +86,28 @@ func BenchmarkExecTreeRecording(b *testing.B) {
 		ex.Exec(inputs[i%len(inputs)], uint64(i))
 	}
 }
+
+// benchFailing runs an input that always fails the same way (t.Fatalf, or
+// a panic), with brief repeats on or off: the difference is the cost of
+// formatting a known failure in full.
+func benchFailing(b *testing.B, brief, panics bool) {
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		xs := treeGen.Draw(t)
+		if panics {
+			var m map[int]int
+			m[xs.key] = 1
+		}
+		t.Fatalf("planted failure at %v", xs)
+	})
+	ex.SetBriefRepeats(brief)
+	in := []byte{1, 7, 0, 0}
+	b.ReportAllocs()
+	for b.Loop() {
+		ex.Exec(in, 0)
+	}
+}
+
+func BenchmarkExecFailingFull(b *testing.B)    { benchFailing(b, false, false) }
+func BenchmarkExecFailingBrief(b *testing.B)   { benchFailing(b, true, false) }
+func BenchmarkExecPanickingFull(b *testing.B)  { benchFailing(b, false, true) }
+func BenchmarkExecPanickingBrief(b *testing.B) { benchFailing(b, true, true) }

@@ -22,7 +22,7 @@ type T struct {
 
 	failed  bool
 	skipped bool
-	msgs    []string  // Error/Fatal messages (fuzz-binary mode)
+	msgs    []failMsg // Error/Fatal messages (fuzz-binary mode), located lazily (see messages)
 	failPCs []uintptr // call stack of the first Error/Fatal (fuzz-binary mode)
 	fatal   bool      // stopped by Fatal/FailNow
 
@@ -39,8 +39,9 @@ type T struct {
 	recent    [4]string         // the last copies label returned
 	nextLabel int               // where label stores the next copy in recent
 
-	repeats map[string]bool // signatures reported in full (brief repeats on), else nil
-	brief   bool            // the last failure was a brief repeat
+	repeats map[string]bool   // signatures reported in full (brief repeats on), else nil
+	frames  map[string]string // userFrames of a call stack (key: its PCs), cleared by Helper
+	brief   bool              // the last failure was a brief repeat
 
 	helpers map[string]bool // functions marked by Helper
 }
@@ -304,25 +305,58 @@ func (t *T) Helper() {
 		return
 	}
 	fr, _ := runtime.CallersFrames(pc[:]).Next()
+	if t.helpers[fr.Function] {
+		return
+	}
 	if t.helpers == nil {
 		t.helpers = make(map[string]bool)
 	}
 	t.helpers[fr.Function] = true
+	clear(t.frames) // signatures skip helpers
 }
 
 // fail records a failure in fuzz-binary mode. The first failure fixes the
 // call stack used for the signature.
+//
+// A message keeps the call stack it was reported from; its "file.go:line: "
+// location is only worked out when the failure is reported in full
+// (messages), not for a brief repeat of a known failure.
 func (t *T) fail(msg string, fatal bool) {
 	t.fatal = t.fatal || fatal
-	if !t.failed {
+	first := !t.failed
+	if first {
 		t.failed = true
 		var pcs [64]uintptr
 		n := runtime.Callers(3, pcs[:]) // skip Callers, fail, the T method
 		t.failPCs = append(t.failPCs[:0], pcs[:n]...)
 	}
-	if msg != "" {
-		t.msgs = append(t.msgs, t.location()+msg)
+	if msg == "" {
+		return
 	}
+	m := failMsg{text: msg, pcs: t.failPCs}
+	if !first {
+		var pcs [32]uintptr
+		n := runtime.Callers(3, pcs[:])
+		m.pcs = append([]uintptr(nil), pcs[:n]...)
+	}
+	t.msgs = append(t.msgs, m)
+}
+
+// failMsg is an Error/Fatal message and the call stack it came from
+// (starting at the caller of the T method).
+type failMsg struct {
+	text string
+	pcs  []uintptr
+}
+
+// messages returns the execution's failure messages, each prefixed with
+// its location (see location).
+func (t *T) messages() []string {
+	out := make([]string, len(t.msgs))
+	for i, m := range t.msgs {
+		out[i] = t.locate(m.pcs) + m.text
+	}
+	return out
 }
 
 // location returns "file.go:line: " for the first user frame that called
@@ -330,7 +364,15 @@ func (t *T) fail(msg string, fatal bool) {
 func (t *T) location() string {
 	var pcs [32]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	return t.locate(pcs[:n])
+}
+
+// locate is location for the call stack pcs.
+func (t *T) locate(pcs []uintptr) string {
+	if len(pcs) == 0 {
+		return ""
+	}
+	frames := runtime.CallersFrames(pcs)
 	for {
 		fr, more := frames.Next()
 		if !isInternalFrame(fr.Function) && !t.helpers[fr.Function] {

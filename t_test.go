@@ -334,3 +334,28 @@ func TestExecRecording(t *testing.T) {
 		t.Fatalf("record %+v, want a slice span and two element spans, a length draw and two element draws", out.Record)
 	}
 }
+
+func maybeHelper(t *gfz.T, mark bool) {
+	if mark {
+		t.Helper()
+	}
+	t.Fatal("x")
+}
+
+// Signatures are remembered per call stack; marking a helper forgets them,
+// so a failure at the same place no longer names the helper.
+func TestSignatureAfterHelper(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) { maybeHelper(t, gen.Bool().Draw(t)) })
+	first := ex.Exec([]byte{0}, 0).Failure.Signature
+	again := ex.Exec([]byte{0}, 0).Failure.Signature
+	if first != again || !strings.Contains(first, "maybeHelper") {
+		t.Fatalf("signatures %q, %q, want the same, naming maybeHelper", first, again)
+	}
+	marked := ex.Exec([]byte{1}, 0).Failure.Signature
+	if strings.Contains(marked, "maybeHelper") {
+		t.Errorf("signature after Helper %q names the helper", marked)
+	}
+	if after := ex.Exec([]byte{0}, 0).Failure.Signature; after != marked {
+		t.Errorf("signature %q, want %q (the helper stays marked)", after, marked)
+	}
+}
