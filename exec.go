@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"unsafe"
 
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -18,6 +19,12 @@ const sigFrames = engine.SignatureFrames
 
 // executor runs a fuzz function on parameter sequences for the engine. It
 // reuses one Source and one T across executions.
+//
+// Its fast path keeps nothing an execution does not need: the source's
+// draw/span record is off (SetRecording turns it on), T.Note keeps no
+// values (DescribeValues runs a failing input again to describe them), and
+// with SetBriefRepeats a failure whose signature it already reported is
+// not formatted again.
 type executor struct {
 	fn  func(*T)
 	src *param.Source
@@ -27,28 +34,68 @@ type executor struct {
 func newExecutor(fn func(*T), maxSize int) *executor {
 	src := param.New(nil, 0)
 	src.SetMax(maxSize)
-	return &executor{fn: fn, src: src, t: &T{src: src}}
+	src.SetRecording(false)
+	return &executor{fn: fn, src: src, t: &T{src: src, quiet: true}}
 }
 
 // Exec implements engine.Executor. It runs the fuzz function in the calling
 // goroutine; a panic in a goroutine the function starts is not recovered
 // here and ends the process.
+//
+// Outcome.Record is nil unless SetRecording(true) was called.
+// FailureInfo.Value is empty: the fuzz function runs with T.Note off, and
+// the engine asks DescribeValues for the values of each new failure (-repro
+// runs with values on). With SetBriefRepeats, a failure whose signature was
+// already reported in full has only Kind and Signature: no message or
+// stack is formatted.
 func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
 	e.src.Reset(params, extSeed)
 	e.t.reset()
 	res, fi := run(e.t, e.fn)
-	return engine.Outcome{Result: res, Consumed: e.src.Consumed(), Record: e.src.Record(), Failure: fi}
+	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi}
+	if e.src.Recording() {
+		out.Record = e.src.Record()
+	}
+	return out
 }
 
-// DescribeValues implements engine.ValueDescriber. Values are formatted
-// lazily, after the target ran, so a value the target modified would be
-// reported modified; this re-runs the input formatting each value as it is
-// drawn.
+// SetRecording turns the source's draw/span record on or off (default
+// off); with it on, Outcome.Record holds each execution's record. An
+// engine that reads spans or draws (structure-aware mutation) turns it on
+// before its first execution; see param.Source.SetRecording for its cost.
+func (e *executor) SetRecording(on bool) { e.src.SetRecording(on) }
+
+// SetBriefRepeats turns brief repeats on or off and forgets the signatures
+// reported so far. With it on, Exec formats a failure in full (message,
+// stack, values) only the first time its signature occurs; later failing
+// executions with that signature get a FailureInfo with Kind and Signature
+// only. An engine turns it on at the start of a run when it handles every
+// failure it receives (saving it or finding its signature already known),
+// so that it never needs a repeat's details: failing inputs of a known bug
+// then cost little more than passing ones. DescribeValues is not affected.
+func (e *executor) SetBriefRepeats(on bool) {
+	e.t.repeats = nil
+	if on {
+		e.t.repeats = make(map[string]bool)
+	}
+}
+
+// DescribeValues implements engine.ValueDescriber. It re-runs the input
+// formatting each value as it is drawn (a value the target modified
+// afterwards is shown as drawn) and returns them if the re-run fails with
+// signature sig.
 func (e *executor) DescribeValues(params []byte, extSeed uint64, sig string) (string, bool) {
+	recording, repeats := e.src.Recording(), e.t.repeats
+	e.src.SetRecording(false)
+	e.t.repeats = nil
 	e.src.Reset(params, extSeed)
 	e.t.reset()
 	e.t.eager = true
-	defer func() { e.t.eager = false }()
+	defer func() {
+		e.t.eager = false
+		e.t.repeats = repeats
+		e.src.SetRecording(recording)
+	}()
 	res, fi := run(e.t, e.fn)
 	if res != engine.Failure || fi.Signature != sig {
 		return "", false
@@ -79,7 +126,7 @@ func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
 				return
 			}
 			res = engine.Failure
-			fi = panicFailure(t, r, debug.Stack())
+			fi = panicFailure(t, r)
 			return
 		}
 		if t.failed {
@@ -107,44 +154,72 @@ var goexitHook = func(stack []byte) {
 	driver.ExitChild(ExitFailure)
 }
 
-// panicFailure describes a panic recovered by run; stack is debug.Stack()
-// taken in the deferred recover, so it still holds the panicking frames.
-// Its signature starts with the panic as the Go runtime would print it
+// panicFailure describes a panic recovered by run. It is called from run's
+// deferred function, so the stack still holds the panicking frames. Its
+// signature starts with the panic as the Go runtime would print it
 // (engine.PanicSignatureKind), so that the same panic in a goroutine the
 // target started, caught by the supervisor from the crash output, gets
-// the same signature.
-func panicFailure(t *T, r any, stack []byte) *engine.FailureInfo {
+// the same signature. A brief repeat (see executor.SetBriefRepeats) has
+// only Kind and Signature.
+func panicFailure(t *T, r any) *engine.FailureInfo {
 	kind := panicKind(r)
 	var pcs [64]uintptr
 	n := runtime.Callers(3, pcs[:]) // Callers, panicFailure, the deferred func
+	fi := &engine.FailureInfo{
+		Kind:      "panic: " + kind,
+		Signature: engine.PanicSignatureKind(r) + "\n" + t.userFrames(pcs[:n]),
+	}
+	if t.repeat(fi.Signature) {
+		return fi
+	}
 	msg := fmt.Sprint(r)
 	if len(t.msgs) > 0 {
-		msg += "\n" + strings.Join(t.msgs, "\n")
+		msg += "\n" + strings.Join(t.messages(), "\n")
 	}
-	return &engine.FailureInfo{
-		Kind:      "panic: " + kind,
-		Message:   msg,
-		Stack:     trimStack(string(stack)),
-		Signature: engine.PanicSignatureKind(r) + "\n" + userFrames(pcs[:n], t.helpers),
-		Value:     t.Values(),
-	}
+	fi.Message = msg
+	fi.Stack = trimStack(string(debug.Stack()))
+	fi.Value = t.Values()
+	return fi
 }
 
 // fatalFailure describes an execution failed by Error/Fatal/Fail/FailNow.
 // Its kind is t.Fatal when the execution was stopped by Fatal/FailNow; its
-// signature is "fatal" and the user frames of the first failing call.
+// signature is "fatal" and the user frames of the first failing call. A
+// brief repeat has only Kind and Signature.
 func fatalFailure(t *T) *engine.FailureInfo {
 	kind := "t.Error"
 	if t.fatal {
 		kind = "t.Fatal"
 	}
-	return &engine.FailureInfo{
-		Kind:      kind,
-		Message:   strings.Join(t.msgs, "\n"),
-		Stack:     formatStack(t.failPCs),
-		Signature: "fatal\n" + userFrames(t.failPCs, t.helpers),
-		Value:     t.Values(),
+	fi := &engine.FailureInfo{Kind: kind, Signature: "fatal\n" + t.userFrames(t.failPCs)}
+	if t.repeat(fi.Signature) {
+		return fi
 	}
+	fi.Message = strings.Join(t.messages(), "\n")
+	fi.Stack = formatStack(t.failPCs)
+	fi.Value = t.Values()
+	return fi
+}
+
+// maxRepeats bounds the signatures remembered for brief repeats.
+const maxRepeats = 1 << 14
+
+// repeat reports whether a failure with signature sig is a brief repeat:
+// brief repeats are on and sig was reported in full before. Otherwise it
+// remembers sig as reported. It sets t.brief accordingly.
+func (t *T) repeat(sig string) bool {
+	t.brief = false
+	if t.repeats == nil {
+		return false
+	}
+	if t.repeats[sig] {
+		t.brief = true
+		return true
+	}
+	if len(t.repeats) < maxRepeats {
+		t.repeats[sig] = true
+	}
+	return false
 }
 
 // panicKind describes a panic value without the numbers that vary from one
@@ -178,6 +253,30 @@ func normalize(s string) string { return engine.NormalizeMessage(s) }
 // code); the rule is the supervisor's (engine.IsInternalFrame).
 func isInternalFrame(fn string) bool { return engine.IsInternalFrame(fn) }
 
+// maxFrameKeys bounds the call stacks whose user frames a T remembers.
+const maxFrameKeys = 4096
+
+// userFrames is userFrames(pcs, t.helpers), remembered per call stack: a
+// failure that recurs at the same place costs a map lookup, not a walk of
+// the stack's frames.
+func (t *T) userFrames(pcs []uintptr) string {
+	if len(pcs) == 0 {
+		return userFrames(pcs, t.helpers)
+	}
+	key := unsafe.Slice((*byte)(unsafe.Pointer(&pcs[0])), len(pcs)*int(unsafe.Sizeof(pcs[0])))
+	if s, ok := t.frames[string(key)]; ok {
+		return s
+	}
+	s := userFrames(pcs, t.helpers)
+	if t.frames == nil {
+		t.frames = make(map[string]string)
+	}
+	if len(t.frames) < maxFrameKeys {
+		t.frames[string(key)] = s
+	}
+	return s
+}
+
 // userFrames returns the top sigFrames frames of pcs that are inside the
 // user's code, one "function file.go:line" per line. Frames from gfz's run
 // down (the fuzz harness and the function that called Fuzz) do not count.
@@ -204,8 +303,11 @@ func userFrames(pcs []uintptr, helpers map[string]bool) string {
 // runFunc is the name of run, where the fuzz function's frames end.
 const runFunc = "github.com/gfz-dev/gfz.run"
 
+// panicFailureFunc is the name of panicFailure, which takes the stack.
+const panicFailureFunc = "github.com/gfz-dev/gfz.panicFailure"
+
 // trimStack removes from a debug.Stack trace the frames of the recover
-// (debug.Stack and run's deferred function), gfz's instrumentation frames
+// (debug.Stack, panicFailure and run's deferred function), gfz's instrumentation frames
 // (_gfzHit, ...) and everything from run down.
 func trimStack(s string) string {
 	lines := strings.Split(s, "\n")
@@ -220,7 +322,7 @@ func trimStack(s string) string {
 			switch {
 			case fn == runFunc:
 				return b.String()
-			case i > 0 && (fn == "runtime/debug.Stack" || strings.HasPrefix(fn, runFunc+".func") || engine.IsInstrumentationFrame(fn)):
+			case i > 0 && (fn == "runtime/debug.Stack" || fn == panicFailureFunc || strings.HasPrefix(fn, runFunc+".func") || engine.IsInstrumentationFrame(fn)):
 				i++ // skip the file:line line too
 				continue
 			}

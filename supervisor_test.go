@@ -124,11 +124,13 @@ func TestCrashKinds(t *testing.T) {
 	}{
 		{"FuzzGoPanic", "panic: boom in a goroutine", "crashers.FuzzGoPanic.func1.1 crashers_test.go:", nil},
 		{"FuzzMapWrite", "fatal error: concurrent map writes", "crashers_test.go:", nil},
-		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", nil},
+		// Overflowing a 1 GB stack takes about a second on a loaded
+		// machine: a generous timeout keeps it from racing the overflow.
+		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", []string{"-timeout", "20s"}},
 		{"FuzzExit", "exit status 3", "exit status 3", nil},
 		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil},
 		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
-		{"FuzzHang", "timeout", "timeout", []string{"-timeout", "1s"}},
+		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "2s"}},
 		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64"}},
 	}
 	for _, c := range cases {

@@ -22,7 +22,7 @@ type T struct {
 
 	failed  bool
 	skipped bool
-	msgs    []string  // Error/Fatal messages (fuzz-binary mode)
+	msgs    []failMsg // Error/Fatal messages (fuzz-binary mode), located lazily (see messages)
 	failPCs []uintptr // call stack of the first Error/Fatal (fuzz-binary mode)
 	fatal   bool      // stopped by Fatal/FailNow
 
@@ -32,6 +32,16 @@ type T struct {
 	eager  bool                     // format recorded values when recorded (repro mode, plain go test)
 	onNote func(label, text string) // called for each value recorded when eager (-repro streams them)
 	values []value                  // top-level generated values
+	// quiet: Note keeps nothing (the fuzz-binary executor's fast path; a
+	// failure it reports in full is re-run eagerly to describe its values).
+	quiet     bool
+	labels    map[string]string // copies of Note labels (see label)
+	recent    [4]string         // the last copies label returned
+	nextLabel int               // where label stores the next copy in recent
+
+	repeats map[string]bool   // signatures reported in full (brief repeats on), else nil
+	frames  map[string]string // userFrames of a call stack (key: its PCs), cleared by Helper
+	brief   bool              // the last failure was a brief repeat
 
 	helpers map[string]bool // functions marked by Helper
 }
@@ -63,7 +73,7 @@ func NewT(src *param.Source) *T {
 
 // reset prepares t for a new execution, keeping its buffers.
 func (t *T) reset() {
-	t.failed, t.skipped, t.fatal = false, false, false
+	t.failed, t.skipped, t.fatal, t.brief = false, false, false, false
 	t.msgs = t.msgs[:0]
 	t.failPCs = t.failPCs[:0]
 	t.logs = t.logs[:0]
@@ -83,16 +93,61 @@ func (t *T) Source() *param.Source { return t.src }
 // are printed when the failure is reported, so a value the target modifies
 // after drawing it is shown modified (-repro prints them as drawn, and so
 // does plain go test, which logs them when an input fails).
+//
+// When Noting reports false, Note does nothing; generators check it first,
+// so that a value is not converted to an interface only to be discarded.
 func (t *T) Note(label string, v any) {
-	val := value{label: label, v: v}
+	if t.quiet && !t.eager {
+		return
+	}
+	l := t.label(label) // a copy: label itself is never retained
+	val := value{label: l, v: v}
 	if t.eager {
 		val.text = formatValue(v)
 		val.v = nil
 		if t.onNote != nil {
-			t.onNote(label, val.text)
+			t.onNote(l, val.text)
 		}
 	}
 	t.values = append(t.values, val)
+}
+
+// Noting reports whether Note keeps values in this execution. The
+// fuzz-binary executor runs the fuzz function with Note off (a failing
+// input's values are described by running it again); under go test, in
+// -repro and for a T from NewT it is on.
+func (t *T) Noting() bool { return !t.quiet || t.eager }
+
+// maxLabels bounds the Note labels a T keeps copies of.
+const maxLabels = 1024
+
+// label returns a copy of a Note label, made once per distinct label:
+// Note never retains its argument, so a generator's label does not escape
+// through Note and generators built inline can stay on the stack.
+func (t *T) label(l string) string {
+	for _, c := range t.recent {
+		if c == l {
+			return c
+		}
+	}
+	c := t.copyLabel(l)
+	t.recent[t.nextLabel%len(t.recent)] = c
+	t.nextLabel++
+	return c
+}
+
+func (t *T) copyLabel(l string) string {
+	if c, ok := t.labels[l]; ok {
+		return c
+	}
+	c := strings.Clone(l)
+	if t.labels == nil {
+		t.labels = make(map[string]string)
+	}
+	if len(t.labels) < maxLabels { // labels made up per execution are not kept
+		t.labels[c] = c
+	}
+	return c
 }
 
 // Assume marks the input invalid and stops the execution when ok is false.
@@ -250,25 +305,58 @@ func (t *T) Helper() {
 		return
 	}
 	fr, _ := runtime.CallersFrames(pc[:]).Next()
+	if t.helpers[fr.Function] {
+		return
+	}
 	if t.helpers == nil {
 		t.helpers = make(map[string]bool)
 	}
 	t.helpers[fr.Function] = true
+	clear(t.frames) // signatures skip helpers
 }
 
 // fail records a failure in fuzz-binary mode. The first failure fixes the
 // call stack used for the signature.
+//
+// A message keeps the call stack it was reported from; its "file.go:line: "
+// location is only worked out when the failure is reported in full
+// (messages), not for a brief repeat of a known failure.
 func (t *T) fail(msg string, fatal bool) {
 	t.fatal = t.fatal || fatal
-	if !t.failed {
+	first := !t.failed
+	if first {
 		t.failed = true
 		var pcs [64]uintptr
 		n := runtime.Callers(3, pcs[:]) // skip Callers, fail, the T method
 		t.failPCs = append(t.failPCs[:0], pcs[:n]...)
 	}
-	if msg != "" {
-		t.msgs = append(t.msgs, t.location()+msg)
+	if msg == "" {
+		return
 	}
+	m := failMsg{text: msg, pcs: t.failPCs}
+	if !first {
+		var pcs [32]uintptr
+		n := runtime.Callers(3, pcs[:])
+		m.pcs = append([]uintptr(nil), pcs[:n]...)
+	}
+	t.msgs = append(t.msgs, m)
+}
+
+// failMsg is an Error/Fatal message and the call stack it came from
+// (starting at the caller of the T method).
+type failMsg struct {
+	text string
+	pcs  []uintptr
+}
+
+// messages returns the execution's failure messages, each prefixed with
+// its location (see location).
+func (t *T) messages() []string {
+	out := make([]string, len(t.msgs))
+	for i, m := range t.msgs {
+		out[i] = t.locate(m.pcs) + m.text
+	}
+	return out
 }
 
 // location returns "file.go:line: " for the first user frame that called
@@ -276,7 +364,15 @@ func (t *T) fail(msg string, fatal bool) {
 func (t *T) location() string {
 	var pcs [32]uintptr
 	n := runtime.Callers(2, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
+	return t.locate(pcs[:n])
+}
+
+// locate is location for the call stack pcs.
+func (t *T) locate(pcs []uintptr) string {
+	if len(pcs) == 0 {
+		return ""
+	}
+	frames := runtime.CallersFrames(pcs)
 	for {
 		fr, more := frames.Next()
 		if !isInternalFrame(fr.Function) && !t.helpers[fr.Function] {

@@ -169,12 +169,13 @@ func TestSignatures(t *testing.T) {
 	if strings.Contains(h, "helperFatal") || h == f1 || !strings.Contains(h, "buggy t_test.go:") {
 		t.Errorf("helper signature %q", h)
 	}
-	out := execOnce(buggy, []byte{0, 4})
+	ex := gfz.NewExecutor(buggy)
+	out := ex.Exec([]byte{0, 4}, 0)
 	if !strings.HasPrefix(out.Failure.Message, "t_test.go:") || !strings.Contains(out.Failure.Message, "four: [4]") {
 		t.Errorf("helper message %q", out.Failure.Message)
 	}
-	if out.Failure.Value != "xs = []int{4}\n" {
-		t.Errorf("value %q", out.Failure.Value)
+	if v, ok := ex.DescribeValues([]byte{0, 4}, 0, out.Failure.Signature); !ok || v != "xs = []int{4}\n" {
+		t.Errorf("value %q (ok %v)", v, ok)
 	}
 }
 
@@ -201,8 +202,13 @@ func TestReplay(t *testing.T) {
 		if again.Result != engine.Failure || !bytes.Equal(again.Consumed, data) {
 			t.Fatalf("replay of %x: %v consumed %x", data, again.Result, again.Consumed)
 		}
-		if again.Failure.Signature != fi.Signature || again.Failure.Value != fi.Value || again.Failure.Message != fi.Message {
+		if again.Failure.Signature != fi.Signature || again.Failure.Message != fi.Message {
 			t.Fatalf("replay differs:\n%+v\n%+v", fi, *again.Failure)
+		}
+		v1, ok1 := ex.DescribeValues(out.Consumed, seed, fi.Signature)
+		v2, ok2 := gfz.NewExecutor(buggy).DescribeValues(data, seed+12345, fi.Signature)
+		if !ok1 || !ok2 || v1 != v2 || !strings.HasPrefix(v1, "xs = []int{") {
+			t.Fatalf("replay values differ: %q (%v), %q (%v)", v1, ok1, v2, ok2)
 		}
 	}
 	if found < 50 {
@@ -218,10 +224,14 @@ func TestNewT(t *testing.T) {
 		gen.Custom(func(t *gfz.T) []int { return []int{gen.IntRange(0, 9).Draw(t)} }).Named("c").Draw(t)
 		t.Fatal("x")
 	})
-	out := ex.Exec([]byte{1, 2, 'h', 'i', 7}, 0)
+	in := []byte{1, 2, 'h', 'i', 7}
+	out := ex.Exec(in, 0)
 	want := "b = true\nString = \"hi\"\nc = []int{7}\n"
-	if out.Failure == nil || out.Failure.Value != want {
-		t.Fatalf("values %+v, want %q", out.Failure, want)
+	if out.Failure == nil {
+		t.Fatalf("result %v, want FAILURE", out.Result)
+	}
+	if v, ok := ex.DescribeValues(in, 0, out.Failure.Signature); !ok || v != want {
+		t.Fatalf("values %q (ok %v), want %q", v, ok, want)
 	}
 }
 
@@ -244,5 +254,108 @@ func TestFailureValueAsDrawn(t *testing.T) {
 	}
 	if _, ok := ex.DescribeValues([]byte{2, 3, 4}, 0, "another signature"); ok {
 		t.Error("DescribeValues accepted a re-run with a different signature")
+	}
+}
+
+// With brief repeats on, only the first failure of each signature is
+// formatted in full; repeats carry Kind and Signature only, DescribeValues
+// still describes them, and turning brief repeats on again forgets the
+// signatures reported.
+func TestBriefRepeats(t *testing.T) {
+	ex := gfz.NewExecutor(buggy)
+	ex.SetBriefRepeats(true)
+	full := func(in []byte) *engine.FailureInfo {
+		t.Helper()
+		out := ex.Exec(in, 0)
+		if out.Failure == nil || out.Failure.Message == "" || out.Failure.Stack == "" {
+			t.Fatalf("input %v: failure %+v, want it in full", in, out.Failure)
+		}
+		if strings.Contains(out.Failure.Stack, "panicFailure") || strings.Contains(out.Failure.Stack, "runtime/debug.Stack") {
+			t.Errorf("stack shows the recovery frames:\n%s", out.Failure.Stack)
+		}
+		return out.Failure
+	}
+	brief := func(in []byte, like *engine.FailureInfo) {
+		t.Helper()
+		out := ex.Exec(in, 0)
+		fi := out.Failure
+		if fi == nil || fi.Signature != like.Signature || fi.Kind != like.Kind {
+			t.Fatalf("input %v: failure %+v, want signature %q", in, fi, like.Signature)
+		}
+		if fi.Message != "" || fi.Stack != "" || fi.Value != "" {
+			t.Errorf("input %v: repeat formatted in full: %+v", in, fi)
+		}
+	}
+	idx := full([]byte{2, 1, 5, 6}) // bug1: index out of range
+	brief([]byte{5, 1, 0, 0, 0, 0, 9}, idx)
+	fatal := full([]byte{1, 3}) // t.Fatalf: a new signature
+	brief([]byte{3, 3, 9, 9}, fatal)
+	if v, ok := ex.DescribeValues([]byte{3, 3, 9, 9}, 0, fatal.Signature); !ok || !strings.HasPrefix(v, "xs = []int{3, 9, 9") {
+		t.Errorf("DescribeValues of a repeat: %q (ok %v)", v, ok)
+	}
+	brief([]byte{1, 3}, fatal) // DescribeValues did not reset anything
+	ex.SetBriefRepeats(true)
+	full([]byte{5, 1, 0, 0, 0, 0, 9})
+	ex.SetBriefRepeats(false)
+	full([]byte{2, 1, 5, 6})
+	full([]byte{2, 1, 5, 6})
+}
+
+// The executor's fast path allocates nothing for scalar draws from
+// generators built inline: their closures stay on the stack (Draw does
+// not retain the generator) and top-level values are not boxed (T.Note is
+// off).
+func TestExecScalarsNoAllocs(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		for range 10 {
+			gen.IntRange(0, 1000).Draw(t)
+		}
+		gen.IntRange(0, 1<<20).Named("big").Draw(t)
+	})
+	in := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}
+	ex.Exec(in, 0) // warm up (label copies, buffers)
+	if n := testing.AllocsPerRun(100, func() { ex.Exec(in, 0) }); n != 0 {
+		t.Errorf("%v allocations per execution, want 0", n)
+	}
+}
+
+// The draw/span record is off unless asked for; then it holds the spans
+// of the execution, with their depths.
+func TestExecRecording(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) {
+		gen.SliceOf(gen.IntRange(0, 9), 2, 2).Draw(t)
+	})
+	if out := ex.Exec([]byte{1, 2}, 0); out.Record != nil {
+		t.Errorf("record %+v with recording off", out.Record)
+	}
+	ex.SetRecording(true)
+	out := ex.Exec([]byte{1, 2}, 0)
+	if out.Record == nil || len(out.Record.Spans) != 3 || out.Record.Spans[2].Depth != 1 || len(out.Record.Draws) != 3 {
+		t.Fatalf("record %+v, want a slice span and two element spans, a length draw and two element draws", out.Record)
+	}
+}
+
+func maybeHelper(t *gfz.T, mark bool) {
+	if mark {
+		t.Helper()
+	}
+	t.Fatal("x")
+}
+
+// Signatures are remembered per call stack; marking a helper forgets them,
+// so a failure at the same place no longer names the helper.
+func TestSignatureAfterHelper(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) { maybeHelper(t, gen.Bool().Draw(t)) })
+	first := ex.Exec([]byte{0}, 0).Failure.Signature
+	again := ex.Exec([]byte{0}, 0).Failure.Signature
+	if first != again || !strings.Contains(first, "maybeHelper") {
+		t.Fatalf("signatures %q, %q, want the same, naming maybeHelper", first, again)
+	}
+	marked := ex.Exec([]byte{1}, 0).Failure.Signature
+	if strings.Contains(marked, "maybeHelper") {
+		t.Errorf("signature after Helper %q names the helper", marked)
+	}
+	if after := ex.Exec([]byte{0}, 0).Failure.Signature; after != marked {
+		t.Errorf("signature %q, want %q (the helper stays marked)", after, marked)
 	}
 }

@@ -13,9 +13,10 @@ import (
 
 // benchGen draws b.N values of g, each from a fresh execution of the
 // source (reset with a new extension seed, so PRNG bytes drive the draws;
-// the draw record is kept, as in the engine), and reports values/s. The
-// figure includes a gfz.NewT per value (a top-level Draw records its
-// value in the T).
+// the draw record is kept, which the fuzz binary's executor turns off, see
+// docs/ENGINE.md), and reports values/s. The figure includes a gfz.NewT
+// per value (a top-level Draw records its value in the T; the executor's
+// T does not).
 func benchGen[V any](b *testing.B, g gen.Generator[V]) {
 	src := param.New(nil, 0)
 	b.ReportAllocs()

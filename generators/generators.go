@@ -67,10 +67,14 @@
 //
 // Each Draw opens a span in the parameter source named after the generator
 // (its label when it has one, see Named) and closes it when the value is
-// made, so the engine knows which bytes each generator call consumed. A
+// made, so that a source that records (param.Source.SetRecording) knows
+// which bytes each generator call consumed; no engine reads spans yet. A
 // Draw made while no other generator is drawing (a top-level draw) records
-// its value with gfz.T.Note; failure reports print those values in Go
-// syntax under the generator's label.
+// its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
+// failure reports print those values in Go syntax under the generator's
+// label. Draw keeps no reference to the generator, so a generator built
+// inline in a fuzz function (gen.IntRange(0, 9).Draw(t)) does not have to
+// be allocated on the heap when its constructor is inlined.
 package generators
 
 import (
@@ -98,7 +102,7 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 	s.Begin(name)
 	v := g.draw(t)
 	s.End()
-	if top {
+	if top && t.Noting() {
 		t.Note(name, v)
 	}
 	return v

@@ -13,15 +13,21 @@
 //   - Range(lo, hi, k) returns a value in [lo, hi] (both inclusive) and
 //     consumes BytesFor(hi-lo+1) bytes.
 //
-// The source records each draw (offset, width, kind, enclosing span) and
+// The source can record each draw (offset, width, kind, enclosing span) and
 // each span (a named generator call with the byte interval it consumed and
-// its parent span). Structure-aware mutations, crossover and shrinking work
-// on this record: kinds separate structural choices (lengths, alternatives,
-// continue/stop) from leaf values, and spans delimit the bytes produced by
-// one generator call.
+// its parent span): kinds separate structural choices (lengths,
+// alternatives) from leaf values, and spans delimit the bytes produced by
+// one generator call. The record is kept on demand (SetRecording): no
+// engine of gfz reads it yet, and the fuzz-binary executor turns it off
+// unless an engine asks for it; structure-aware engines are meant to build
+// on it. Whether recording or not, the source counts the open spans, so
+// Depth is always right.
 package param
 
-import "math/bits"
+import (
+	"math/bits"
+	"strings"
+)
 
 // DefaultMaxSize is the default cap on the length of a parameter sequence
 // (JQF's MAX_INPUT_SIZE).
@@ -63,7 +69,9 @@ type Span struct {
 }
 
 // Record is the draw and span log of one execution. Slices are reused by
-// Source.Reset; copy a Record (Clone) to keep it.
+// Source.Reset; copy a Record (Clone) to keep it. Span names are the names
+// passed to Begin, copied once per distinct name and shared by all spans
+// of that name.
 type Record struct {
 	Draws []Draw
 	Spans []Span
@@ -93,9 +101,13 @@ type Source struct {
 	pos    int
 	max    int
 	rng    uint64
-	cur    int32
+	cur    int32 // innermost open recorded span, or -1
+	depth  int32 // number of open spans, recorded or not
 	record bool
 	rec    Record
+	names  map[string]string // span names, copied (see Begin)
+	recent [8]string         // the last copies name returned
+	next   int               // where name stores the next copy in recent
 	onRead func(pos int)
 }
 
@@ -121,6 +133,7 @@ func (s *Source) Reset(data []byte, extSeed uint64) {
 	s.pos = 0
 	s.rng = extSeed
 	s.cur = -1
+	s.depth = 0
 	s.rec.Draws = s.rec.Draws[:0]
 	s.rec.Spans = s.rec.Spans[:0]
 }
@@ -140,8 +153,14 @@ func (s *Source) SetMax(n int) {
 // even if the process dies during the execution.
 func (s *Source) SetOnRead(fn func(pos int)) { s.onRead = fn }
 
-// SetRecording turns the draw/span record on or off (default on).
+// SetRecording turns the draw/span record on or off (default on for a
+// Source from New). Call it between executions (after Reset, before the
+// first draw). Recording costs one append per draw and per span (see
+// docs/BENCHMARKS.md for the figures); Depth works either way.
 func (s *Source) SetRecording(on bool) { s.record = on }
+
+// Recording reports whether the source keeps the draw/span record.
+func (s *Source) Recording() bool { return s.record }
 
 // Pos returns the number of bytes consumed so far.
 func (s *Source) Pos() int { return s.pos }
@@ -251,21 +270,56 @@ func (s *Source) Bytes(n int) []byte {
 }
 
 // Begin opens a span named name (a generator call); every Begin must be
-// matched by End.
+// matched by End. The record keeps a copy of name, made once per distinct
+// name, never name itself: a generator's name does not escape through
+// Begin, so generators built inline in a fuzz function can stay on its
+// stack.
 func (s *Source) Begin(name string) {
+	depth := s.depth
+	s.depth++
 	if !s.record {
 		return
 	}
-	depth := int32(0)
-	if s.cur >= 0 {
-		depth = s.rec.Spans[s.cur].Depth + 1
-	}
-	s.rec.Spans = append(s.rec.Spans, Span{Name: name, Parent: s.cur, Depth: depth, Start: int32(s.pos), End: int32(s.pos)})
+	s.rec.Spans = append(s.rec.Spans, Span{Name: s.name(name), Parent: s.cur, Depth: depth, Start: int32(s.pos), End: int32(s.pos)})
 	s.cur = int32(len(s.rec.Spans) - 1)
+}
+
+// maxNames bounds the span names a Source keeps copies of.
+const maxNames = 1024
+
+// name returns the stored copy of a span name. The last names used are
+// checked first (a comparison of short strings), the map only on a miss.
+func (s *Source) name(n string) string {
+	for _, c := range s.recent {
+		if c == n {
+			return c
+		}
+	}
+	c := s.copyName(n)
+	s.recent[s.next%len(s.recent)] = c
+	s.next++
+	return c
+}
+
+func (s *Source) copyName(n string) string {
+	if c, ok := s.names[n]; ok {
+		return c
+	}
+	c := strings.Clone(n)
+	if s.names == nil {
+		s.names = make(map[string]string)
+	}
+	if len(s.names) < maxNames { // names made up per execution are not kept
+		s.names[c] = c
+	}
+	return c
 }
 
 // End closes the innermost open span.
 func (s *Source) End() {
+	if s.depth > 0 {
+		s.depth--
+	}
 	if !s.record || s.cur < 0 {
 		return
 	}
@@ -274,13 +328,9 @@ func (s *Source) End() {
 	s.cur = sp.Parent
 }
 
-// Depth returns the number of currently open spans.
-func (s *Source) Depth() int {
-	if s.cur < 0 {
-		return 0
-	}
-	return int(s.rec.Spans[s.cur].Depth) + 1
-}
+// Depth returns the number of currently open spans (0 outside any
+// generator), whether the source records or not.
+func (s *Source) Depth() int { return int(s.depth) }
 
 func itoa(n int) string {
 	if n == 0 {

@@ -5,7 +5,7 @@
 //
 // Usage, from the repository root:
 //
-//	gfz-bench [-reps 5] [-time 10s] [-runs N] [-contenders list] [-overhead rounds] [-target DIR:FuzzName[:pkg,...]]...
+//	gfz-bench [-reps 5] [-time 10s] [-runs N] [-keep-going] [-contenders list] [-overhead rounds] [-target DIR:FuzzName[:pkg,...]]...
 //
 // Without -target it runs the default set: the trivial speed target and the
 // examples of testdata/examples. Every run saves its results as report.json
@@ -54,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Reps, "reps", 5, "runs per target and contender")
 	fs.DurationVar(&cfg.Time, "time", 0, "time budget per run (default 10s)")
 	fs.Int64Var(&cfg.Runs, "runs", 0, "execution budget per run (0: none; go-fuzz has none)")
+	fs.BoolVar(&cfg.KeepGoing, "keep-going", false, "let gfz runs and the limit loop go on after the first failure, for speed figures over the whole budget (native and go-fuzz stop at a failure)")
 	fs.StringVar(&cfg.Work, "work", "", "scratch directory, kept (default: a temporary directory, removed)")
 	fs.StringVar(&cfg.GoFuzzBin, "gofuzz-bin", "", "directory holding go-fuzz and go-fuzz-build (default: go install them into the scratch directory)")
 	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run internal/build/bench/overhead.sh with this many rounds")

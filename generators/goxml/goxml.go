@@ -20,6 +20,7 @@ package goxml
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -56,12 +57,7 @@ func (c Config) withDefaults() Config {
 func Document(cfg Config) gen.Generator[string] {
 	cfg = cfg.withDefaults()
 	return gen.Custom(func(t *gfz.T) string {
-		w := &writer{s: t.Source(), cfg: cfg}
-		for _, d := range gen.Dictionary() {
-			if isName(d) && len(d) <= 24 {
-				w.dict = append(w.dict, d)
-			}
-		}
+		w := &writer{s: t.Source(), cfg: cfg, dict: dictNames()}
 		w.document()
 		return w.b.String()
 	}).Named("goxml.Document")
@@ -101,10 +97,25 @@ func (w *writer) misc() {
 	}
 }
 
+// dictNames returns the tokens of gen.Dictionary() usable as element and
+// attribute names (isName, at most 24 bytes), in dictionary order. The
+// dictionary is fixed for the process, so they are picked out once, not
+// at every draw (a fuzz binary's dictionary holds thousands of tokens).
+var dictNames = sync.OnceValue(func() []string {
+	var names []string
+	for _, d := range gen.Dictionary() {
+		if isName(d) && len(d) <= 24 {
+			names = append(names, d)
+		}
+	}
+	return names
+})
+
 // isName reports whether s is a simple XML name (ASCII letters, digits,
-// '_', '-', '.'; not starting with a digit, '-', '.', or "xml").
+// '_', '-', '.'; not starting with a digit, '-', '.', or "xml" in any
+// case).
 func isName(s string) bool {
-	if s == "" || strings.HasPrefix(strings.ToLower(s), "xml") {
+	if s == "" || len(s) >= 3 && strings.EqualFold(s[:3], "xml") {
 		return false
 	}
 	for i, c := range []byte(s) {

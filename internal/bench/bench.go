@@ -107,12 +107,17 @@ type Config struct {
 	Reps       int           // runs per (target, contender); default 5
 	Time       time.Duration // time budget per run; default 10s
 	Runs       int64         // execution budget per run (0: none; go-fuzz has no execution budget)
-	Work       string        // scratch directory; default a new temporary directory, removed at the end
-	GoFuzzBin  string        // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
-	Stages     []Stage       // default DefaultStages
-	Overhead   int           // rounds of internal/build/bench/overhead.sh to run (0: skip)
-	Log        io.Writer     `json:"-"` // progress; default io.Discard
-	Command    string        // the command line, printed in the report
+	// KeepGoing lets gfz runs and the limit loop run their whole budget
+	// after the first failure (by default a run stops there), so that
+	// targets with a bug get speed figures over the full budget. Native
+	// and go-fuzz stop at a failure by themselves.
+	KeepGoing bool
+	Work      string    // scratch directory; default a new temporary directory, removed at the end
+	GoFuzzBin string    // directory holding go-fuzz and go-fuzz-build; default: go install them into Work
+	Stages    []Stage   // default DefaultStages
+	Overhead  int       // rounds of internal/build/bench/overhead.sh to run (0: skip)
+	Log       io.Writer `json:"-"` // progress; default io.Discard
+	Command   string    // the command line, printed in the report
 }
 
 // Result is one run of one contender on one target.
@@ -156,6 +161,7 @@ type prepared struct {
 	t        Target
 	pkgPath  string
 	gfzBin   string
+	dict     []string // the dictionary gfz-build collected (also linked into the limit loop)
 	native   string
 	plain    *plainCopy
 	goFuzz   string // go-fuzz zip
@@ -392,6 +398,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 			off("gfz-build found no gfz target "+t.Name, GfzZest, GfzBytes, GfzRandom)
 		default:
 			p.gfzBin = bins.Binaries[0].Output
+			p.dict = bins.Dictionary
 		}
 		if bins != nil {
 			_ = bins.Cleanup()
@@ -405,7 +412,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	}
 	// The plain copy is needed for the limit, go-fuzz and the valid-input
 	// count of replayed corpora.
-	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, r.logf)
+	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, p.dict, r.logf)
 	if err != nil {
 		off("plain copy: "+err.Error(), Limit, GoFuzz)
 		p.plain = nil

@@ -210,3 +210,58 @@ func TestSmoke(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 }
+
+// TestKeepGoing checks that with KeepGoing a gfz run and the limit loop go
+// on after the first failure until their execution budget, still
+// recording when and where they found it (bst's bug: zest finds it within
+// 250,000 executions on seed 1, see docs/BENCHMARKS.md).
+func TestKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds fuzz binaries")
+	}
+	cfg := Config{
+		Root:       "..",
+		Targets:    []Target{{Dir: "../testdata/examples/bst", Name: "FuzzDelete"}},
+		Contenders: []string{GfzZest, Limit},
+		Reps:       1,
+		Time:       2 * time.Minute, // a safety net: the execution budget ends the runs
+		Runs:       250_000,
+		Work:       t.TempDir(),
+		KeepGoing:  true,
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Err != "" {
+			t.Fatalf("%s: %s", r.Contender, r.Err)
+		}
+		if r.Contender == GfzZest && !r.Found {
+			t.Fatalf("gfz-zest did not find the bug in %d executions", r.Execs)
+		}
+		if r.Found && (r.Execs != cfg.Runs || r.FoundExec <= 0 || r.FoundExec >= cfg.Runs) {
+			t.Errorf("%s: found at execution %d, ran %d of %d executions: want the whole budget", r.Contender, r.FoundExec, r.Execs, cfg.Runs)
+		}
+	}
+	var b strings.Builder
+	if err := rep.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Keep going:") {
+		t.Errorf("report does not say the runs kept going:\n%s", b.String())
+	}
+}
+
+// TestFirstFoundExec reads the execution count of failure reports written
+// in-process and by a worker ("about N (all workers; ...)").
+func TestFirstFoundExec(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	b := filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("gfz failure report\nfound at execution: about 122490 (all workers; worker 0 at its execution 122489)\n"), 0o644)
+	os.WriteFile(b, []byte("gfz failure report\nfound at execution: 130000\n"), 0o644)
+	if got := firstFoundExec([]string{a, b}); got != 122490 {
+		t.Errorf("firstFoundExec = %d, want 122490", got)
+	}
+}

@@ -201,7 +201,12 @@ var limitMain string
 
 // makePlainCopy writes and builds the plain copy of the package in
 // pkgDir (which declares targets) under dir.
-func makePlainCopy(ctx context.Context, pkgDir, gfzRoot, dir string, targets []string, log func(string, ...any)) (*plainCopy, error) {
+//
+// dict is the dictionary gfz-build collected for the gfz contenders (nil if
+// none): the limit loop is linked with it too, so that generators that mix
+// in dictionary tokens (gen.Dictionary) make the same kind of inputs in
+// both and the limit is the same work without the engine.
+func makePlainCopy(ctx context.Context, pkgDir, gfzRoot, dir string, targets []string, dict []string, log func(string, ...any)) (*plainCopy, error) {
 	pc := &plainCopy{Dir: dir, PkgPath: plainModule + "/target"}
 	if err := writePlainModule(ctx, pkgDir, gfzRoot, dir); err != nil {
 		return nil, err
@@ -266,7 +271,11 @@ func makePlainCopy(ctx context.Context, pkgDir, gfzRoot, dir string, targets []s
 		return nil, fmt.Errorf("plain copy: %w", err)
 	}
 	pc.Limit = filepath.Join(dir, "limit.bin")
-	if out, err := goCmdEnv(ctx, dir, plainEnv(), "build", "-o", pc.Limit, "./limit"); err != nil {
+	args := []string{"build", "-o", pc.Limit}
+	if f := build.DictionaryLdflag(dict); f != "" {
+		args = append(args, "-ldflags", f)
+	}
+	if out, err := goCmdEnv(ctx, dir, plainEnv(), append(args, "./limit")...); err != nil {
 		return nil, fmt.Errorf("build the limit loop: %w\n%s", err, out)
 	}
 	log("built limit loop %s", pc.Limit)

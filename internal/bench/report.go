@@ -23,6 +23,9 @@ func (rep *Report) Markdown(w io.Writer) error {
 		budget += fmt.Sprintf(", execution budget %d (not go-fuzz)", cfg.Runs)
 	}
 	fmt.Fprintf(&b, "%d runs per target and contender, %s, one worker each.\n", cfg.Reps, budget)
+	if cfg.KeepGoing {
+		b.WriteString("Keep going: gfz runs and the limit loop ran their whole budget after the first failure (native and go-fuzz stop there).\n")
+	}
 	if len(rep.Unavailable) > 0 {
 		b.WriteString("\nUnavailable:\n\n")
 		for _, k := range sortedKeys(rep.Unavailable) {

@@ -19,13 +19,14 @@ import (
 
 // proc describes one contender process.
 type proc struct {
-	dir    string
-	path   string
-	args   []string
-	stopAt time.Duration                       // send SIGINT to the process group at this time (0: never)
-	found  func() bool                         // polled; a true result marks the failure time and stops the run
-	onLine func(line string, at time.Duration) // called for every output line, with its arrival time
-	log    string                              // file receiving the output
+	dir       string
+	path      string
+	args      []string
+	stopAt    time.Duration // send SIGINT to the process group at this time (0: never)
+	found     func() bool   // polled; a true result marks the failure time and stops the run (unless keepGoing)
+	keepGoing bool
+	onLine    func(line string, at time.Duration) // called for every output line, with its arrival time
+	log       string                              // file receiving the output
 }
 
 type procResult struct {
@@ -111,7 +112,9 @@ loop:
 		if !res.found && p.found != nil && p.found() {
 			res.found, res.foundAt = true, el
 			groupHWM(cmd.Process.Pid, hwm)
-			stop()
+			if !p.keepGoing {
+				stop()
+			}
 		}
 		if p.stopAt > 0 && el >= p.stopAt {
 			stop()
@@ -195,8 +198,8 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		args = append(args, "-time", r.cfg.Time.String(), p.t.Name)
 		failures := filepath.Join(wd, "failures", "*.txt")
 		pr = (&proc{dir: dir, path: p.gfzBin, args: args, log: filepath.Join(dir, "log"),
-			stopAt: r.cfg.Time + grace,
-			found:  func() bool { m, _ := filepath.Glob(failures); return len(m) > 0 },
+			stopAt: r.cfg.Time + grace, keepGoing: r.cfg.KeepGoing,
+			found: func() bool { m, _ := filepath.Glob(failures); return len(m) > 0 },
 		}).run(ctx)
 		st := readStats(filepath.Join(wd, "stats"))
 		res.Execs = int64(st["execs"])
@@ -271,6 +274,9 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		if r.cfg.Runs > 0 {
 			args = append(args, "-runs", strconv.FormatInt(r.cfg.Runs, 10))
 		}
+		if r.cfg.KeepGoing {
+			args = append(args, "-keep-going")
+		}
 		pr = (&proc{dir: dir, path: p.plain.Limit, args: args, log: filepath.Join(dir, "log"), stopAt: r.cfg.Time + grace}).run(ctx)
 		st := readStats(stats)
 		res.Execs = int64(st["execs"])
@@ -279,6 +285,12 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		pr.rss = max(pr.rss, int64(st["vmhwm_kb"])) // a short run may end before the first sample
 		if st["found_at_exec"] >= 0 && len(st) > 0 {
 			pr.found, pr.foundAt = true, pr.wall
+			if r.cfg.KeepGoing {
+				// It ran on after the failure: its own clock (from the
+				// start of its loop, so without the few milliseconds of
+				// process start-up) says when.
+				pr.foundAt = time.Duration(st["found_at_s"] * float64(time.Second))
+			}
 			res.FoundExec = int64(st["found_at_exec"])
 		}
 	default:
@@ -352,7 +364,9 @@ func (rt *rateTracker) rate() float64 {
 
 var (
 	execsLine = regexp.MustCompile(`execs: (\d+) \((\d+)/sec\)`)
-	foundLine = regexp.MustCompile(`(?m)^found at execution: (\d+)`)
+	// "found at execution: N", or from a worker "found at execution:
+	// about N (all workers; ...)".
+	foundLine = regexp.MustCompile(`(?m)^found at execution: (?:about )?(\d+)`)
 )
 
 // readStats reads a key: value file; numeric values only.

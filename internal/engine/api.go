@@ -79,6 +79,16 @@ type ValueDescriber interface {
 	DescribeValues(params []byte, extSeed uint64, sig string) (values string, ok bool)
 }
 
+// BriefRepeater is implemented by executors that can skip formatting a
+// failure whose signature they already reported in full (message, stack):
+// a repeat then carries only its Kind and Signature. Run turns it on at
+// its start, because it handles every failure it receives (saving the
+// first of each signature, counting the others as known) and never needs
+// a repeat's details.
+type BriefRepeater interface {
+	SetBriefRepeats(on bool)
+}
+
 // Config configures one fuzzing run. The zero value of every field selects
 // its documented default.
 type Config struct {

@@ -96,6 +96,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if err := f.setEngine(cfg.Engine); err != nil {
 		return nil, err
 	}
+	if b, ok := ex.(BriefRepeater); ok {
+		b.SetBriefRepeats(true)
+	}
 	switch {
 	case cfg.Timeout > 0:
 		f.setTimeout(cfg.Timeout, "fixed")

@@ -9,24 +9,129 @@ import "encoding/binary"
 // zero, otherwise the bytes are random. The length never changes: the
 // executor extends the child with PRNG bytes if the generator reads past
 // its end.
+//
+// It draws from r sparingly and with few unpredictable branches: one
+// 64-bit value gives the number of mutations (high half) and the
+// zero-fill choice (low half); one per mutation gives its offset (low
+// half, by a 32-bit multiply-high reduction, bias below len/2^32) and its
+// run length (high half). The bytes of a run come from one more value per
+// eight bytes, written with a masked 8-byte store where there is room.
+// Parents of at most 64 bytes take a shortcut with the same distribution:
+// each byte that some mutation overwrites ends up holding a fresh uniform
+// byte (or zero), whichever mutation wrote it last, so the mutations only
+// mark the bytes they cover in a 64-bit set, and the marked bytes are
+// filled at the end, eight per value.
 func mutateZest(r *prng, dst, parent []byte) []byte {
 	dst = append(dst[:0], parent...)
 	if len(dst) == 0 {
 		return dst
 	}
-	zero := r.below(10) == 0
-	n := geoMutations.sample(r)
+	x := r.next()
+	zero := uint64(uint32(x))*10>>32 == 0 // P = 0.1 (up to 2^-32)
+	n := geoMutations.sample32(uint32(x>>32), r)
+	if len(dst) <= 64 {
+		return mutateShort(r, dst, n, zero)
+	}
+	size := uint64(len(dst))
+	g := geoRunLength
+	st := r.s // r's state in a register for the loop (r.next inlined by hand)
 	for range n {
-		off := r.below(len(dst))
-		end := min(off+geoRunLength.sample(r), len(dst))
-		if zero {
-			clear(dst[off:end])
-		} else {
-			r.fill(dst[off:end])
+		st += golden
+		y := mix64(st)
+		off := int(uint64(uint32(y)) * size >> 32)
+		k := int(g.quick[uint32(y>>32)>>20])
+		if k == 0 {
+			r.s = st
+			k = g.search(uint32(y>>32), r)
+			st = r.s
+		}
+		end := min(off+k, len(dst))
+		for off < end {
+			var v uint64
+			if !zero {
+				st += golden
+				v = mix64(st)
+			}
+			if off+8 <= len(dst) {
+				// Overwrite min(end-off, 8) bytes at off.
+				m := ^uint64(0)
+				if k := end - off; k < 8 {
+					m = 1<<(8*k) - 1
+				}
+				w := binary.LittleEndian.Uint64(dst[off:])
+				binary.LittleEndian.PutUint64(dst[off:], w&^m|v&m)
+				off += 8
+				continue
+			}
+			for ; off < end; off++ { // the last bytes of the sequence
+				dst[off] = byte(v)
+				v >>= 8
+			}
+		}
+	}
+	r.s = st
+	return dst
+}
+
+// mutateShort applies n mutations to dst (1 to 64 bytes): it collects the
+// bytes the runs cover in a set, then fills them.
+func mutateShort(r *prng, dst []byte, n int, zero bool) []byte {
+	size := uint64(len(dst))
+	g := geoRunLength
+	var cover uint64
+	st := r.s // r's state in a register for the loop (r.next inlined by hand)
+	for range n {
+		st += golden
+		y := mix64(st)
+		off := uint64(uint32(y)) * size >> 32
+		k := int(g.quick[uint32(y>>32)>>20])
+		if k == 0 {
+			r.s = st
+			k = g.search(uint32(y>>32), r)
+			st = r.s
+		}
+		cover |= (uint64(1)<<uint(k) - 1) << off // a run of k ones (all ones from 64 on)
+	}
+	r.s = st
+	if size < 64 {
+		cover &= 1<<size - 1
+	}
+	for i := 0; cover != 0; i += 8 {
+		bits := uint8(cover)
+		cover >>= 8
+		if bits == 0 {
+			continue
+		}
+		var v uint64
+		if !zero {
+			v = r.next()
+		}
+		if i+8 <= len(dst) {
+			m := byteMask[bits]
+			w := binary.LittleEndian.Uint64(dst[i:])
+			binary.LittleEndian.PutUint64(dst[i:], w&^m|v&m)
+			continue
+		}
+		for j := i; bits != 0; j, bits, v = j+1, bits>>1, v>>8 {
+			if bits&1 != 0 {
+				dst[j] = byte(v)
+			}
 		}
 	}
 	return dst
 }
+
+// byteMask[b] has byte i set to 0xff iff bit i of b is set.
+var byteMask = func() (t [256]uint64) {
+	for b := range t {
+		for i := range 8 {
+			if b&(1<<i) != 0 {
+				t[b] |= 0xff << (8 * i)
+			}
+		}
+	}
+	return t
+}()
 
 // AFL's "interesting" values.
 var (
