@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -34,10 +36,7 @@ type T struct {
 	values []value                  // top-level generated values
 	// quiet: Note keeps nothing (the fuzz-binary executor's fast path; a
 	// failure it reports in full is re-run eagerly to describe its values).
-	quiet     bool
-	labels    map[string]string // copies of Note labels (see label)
-	recent    [4]string         // the last copies label returned
-	nextLabel int               // where label stores the next copy in recent
+	quiet bool
 
 	repeats map[string]bool   // signatures reported in full (brief repeats on), else nil
 	frames  map[string]string // userFrames of a call stack (key: its PCs), cleared by Helper
@@ -118,36 +117,44 @@ func (t *T) Note(label string, v any) {
 // -repro and for a T from NewT it is on.
 func (t *T) Noting() bool { return !t.quiet || t.eager }
 
-// maxLabels bounds the Note labels a T keeps copies of.
+// maxLabels bounds the Note labels kept as copies.
 const maxLabels = 1024
+
+// The copies of Note labels, shared by every T (go test and the limit
+// loop of gfz-bench make a T per input, so a per-T cache would copy the
+// labels again for every input): a map under a lock, and in front of it
+// a few atomic slots that answer the common case (the same labels again
+// and again) without locking.
+var (
+	labelMu    sync.RWMutex
+	labelCopy  = map[string]*string{}
+	labelSlots [16]atomic.Pointer[string]
+)
 
 // label returns a copy of a Note label, made once per distinct label:
 // Note never retains its argument, so a generator's label does not escape
 // through Note and generators built inline can stay on the stack.
 func (t *T) label(l string) string {
-	for _, c := range t.recent {
-		if c == l {
-			return c
+	slot := &labelSlots[len(l)&15]
+	if p := slot.Load(); p != nil && *p == l {
+		return *p
+	}
+	labelMu.RLock()
+	p, ok := labelCopy[l]
+	labelMu.RUnlock()
+	if !ok {
+		c := strings.Clone(l)
+		p = &c
+		labelMu.Lock()
+		if q, ok := labelCopy[l]; ok {
+			p = q
+		} else if len(labelCopy) < maxLabels { // labels made up per input are not kept
+			labelCopy[c] = p
 		}
+		labelMu.Unlock()
 	}
-	c := t.copyLabel(l)
-	t.recent[t.nextLabel%len(t.recent)] = c
-	t.nextLabel++
-	return c
-}
-
-func (t *T) copyLabel(l string) string {
-	if c, ok := t.labels[l]; ok {
-		return c
-	}
-	c := strings.Clone(l)
-	if t.labels == nil {
-		t.labels = make(map[string]string)
-	}
-	if len(t.labels) < maxLabels { // labels made up per execution are not kept
-		t.labels[c] = c
-	}
-	return c
+	slot.Store(p)
+	return *p
 }
 
 // Assume marks the input invalid and stops the execution when ok is false.

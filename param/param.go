@@ -27,6 +27,8 @@ package param
 import (
 	"math/bits"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // DefaultMaxSize is the default cap on the length of a parameter sequence
@@ -105,9 +107,6 @@ type Source struct {
 	depth  int32 // number of open spans, recorded or not
 	record bool
 	rec    Record
-	names  map[string]string // span names, copied (see Begin)
-	recent [8]string         // the last copies name returned
-	next   int               // where name stores the next copy in recent
 	onRead func(pos int)
 }
 
@@ -284,35 +283,40 @@ func (s *Source) Begin(name string) {
 	s.cur = int32(len(s.rec.Spans) - 1)
 }
 
-// maxNames bounds the span names a Source keeps copies of.
+// maxNames bounds the span names kept as copies.
 const maxNames = 1024
 
-// name returns the stored copy of a span name. The last names used are
-// checked first (a comparison of short strings), the map only on a miss.
-func (s *Source) name(n string) string {
-	for _, c := range s.recent {
-		if c == n {
-			return c
-		}
-	}
-	c := s.copyName(n)
-	s.recent[s.next%len(s.recent)] = c
-	s.next++
-	return c
-}
+// The copies of span names, shared by every Source (go test makes a
+// Source per input): a map under a lock, and in front of it a few atomic
+// slots that answer the common case without locking.
+var (
+	nameMu    sync.RWMutex
+	nameCopy  = map[string]*string{}
+	nameSlots [16]atomic.Pointer[string]
+)
 
-func (s *Source) copyName(n string) string {
-	if c, ok := s.names[n]; ok {
-		return c
+// name returns the stored copy of a span name.
+func (s *Source) name(n string) string {
+	slot := &nameSlots[len(n)&15]
+	if p := slot.Load(); p != nil && *p == n {
+		return *p
 	}
-	c := strings.Clone(n)
-	if s.names == nil {
-		s.names = make(map[string]string)
+	nameMu.RLock()
+	p, ok := nameCopy[n]
+	nameMu.RUnlock()
+	if !ok {
+		c := strings.Clone(n)
+		p = &c
+		nameMu.Lock()
+		if q, ok := nameCopy[n]; ok {
+			p = q
+		} else if len(nameCopy) < maxNames { // names made up per execution are not kept
+			nameCopy[c] = p
+		}
+		nameMu.Unlock()
 	}
-	if len(s.names) < maxNames { // names made up per execution are not kept
-		s.names[c] = c
-	}
-	return c
+	slot.Store(p)
+	return *p
 }
 
 // End closes the innermost open span.
