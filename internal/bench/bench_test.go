@@ -220,8 +220,8 @@ func TestKeepGoing(t *testing.T) {
 		t.Skip("builds fuzz binaries")
 	}
 	cfg := Config{
-		Root:       "..",
-		Targets:    []Target{{Dir: "../testdata/examples/bst", Name: "FuzzDelete"}},
+		Root:       filepath.Join("..", ".."),
+		Targets:    []Target{{Dir: "../../testdata/examples/bst", Name: "FuzzDelete"}},
 		Contenders: []string{GfzZest, Limit},
 		Reps:       1,
 		Time:       2 * time.Minute, // a safety net: the execution budget ends the runs
