@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -246,29 +247,7 @@ func TestRunNoModule(t *testing.T) {
 // TestRunBrokenPackage: gfz-run ./... with a package that does not compile
 // names it, still runs the targets that built, and exits 1.
 func TestRunBrokenPackage(t *testing.T) {
-	gfz, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	test := func(pkg string) string {
-		return "package " + pkg + "\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
-	}
-	for name, src := range map[string]string{
-		"go.mod":            "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
-		"good/good.go":      "package good\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
-		"good/good_test.go": test("good"),
-		"bad/bad.go":        "package bad\n\nfunc F(n int) int { return undefinedThing }\n",
-		"bad/bad_test.go":   test("bad"),
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testmod.BrokenModule(t)
 	t.Chdir(dir)
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"-workdir", t.TempDir(), "-workers", "1", "-runs", "100", "./..."}, &out, &errb)
