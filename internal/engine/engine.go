@@ -147,6 +147,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		// error (the supervisor checks).
 		f.shm.store(offStartRSS, uint64(selfRSS()))
 		f.shm.store(offPhase, phaseRunning)
+		defer dumpOnQuit()()
 	}
 	if cfg.Sync {
 		f.seen = map[string]bool{}
