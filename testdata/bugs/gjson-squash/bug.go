@@ -12,14 +12,12 @@ import (
 // Issue is the upstream report.
 const Issue = "https://github.com/tidwall/gjson/issues/192"
 
-// Site is where the bug panics: squash reading a modifier's argument past
-// the end of the path, called by execModifier.
-var Site = bugkit.Site{
-	Func:    "github.com/tidwall/gjson.squash",
-	File:    "gjson.go",
-	Lines:   []int{501},
-	Callers: []string{"github.com/tidwall/gjson.execModifier"},
-}
+// Site is where the bug panics: squash reading an unterminated string
+// past the end of the path. Every caller counts: squash is reached from
+// execModifier (the report's stack) and also from splitPossiblePipe (a
+// multipath with an unterminated string, found by gfz), and v1.6.4, the
+// fix of this report, fixes both.
+var Site = bugkit.Site{Func: "github.com/tidwall/gjson.squash", File: "gjson.go", Lines: []int{501}}
 
 // IsBug reports whether a failure's stack trace is this bug.
 func IsBug(stack string) bool { return Site.MatchPanic(stack) }
