@@ -1,0 +1,14 @@
+module example.com/bugs/tomlhang
+
+go 1.26.0
+
+require (
+	example.com/bugkit v0.0.0-00010101000000-000000000000
+	github.com/BurntSushi/toml v0.2.0
+	github.com/gfz-dev/gfz v0.0.0-00010101000000-000000000000
+)
+
+replace (
+	example.com/bugkit => ../bugkit
+	github.com/gfz-dev/gfz => ../../..
+)
