@@ -351,5 +351,5 @@ func plural(n int, what string) string {
 // finalFailuresText is the final summary's count of failures: "2 new
 // unique failures (3 known in total, at 2 sites)".
 func finalFailuresText(newFailures int, known map[string]string) string {
-	return fmt.Sprintf("%d new unique failures (%d known in total, at %s)", newFailures, len(known), plural(countSites(known), "site"))
+	return fmt.Sprintf("%s (%d known in total, at %s)", plural(newFailures, "new unique failure"), len(known), plural(countSites(known), "site"))
 }
