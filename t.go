@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/intern"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -117,45 +116,10 @@ func (t *T) Note(label string, v any) {
 // -repro and for a T from NewT it is on.
 func (t *T) Noting() bool { return !t.quiet || t.eager }
 
-// maxLabels bounds the Note labels kept as copies.
-const maxLabels = 1024
-
-// The copies of Note labels, shared by every T (go test and the limit
-// loop of gfz-bench make a T per input, so a per-T cache would copy the
-// labels again for every input): a map under a lock, and in front of it
-// a few atomic slots that answer the common case (the same labels again
-// and again) without locking.
-var (
-	labelMu    sync.RWMutex
-	labelCopy  = map[string]*string{}
-	labelSlots [16]atomic.Pointer[string]
-)
-
 // label returns a copy of a Note label, made once per distinct label:
 // Note never retains its argument, so a generator's label does not escape
 // through Note and generators built inline can stay on the stack.
-func (t *T) label(l string) string {
-	slot := &labelSlots[len(l)&15]
-	if p := slot.Load(); p != nil && *p == l {
-		return *p
-	}
-	labelMu.RLock()
-	p, ok := labelCopy[l]
-	labelMu.RUnlock()
-	if !ok {
-		c := strings.Clone(l)
-		p = &c
-		labelMu.Lock()
-		if q, ok := labelCopy[l]; ok {
-			p = q
-		} else if len(labelCopy) < maxLabels { // labels made up per input are not kept
-			labelCopy[c] = p
-		}
-		labelMu.Unlock()
-	}
-	slot.Store(p)
-	return *p
-}
+func (t *T) label(l string) string { return intern.String(l) }
 
 // Assume marks the input invalid and stops the execution when ok is false.
 // Invalid inputs are not failures: the engine counts them as INVALID and

@@ -26,9 +26,8 @@ package param
 
 import (
 	"math/bits"
-	"strings"
-	"sync"
-	"sync/atomic"
+
+	"github.com/gfz-dev/gfz/internal/intern"
 )
 
 // DefaultMaxSize is the default cap on the length of a parameter sequence
@@ -283,41 +282,9 @@ func (s *Source) Begin(name string) {
 	s.cur = int32(len(s.rec.Spans) - 1)
 }
 
-// maxNames bounds the span names kept as copies.
-const maxNames = 1024
-
-// The copies of span names, shared by every Source (go test makes a
-// Source per input): a map under a lock, and in front of it a few atomic
-// slots that answer the common case without locking.
-var (
-	nameMu    sync.RWMutex
-	nameCopy  = map[string]*string{}
-	nameSlots [16]atomic.Pointer[string]
-)
-
-// name returns the stored copy of a span name.
-func (s *Source) name(n string) string {
-	slot := &nameSlots[len(n)&15]
-	if p := slot.Load(); p != nil && *p == n {
-		return *p
-	}
-	nameMu.RLock()
-	p, ok := nameCopy[n]
-	nameMu.RUnlock()
-	if !ok {
-		c := strings.Clone(n)
-		p = &c
-		nameMu.Lock()
-		if q, ok := nameCopy[n]; ok {
-			p = q
-		} else if len(nameCopy) < maxNames { // names made up per execution are not kept
-			nameCopy[c] = p
-		}
-		nameMu.Unlock()
-	}
-	slot.Store(p)
-	return *p
-}
+// name returns the stored copy of a span name (Begin does not retain its
+// argument).
+func (s *Source) name(n string) string { return intern.String(n) }
 
 // End closes the innermost open span.
 func (s *Source) End() {
