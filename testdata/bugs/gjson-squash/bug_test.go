@@ -1,7 +1,6 @@
 package gjsonsquash
 
 import (
-	"strings"
 	"testing"
 
 	"example.com/bugkit"
@@ -50,21 +49,9 @@ func FuzzGfz(f *testing.F) {
 const reproducer = `0.#[[{}]].@valid:"000`
 
 func TestReproducer(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { _ = Query(reproducer, reproducer) })
-	if !panicked {
-		t.Fatalf("Get(%q, %q) did not panic: the bug is not present at this version", reproducer, reproducer)
-	}
-	if !strings.Contains(stack, "slice bounds out of range") {
-		t.Errorf("panic is not the reported slice bounds out of range:\n%s", stack)
-	}
-	if !IsBug(stack) {
-		t.Errorf("IsBug does not recognise the reproducer's panic (site %v):\n%s", Site, stack)
-	}
+	bugkit.ReproducerPanics(t, func() { _ = Query(reproducer, reproducer) }, "slice bounds out of range", IsBug)
 }
 
 func TestOracleRejectsOtherPanics(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { panic("some other crash") })
-	if !panicked || IsBug(stack) {
-		t.Fatalf("IsBug matches an unrelated panic:\n%s", stack)
-	}
+	bugkit.RejectsPanic(t, IsBug, nil)
 }

@@ -1,7 +1,6 @@
 package goldmarklist
 
 import (
-	"strings"
 	"testing"
 
 	"example.com/bugkit"
@@ -45,21 +44,9 @@ func FuzzGfz(f *testing.F) {
 const reproducer = ">*\t>\n> \t0\n>\t\t0\n>0"
 
 func TestReproducer(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { _ = Convert([]byte(reproducer)) })
-	if !panicked {
-		t.Fatalf("Convert(%q) did not panic: the bug is not present at this version", reproducer)
-	}
-	if !strings.Contains(stack, "not *ast.ListItem") {
-		t.Errorf("panic is not the reported interface conversion:\n%s", stack)
-	}
-	if !IsBug(stack) {
-		t.Errorf("IsBug does not recognise the reproducer's panic (site %v):\n%s", Site, stack)
-	}
+	bugkit.ReproducerPanics(t, func() { _ = Convert([]byte(reproducer)) }, "not *ast.ListItem", IsBug)
 }
 
 func TestOracleRejectsOtherPanics(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { panic("some other crash") })
-	if !panicked || IsBug(stack) {
-		t.Fatalf("IsBug matches an unrelated panic:\n%s", stack)
-	}
+	bugkit.RejectsPanic(t, IsBug, nil)
 }

@@ -42,18 +42,9 @@ func FuzzGfz(f *testing.F) {
 const reproducer = "foo = {}"
 
 func TestReproducer(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { _ = Decode([]byte(reproducer)) })
-	if !panicked {
-		t.Fatalf("Decode(%q) did not panic: the bug is not present at this version", reproducer)
-	}
-	if !IsBug(stack) {
-		t.Errorf("IsBug does not recognise the reproducer's panic (site %v):\n%s", Site, stack)
-	}
+	bugkit.ReproducerPanics(t, func() { _ = Decode([]byte(reproducer)) }, "", IsBug)
 }
 
 func TestOracleRejectsOtherPanics(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { panic("some other crash") })
-	if !panicked || IsBug(stack) {
-		t.Fatalf("IsBug matches an unrelated panic:\n%s", stack)
-	}
+	bugkit.RejectsPanic(t, IsBug, nil)
 }

@@ -1,7 +1,6 @@
 package tomllexvalue
 
 import (
-	"strings"
 	"testing"
 
 	"example.com/bugkit"
@@ -45,21 +44,9 @@ func FuzzGfz(f *testing.F) {
 const reproducer = "\"\"\ufffd"
 
 func TestReproducer(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { _ = Decode(reproducer) })
-	if !panicked {
-		t.Fatalf("Decode(%q) did not panic: the bug is not present at this version", reproducer)
-	}
-	if !strings.Contains(stack, "index out of range [-1]") {
-		t.Errorf("panic is not the reported index out of range:\n%s", stack)
-	}
-	if !IsBug(stack) {
-		t.Errorf("IsBug does not recognise the reproducer's panic (site %v):\n%s", Site, stack)
-	}
+	bugkit.ReproducerPanics(t, func() { _ = Decode(reproducer) }, "index out of range [-1]", IsBug)
 }
 
 func TestOracleRejectsOtherPanics(t *testing.T) {
-	stack, panicked := bugkit.CatchPanic(func() { panic("some other crash") })
-	if !panicked || IsBug(stack) {
-		t.Fatalf("IsBug matches an unrelated panic:\n%s", stack)
-	}
+	bugkit.RejectsPanic(t, IsBug, nil)
 }
