@@ -27,8 +27,11 @@ var treeGen = gen.Custom(func(t *gfz.T) *node { return genTree(t, 5) })
 
 // benchExec measures one execution of fn through the fuzz-binary executor
 // on random parameter sequences (fixed seed).
-func benchExec(b *testing.B, fn func(*gfz.T)) {
-	ex := gfz.NewExecutor(fn)
+func benchExec(b *testing.B, fn func(*gfz.T)) { benchExecutor(b, gfz.NewExecutor(fn)) }
+
+// benchExecutor measures one execution of ex on 64 random parameter
+// sequences of 64 bytes (fixed seed).
+func benchExecutor(b *testing.B, ex *gfz.Executor) {
 	r := rand.New(rand.NewPCG(1, 2))
 	inputs := make([][]byte, 64)
 	for i := range inputs {

@@ -2,7 +2,6 @@ package gfz_test
 
 import (
 	"context"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -72,19 +71,7 @@ func BenchmarkExecTreeRecording(b *testing.B) {
 		t.Assume(root != nil)
 	})
 	ex.SetRecording(true)
-	r := rand.New(rand.NewPCG(1, 2))
-	inputs := make([][]byte, 64)
-	for i := range inputs {
-		inputs[i] = make([]byte, 64)
-		for j := range inputs[i] {
-			inputs[i][j] = byte(r.Uint32())
-		}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ex.Exec(inputs[i%len(inputs)], uint64(i))
-	}
+	benchExecutor(b, ex)
 }
 
 // benchFailing runs an input that always fails the same way (t.Fatalf, or

@@ -300,13 +300,8 @@ func (c *config) reproArgs(files []string) []string {
 // so far and what killed the process, and runs the remaining files in a
 // new child.
 func superviseRepro(cfg *config) int {
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(cfg.stderr, "gfz: cannot find own executable: %v\n", err)
-		return ExitUsage
-	}
-	if err := checkSeedFiles(cfg.target); err != nil {
-		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
+	exe, ok := cfg.parentSetup()
+	if !ok {
 		return ExitUsage
 	}
 	sigs := make(chan os.Signal, 4)

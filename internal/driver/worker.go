@@ -56,17 +56,29 @@ func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
 	return w, nil
 }
 
+// parentSetup is what the process the user started checks before it
+// starts children: its own executable (the children run it) and the
+// target's seed files. It prints the problem and returns false if one
+// fails.
+func (c *config) parentSetup() (exe string, ok bool) {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "gfz: cannot find own executable: %v\n", err)
+		return "", false
+	}
+	if err := checkSeedFiles(c.target); err != nil {
+		fmt.Fprintf(c.stderr, "gfz: %v\n", err)
+		return "", false
+	}
+	return exe, true
+}
+
 // superviseWorkers runs the fuzzing campaign in cfg.workers worker
 // processes (this executable again, with GFZ_CHILD and GFZ_WORKER set)
 // under engine.Supervise, and maps its result to the exit status.
 func superviseWorkers(cfg *config) int {
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintf(cfg.stderr, "gfz: cannot find own executable: %v\n", err)
-		return ExitUsage
-	}
-	if err := checkSeedFiles(cfg.target); err != nil {
-		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
+	exe, ok := cfg.parentSetup()
+	if !ok {
 		return ExitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
