@@ -252,16 +252,22 @@ func (f *fuzzer) exec(params []byte) Outcome {
 func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	n := uint64(f.execs)
 	f.cur, f.curExt = params, ext
-	f.state.Store(n<<2 | stInExec)
+	// A worker publishes the execution in shared memory for the
+	// supervisor, which watches for hangs; a run without a supervisor
+	// publishes it in f.state for its own watchdog.
 	if f.shm != nil {
 		f.shm.begin(n, params, ext)
+	} else {
+		f.state.Store(n<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
 	out := f.ex.Exec(params, ext)
-	if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
-		// The watchdog declared this execution hung; it owns the rest.
-		<-f.wdDone
-		f.stopped, f.timedOut = true, true
+	if f.shm == nil {
+		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
+			// The watchdog declared this execution hung; it owns the rest.
+			<-f.wdDone
+			f.stopped, f.timedOut = true, true
+		}
 	}
 	if count {
 		f.execs++
