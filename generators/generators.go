@@ -78,7 +78,13 @@
 package generators
 
 import (
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
+
 	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/internal/callsite"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -89,9 +95,24 @@ type Generator[V any] struct {
 	name  string
 	label string
 	draw  func(*gfz.T) V
+	// id is the generator's identity (see identity) for library
+	// generators: a hash of the constructor's name, parameters and parts.
+	// For Custom it holds nothing and user is set: the identity then comes
+	// from fn's source position.
+	id   uint64
+	user bool
+	mark int8 // 0: none; 1 + a param.Kind forced on the draws inside
 }
 
 // Draw generates a value from t's parameter source.
+//
+// When the source records (a structure-aware engine runs), the call is
+// recorded with the generator's identity, the place of the call in the
+// caller's code and the value's type: the execution index of every draw
+// (see param.Record) rests on them. Draw is never inlined, so that it can
+// find its call site cheaply.
+//
+//go:noinline
 func (g Generator[V]) Draw(t *gfz.T) V {
 	s := t.Source()
 	top := s.Depth() == 0
@@ -99,13 +120,102 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 	if name == "" {
 		name = g.name
 	}
-	s.Begin(name)
+	if s.Recording() {
+		s.BeginCall(name, g.identity(), callsite.Caller(), reflect.TypeFor[V]())
+		if g.mark != 0 {
+			s.Mark(param.Kind(g.mark - 1))
+		}
+	} else {
+		s.Begin(name)
+	}
 	v := g.draw(t)
 	s.End()
 	if top && t.Noting() {
 		t.Note(name, v)
 	}
 	return v
+}
+
+// identity is the generator's identity in execution indexes and for
+// structure-aware crossover. For a library generator it hashes the
+// constructor's name, its parameters and the identities of the generators
+// it is built from; for Custom, the source position (file and line) of
+// the function given to it. So two generators built the same way have the
+// same identity in every execution, in every process of the same program,
+// however the compiler inlined their constructors (an inlined closure is a
+// copy of the function with another address). Two function literals on
+// one line share an identity. A label does not change it;
+// neither do the functions given to Map, Filter or Bind.
+func (g Generator[V]) identity() uint64 {
+	if g.user {
+		return sourceID(codeOf(g.draw))
+	}
+	if g.id == 0 {
+		return nameID(g.name)
+	}
+	return g.id
+}
+
+// codeOf returns the address of fn's code, or 0 for nil.
+func codeOf[F any](fn F) uintptr {
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&fn))
+	if p == nil {
+		return 0
+	}
+	return *(*uintptr)(p)
+}
+
+// sourceIDs caches sourceID by code address.
+var sourceIDs sync.Map // uintptr -> uint64
+
+// sourceID returns a hash of the source position of the function whose
+// code starts at pc.
+func sourceID(pc uintptr) uint64 {
+	if v, ok := sourceIDs.Load(pc); ok {
+		return v.(uint64)
+	}
+	id := uint64(pc)
+	if fn := runtime.FuncForPC(pc); fn != nil {
+		file, line := fn.FileLine(fn.Entry())
+		id = param.Mix(param.HashString(file), uint64(line))
+	}
+	sourceIDs.Store(pc, id)
+	return id
+}
+
+// ids combines parts into an identity.
+func ids(a, b uint64) uint64 { return param.Mix(a, b) }
+
+// nameID is the identity part of a constructor's name.
+func nameID(name string) uint64 { return param.HashString(name) }
+
+// Name parts of the identities that constructors compute.
+var (
+	idMap      = nameID("Map")
+	idIntRange = nameID("IntRange")
+	idSliceOf  = nameID("SliceOf")
+	idOneOf    = nameID("OneOf")
+	idPtr      = nameID("Ptr")
+	idOptional = nameID("Optional")
+	idFilter   = nameID("Filter")
+)
+
+// AsStructure returns g with every choice it makes marked structural, for
+// the structure-aware engines (docs/ENGINE.md): they mutate its draws as
+// decisions about the shape of the input, whatever kind gfz gives them.
+// Use it when a choice decides the shape of what is generated in a way gfz
+// cannot see (gfz labels lengths and alternatives, and learns the rest
+// while fuzzing).
+func (g Generator[V]) AsStructure() Generator[V] {
+	g.mark = 1 + int8(param.Structure)
+	return g
+}
+
+// AsValue returns g with every choice it makes marked a value (leaf
+// data), the reverse of AsStructure.
+func (g Generator[V]) AsValue() Generator[V] {
+	g.mark = 1 + int8(param.Value)
+	return g
 }
 
 // Named returns g with a label: reports show top-level values drawn by the
@@ -131,7 +241,7 @@ func Custom[V any](fn func(t *gfz.T) V) Generator[V] {
 	if fn == nil {
 		panic("generators: Custom with a nil function")
 	}
-	return Generator[V]{name: "Custom", draw: fn}
+	return Generator[V]{name: "Custom", draw: fn, user: true}
 }
 
 // Just returns a generator that always produces v and consumes no bytes.
@@ -141,7 +251,7 @@ func Just[V any](v V) Generator[V] {
 
 // Map returns a generator that draws from g and converts the value with f.
 func Map[V, W any](g Generator[V], f func(V) W) Generator[W] {
-	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }}
+	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }, id: ids(idMap, g.identity())}
 }
 
 // Bool returns a generator of booleans: one byte, true iff its low bit is
@@ -150,7 +260,9 @@ func Bool() Generator[bool] {
 	return Generator[bool]{name: "Bool", draw: drawBool}
 }
 
-func drawBool(t *gfz.T) bool { return t.Source().Uint(1, param.Value)&1 == 1 }
+// Uintn(2) reads one byte and keeps its low bit, like Uint(1)&1, but
+// records the draw's two-value domain.
+func drawBool(t *gfz.T) bool { return t.Source().Uintn(2, param.Value) == 1 }
 
 // Byte returns a generator of bytes: one byte, as is.
 func Byte() Generator[byte] {
@@ -176,7 +288,7 @@ func IntRange(lo, hi int) Generator[int] {
 	}
 	return Generator[int]{name: "IntRange", draw: func(t *gfz.T) int {
 		return int(t.Source().Range(int64(lo), int64(hi), param.Value))
-	}}
+	}, id: ids(ids(idIntRange, uint64(lo)), uint64(hi))}
 }
 
 // Default length bounds of Bytes and String.
@@ -254,7 +366,7 @@ func SliceOf[V any](g Generator[V], min, max int) Generator[[]V] {
 			out[i] = g.Draw(t)
 		}
 		return out
-	}}
+	}, id: ids(ids(idSliceOf, g.identity()), uint64(min)<<32|uint64(max))}
 }
 
 // OneOf returns a generator that draws from one of gs: the index is a
@@ -266,9 +378,13 @@ func OneOf[V any](gs ...Generator[V]) Generator[V] {
 	}
 	gs = append([]Generator[V](nil), gs...)
 	n := uint64(len(gs))
+	id := idOneOf
+	for _, g := range gs {
+		id = ids(id, g.identity())
+	}
 	return Generator[V]{name: "OneOf", draw: func(t *gfz.T) V {
 		return gs[t.Source().Uintn(n, param.Structure)].Draw(t)
-	}}
+	}, id: id}
 }
 
 func checkLen(fn string, min, max int) {

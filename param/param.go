@@ -13,19 +13,25 @@
 //   - Range(lo, hi, k) returns a value in [lo, hi] (both inclusive) and
 //     consumes BytesFor(hi-lo+1) bytes.
 //
-// The source can record each draw (offset, width, kind, enclosing span) and
-// each span (a named generator call with the byte interval it consumed and
-// its parent span): kinds separate structural choices (lengths,
-// alternatives) from leaf values, and spans delimit the bytes produced by
-// one generator call. The record is kept on demand (SetRecording): no
-// engine of gfz reads it yet, and the fuzz-binary executor turns it off
-// unless an engine asks for it; structure-aware engines are meant to build
-// on it. Whether recording or not, the source counts the open spans, so
-// Depth is always right.
+// The source can record each draw (offset, width, kind, domain, enclosing
+// span, execution index) and each span (a generator call: its identity,
+// call site, value type, the byte interval it consumed, its parent span
+// and execution index): kinds separate structural choices (lengths,
+// alternatives) from leaf values, spans delimit the bytes produced by one
+// generator call, and execution indexes (see Record) name each draw by its
+// place in the tree of generator calls. The record is kept on demand
+// (SetRecording): the fuzz-binary executor keeps it off unless an engine
+// asks for it (the structure-aware engines do). Whether recording or not,
+// the source counts the open spans, so Depth is always right.
+//
+// A guided execution (ResetGuided) takes each draw's bytes from a Guide by
+// execution index instead of reading them in order: the structure-aware
+// engines make children that way.
 package param
 
 import (
 	"math/bits"
+	"reflect"
 
 	"github.com/gfz-dev/gfz/internal/intern"
 )
@@ -52,40 +58,6 @@ func (k Kind) String() string {
 	return "value"
 }
 
-// Draw is one recorded read from the source.
-type Draw struct {
-	Offset int32 // offset of the first byte in the sequence
-	Width  int32 // number of bytes consumed (may be 0)
-	Kind   Kind
-	Span   int32 // index into Record.Spans of the innermost open span, or -1
-}
-
-// Span is one recorded generator call.
-type Span struct {
-	Name   string // generator label
-	Parent int32  // index of the enclosing span, or -1
-	Depth  int32  // nesting depth; top-level spans have depth 0
-	Start  int32  // offset of the first byte consumed inside the span
-	End    int32  // offset just past the last byte consumed (End-Start bytes)
-}
-
-// Record is the draw and span log of one execution. Slices are reused by
-// Source.Reset; copy a Record (Clone) to keep it. Span names are the names
-// passed to Begin, copied once per distinct name and shared by all spans
-// of that name.
-type Record struct {
-	Draws []Draw
-	Spans []Span
-}
-
-// Clone returns a deep copy of r.
-func (r *Record) Clone() *Record {
-	return &Record{
-		Draws: append([]Draw(nil), r.Draws...),
-		Spans: append([]Span(nil), r.Spans...),
-	}
-}
-
 // Exhausted is the panic value raised when a draw would grow the sequence
 // beyond its cap. Callers treat it as an invalid input (an assumption
 // failure), never as a bug in the target.
@@ -107,6 +79,11 @@ type Source struct {
 	record bool
 	rec    Record
 	onRead func(pos int)
+	guide  Guide
+
+	// Execution-index state while recording: frames[0] is the root.
+	frames []frame
+	sibs   []sibCount
 }
 
 // New returns a Source reading data, extending it with PRNG bytes seeded by
@@ -118,7 +95,8 @@ func New(data []byte, extSeed uint64) *Source {
 }
 
 // Reset starts a new execution reading data. data is copied; the previous
-// record is discarded (its slices are reused).
+// record is discarded (its slices are reused). A guide set by ResetGuided
+// is dropped.
 func (s *Source) Reset(data []byte, extSeed uint64) {
 	if s.max == 0 {
 		s.max = DefaultMaxSize
@@ -128,12 +106,34 @@ func (s *Source) Reset(data []byte, extSeed uint64) {
 		data = data[:s.max]
 	}
 	s.buf = append(s.buf[:0], data...)
+	s.restart(extSeed)
+	s.guide = nil
+}
+
+// ResetGuided starts a guided execution: every draw takes its bytes from
+// g.Choice by its execution index (fresh PRNG bytes, seeded by extSeed,
+// where g has none), and Consumed is the sequence so drawn, which replays
+// identically in an ordinary execution. A guided execution records
+// (SetRecording(true) is implied until the next Reset).
+func (s *Source) ResetGuided(g Guide, extSeed uint64) {
+	if s.max == 0 {
+		s.max = DefaultMaxSize
+	}
+	s.buf = s.buf[:0]
+	s.record = true
+	s.restart(extSeed)
+	s.guide = g
+}
+
+func (s *Source) restart(extSeed uint64) {
 	s.pos = 0
 	s.rng = extSeed
 	s.cur = -1
 	s.depth = 0
 	s.rec.Draws = s.rec.Draws[:0]
 	s.rec.Spans = s.rec.Spans[:0]
+	s.frames = append(s.frames[:0], frame{force: -1, rec: -1})
+	s.sibs = s.sibs[:0]
 }
 
 // SetMax sets the cap on the sequence length (values < 1 select
@@ -153,8 +153,9 @@ func (s *Source) SetOnRead(fn func(pos int)) { s.onRead = fn }
 
 // SetRecording turns the draw/span record on or off (default on for a
 // Source from New). Call it between executions (after Reset, before the
-// first draw). Recording costs one append per draw and per span (see
-// docs/BENCHMARKS.md for the figures); Depth works either way.
+// first draw). Recording costs an append and an index hash per draw and
+// per span (see docs/BENCHMARKS.md for the figures); Depth works either
+// way.
 func (s *Source) SetRecording(on bool) { s.record = on }
 
 // Recording reports whether the source keeps the draw/span record.
@@ -202,10 +203,45 @@ func (s *Source) take(w int) int {
 	return off
 }
 
-func (s *Source) log(off, w int, k Kind) {
-	if s.record {
-		s.rec.Draws = append(s.rec.Draws, Draw{Offset: int32(off), Width: int32(w), Kind: k, Span: s.cur})
+// choose consumes w bytes for the draw with execution index idx: from the
+// guide if there is one and it has bytes for idx, else as take does.
+func (s *Source) choose(idx uint64, w int) int {
+	if s.guide == nil {
+		return s.take(w)
 	}
+	b, ok := s.guide.Choice(idx, w)
+	if !ok {
+		return s.take(w)
+	}
+	off := s.pos
+	if off+w > s.max {
+		panic(Exhausted{Max: s.max})
+	}
+	if len(b) > w {
+		b = b[:w]
+	}
+	s.buf = append(s.buf[:off], b...)
+	return s.take(w) // pads a short b with PRNG bytes
+}
+
+// draw consumes the w bytes of one draw and records it.
+func (s *Source) draw(w int, k Kind, n uint64, lo int64) int {
+	if !s.record {
+		return s.take(w)
+	}
+	f := &s.frames[len(s.frames)-1]
+	ord := uint64(f.draws)
+	f.draws++
+	idx := mix(f.index^0xd1b54a32d192ed03, ord)
+	off := s.choose(idx, w)
+	if f.force >= 0 {
+		k = Kind(f.force)
+	}
+	s.rec.Draws = append(s.rec.Draws, Draw{
+		Offset: int32(off), Width: int32(w), Kind: k, Span: s.cur,
+		N: n, Lo: lo, Index: idx, Site: mix(f.key, ord),
+	})
+	return off
 }
 
 // Uint consumes exactly w bytes (0 <= w <= 8) and returns them as a
@@ -214,8 +250,10 @@ func (s *Source) Uint(w int, k Kind) uint64 {
 	if w < 0 || w > 8 {
 		panic("param: Uint width out of range [0, 8]")
 	}
-	off := s.take(w)
-	s.log(off, w, k)
+	return s.le(s.draw(w, k, 0, 0), w)
+}
+
+func (s *Source) le(off, w int) uint64 {
 	var v uint64
 	for i := w - 1; i >= 0; i-- {
 		v = v<<8 | uint64(s.buf[off+i])
@@ -238,8 +276,11 @@ func BytesFor(n uint64) int {
 // Uintn returns a value in [0, n) (n == 0 means the full uint64 range),
 // consuming BytesFor(n) bytes. The raw little-endian value is reduced
 // modulo n.
-func (s *Source) Uintn(n uint64, k Kind) uint64 {
-	v := s.Uint(BytesFor(n), k)
+func (s *Source) Uintn(n uint64, k Kind) uint64 { return s.uintn(n, k, 0) }
+
+func (s *Source) uintn(n uint64, k Kind, lo int64) uint64 {
+	w := BytesFor(n)
+	v := s.le(s.draw(w, k, n, lo), w)
 	if n == 0 {
 		return v
 	}
@@ -253,7 +294,7 @@ func (s *Source) Range(lo, hi int64, k Kind) int64 {
 		panic("param: Range with lo > hi")
 	}
 	n := uint64(hi-lo) + 1 // wraps to 0 for the full int64 range
-	return lo + int64(s.Uintn(n, k))
+	return lo + int64(s.uintn(n, k, lo))
 }
 
 // Bytes consumes n bytes and returns a copy of them, recorded as one value
@@ -262,24 +303,74 @@ func (s *Source) Bytes(n int) []byte {
 	if n < 0 {
 		panic("param: negative Bytes length")
 	}
-	off := s.take(n)
-	s.log(off, n, Value)
+	off := s.draw(n, Value, 0, 0)
 	return append([]byte(nil), s.buf[off:off+n]...)
 }
 
 // Begin opens a span named name (a generator call); every Begin must be
-// matched by End. The record keeps a copy of name, made once per distinct
-// name, never name itself: a generator's name does not escape through
-// Begin, so generators built inline in a fuzz function can stay on its
-// stack.
+// matched by End. The span's generator identity is a hash of name, and it
+// has no call site or type: generators use BeginCall. The record keeps a
+// copy of name, made once per distinct name, never name itself: a
+// generator's name does not escape through Begin, so generators built
+// inline in a fuzz function can stay on its stack.
 func (s *Source) Begin(name string) {
+	if !s.record {
+		s.depth++
+		return
+	}
+	s.BeginCall(name, HashString(name), 0, nil)
+}
+
+// BeginCall opens a span for a call of the generator with identity gen
+// (the same for every call of the same generator), made at call site
+// (0: unknown) and producing a value of type typ (nil: unknown). Every
+// BeginCall must be matched by End. Like Begin, it does not retain name.
+func (s *Source) BeginCall(name string, gen uint64, site uintptr, typ reflect.Type) {
 	depth := s.depth
 	s.depth++
 	if !s.record {
 		return
 	}
-	s.rec.Spans = append(s.rec.Spans, Span{Name: s.name(name), Parent: s.cur, Depth: depth, Start: int32(s.pos), End: int32(s.pos)})
+	p := &s.frames[len(s.frames)-1]
+	// Count the earlier calls p made from this call site.
+	var k uint32
+	found := false
+	for i := int(p.sibStart); i < len(s.sibs); i++ {
+		if s.sibs[i].site == site {
+			k = s.sibs[i].n
+			s.sibs[i].n++
+			found = true
+			break
+		}
+	}
+	if !found {
+		s.sibs = append(s.sibs, sibCount{site: site, n: 1})
+	}
+	idx := mix(mix(mix(p.index, uint64(site)), gen), uint64(k))
+	s.rec.Spans = append(s.rec.Spans, Span{
+		Name: s.name(name), Parent: s.cur, Depth: depth, Start: int32(s.pos), End: int32(s.pos),
+		Gen: gen, CallSite: site, Type: typ, Index: idx,
+	})
 	s.cur = int32(len(s.rec.Spans) - 1)
+	s.frames = append(s.frames, frame{
+		index: idx, key: mix(uint64(site), gen), sibStart: int32(len(s.sibs)),
+		force: p.force, rec: s.cur,
+	})
+}
+
+// Mark forces kind k on every draw made inside the innermost open span
+// (including nested spans), whatever kind those draws give: a generator
+// author marks a choice structural (or a value) this way when gfz's own
+// labelling is wrong for the target. It does nothing outside a span or
+// while not recording.
+func (s *Source) Mark(k Kind) {
+	if !s.record || len(s.frames) < 2 {
+		return
+	}
+	f := &s.frames[len(s.frames)-1]
+	f.force = int8(k)
+	sp := &s.rec.Spans[f.rec]
+	sp.Mark, sp.Marked = k, true
 }
 
 // name returns the stored copy of a span name (Begin does not retain its
@@ -293,6 +384,10 @@ func (s *Source) End() {
 	}
 	if !s.record || s.cur < 0 {
 		return
+	}
+	if n := len(s.frames); n > 1 {
+		s.sibs = s.sibs[:s.frames[n-1].sibStart]
+		s.frames = s.frames[:n-1]
 	}
 	sp := &s.rec.Spans[s.cur]
 	sp.End = int32(s.pos)

@@ -34,13 +34,21 @@ func TestDraws(t *testing.T) {
 	if b := s.Bytes(3); !bytes.Equal(b, []byte{1, 2, 3}) {
 		t.Errorf("Bytes(3) = %v", b)
 	}
-	want := []Draw{{0, 2, Value, -1}, {2, 1, Structure, -1}, {3, 1, Value, -1}, {4, 0, Value, -1}, {4, 1, Value, -1}, {5, 3, Value, -1}}
+	type short struct {
+		Offset, Width int32
+		Kind          Kind
+		Span          int32
+		N             uint64
+		Lo            int64
+	}
+	want := []short{{0, 2, Value, -1, 0, 0}, {2, 1, Structure, -1, 5, 0}, {3, 1, Value, -1, 9, -4}, {4, 0, Value, -1, 1, 3}, {4, 1, Value, -1, 100, 0}, {5, 3, Value, -1, 0, 0}}
 	if got := s.Record().Draws; len(got) != len(want) {
 		t.Fatalf("draws %+v", got)
 	} else {
 		for i := range want {
-			if got[i] != want[i] {
-				t.Errorf("draw %d = %+v, want %+v", i, got[i], want[i])
+			d := got[i]
+			if g := (short{d.Offset, d.Width, d.Kind, d.Span, d.N, d.Lo}); g != want[i] {
+				t.Errorf("draw %d = %+v, want %+v", i, g, want[i])
 			}
 		}
 	}
@@ -101,14 +109,20 @@ func TestSpans(t *testing.T) {
 	s.End()
 	s.Begin("next")
 	s.End()
-	want := []Span{{"outer", -1, 0, 0, 3}, {"inner", 0, 1, 1, 3}, {"next", -1, 0, 3, 3}}
+	type short struct {
+		Name                      string
+		Parent, Depth, Start, End int32
+		Gen                       uint64
+	}
+	want := []short{{"outer", -1, 0, 0, 3, HashString("outer")}, {"inner", 0, 1, 1, 3, HashString("inner")}, {"next", -1, 0, 3, 3, HashString("next")}}
 	got := s.Record().Spans
 	if len(got) != len(want) {
 		t.Fatalf("spans %+v", got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("span %d = %+v, want %+v", i, got[i], want[i])
+		sp := got[i]
+		if g := (short{sp.Name, sp.Parent, sp.Depth, sp.Start, sp.End, sp.Gen}); g != want[i] {
+			t.Errorf("span %d = %+v, want %+v", i, g, want[i])
 		}
 	}
 	if d := s.Record().Draws; d[1].Span != 1 || d[0].Span != 0 {
