@@ -59,6 +59,18 @@ func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
 	return out
 }
 
+// ExecGuided implements engine.GuidedExecutor: Exec with every draw's
+// bytes taken from g by execution index.
+func (e *executor) ExecGuided(g param.Guide, extSeed uint64) engine.Outcome {
+	recording := e.src.Recording()
+	e.src.ResetGuided(g, extSeed)
+	e.t.reset()
+	res, fi := run(e.t, e.fn)
+	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi, Record: e.src.Record()}
+	e.src.SetRecording(recording)
+	return out
+}
+
 // SetRecording turns the source's draw/span record on or off (default
 // off); with it on, Outcome.Record holds each execution's record. An
 // engine that reads spans or draws (structure-aware mutation) turns it on

@@ -209,13 +209,13 @@ func (s *Source) choose(idx uint64, w int) int {
 	if s.guide == nil {
 		return s.take(w)
 	}
-	b, ok := s.guide.Choice(idx, w)
-	if !ok {
-		return s.take(w)
-	}
 	off := s.pos
 	if off+w > s.max {
 		panic(Exhausted{Max: s.max})
+	}
+	b, ok := s.guide.Choice(idx, w)
+	if !ok {
+		return s.take(w)
 	}
 	if len(b) > w {
 		b = b[:w]
@@ -234,11 +234,12 @@ func (s *Source) draw(w int, k Kind, n uint64, lo int64) int {
 	f.draws++
 	idx := mix(f.index^0xd1b54a32d192ed03, ord)
 	off := s.choose(idx, w)
-	if f.force >= 0 {
+	forced := f.force >= 0
+	if forced {
 		k = Kind(f.force)
 	}
 	s.rec.Draws = append(s.rec.Draws, Draw{
-		Offset: int32(off), Width: int32(w), Kind: k, Span: s.cur,
+		Offset: int32(off), Width: int32(w), Kind: k, Forced: forced, Span: s.cur,
 		N: n, Lo: lo, Index: idx, Site: mix(f.key, ord),
 	})
 	return off

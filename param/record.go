@@ -7,6 +7,7 @@ type Draw struct {
 	Offset int32 // offset of the first byte in the sequence
 	Width  int32 // number of bytes consumed (may be 0)
 	Kind   Kind  // as the generator said, or as a Mark of an enclosing span forces
+	Forced bool  // Kind was forced by a Mark
 	Span   int32 // index into Record.Spans of the innermost open span, or -1
 	// N is the size of the draw's domain: the raw little-endian value v
 	// of its Width bytes decodes to Lo + v mod N (Uintn, Range). N == 0

@@ -160,3 +160,19 @@ type Summary struct {
 	// error); a fuzz binary exits non-zero when it is not empty.
 	Errors []string
 }
+
+// Recorder is implemented by executors that can keep the draw/span record
+// of their executions (param.Record) in Outcome.Record. Engines that read
+// records (the structure-aware ones) turn it on where they need it.
+type Recorder interface {
+	SetRecording(on bool)
+}
+
+// GuidedExecutor is implemented by executors that can run a guided
+// execution (param.Source.ResetGuided): every draw takes its bytes from g
+// by execution index. The outcome's Consumed is the sequence so drawn
+// (replaying it as ordinary parameters decodes the same way) and Record
+// is set.
+type GuidedExecutor interface {
+	ExecGuided(g param.Guide, extSeed uint64) Outcome
+}

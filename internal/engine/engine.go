@@ -32,6 +32,11 @@ type fuzzer struct {
 	def   engineDef // the engine (strategy.go)
 	strat strategy
 	fb    feedback
+	// The executor's optional abilities the structure-aware engines use
+	// (nil when it has none).
+	recorder Recorder
+	gex      GuidedExecutor
+	sites    *siteKinds // structure.go: what each choice site is learned to be
 	max   int
 	r     *prng
 	wd    *workdir
@@ -75,6 +80,7 @@ type fuzzer struct {
 	state     atomic.Uint64
 	cur       []byte // the input being executed, published before state
 	curExt    uint64
+	curGuide  atomic.Pointer[childGuide] // set while a guided execution runs (its input is drawn as it runs)
 	stop      atomic.Bool
 	statusDue atomic.Bool
 	wdDone    chan struct{}
@@ -93,6 +99,8 @@ type fuzzer struct {
 // a hung goroutine cannot be stopped.
 func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	f := &fuzzer{cfg: cfg, ex: ex, r: newPRNG(cfg.Seed), wdDone: make(chan struct{})}
+	f.recorder, _ = ex.(Recorder)
+	f.gex, _ = ex.(GuidedExecutor)
 	if err := f.setEngine(cfg.Engine); err != nil {
 		return nil, err
 	}
@@ -261,7 +269,12 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.state.Store(n<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
-	out := f.ex.Exec(params, ext)
+	var out Outcome
+	if g := f.curGuide.Load(); g != nil {
+		out = f.gex.ExecGuided(g, ext)
+	} else {
+		out = f.ex.Exec(params, ext)
+	}
 	if f.shm == nil {
 		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
 			// The watchdog declared this execution hung; it owns the rest.
@@ -367,6 +380,11 @@ func (f *fuzzer) recheck(first Outcome) (Outcome, novelty) {
 	f.snapA = f.cov.snapshot(f.snapA[:0])
 	params, ext := f.cur, f.curExt
 	f.rechecks++
+	if f.def.records && f.recorder != nil {
+		// The second run also makes the record the queue entry keeps.
+		f.recorder.SetRecording(true)
+		defer f.recorder.SetRecording(false)
+	}
 	out := f.execExt(params, ext, false)
 	if f.stopped {
 		return first, 0
@@ -404,13 +422,18 @@ func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 		}
 		return nil
 	}
-	return f.enqueue(data, &f.mbuf)
+	return f.enqueue(data, &f.mbuf, out.Record, valid)
 }
 
 // enqueue appends a saved input, whose coverage m describes, to the queue
-// and lets the feedback credit it.
-func (f *fuzzer) enqueue(data []byte, m *merged) *entry {
-	e := &entry{data: data, edges: m.edges}
+// and lets the feedback credit it. rec is the execution's record (may be
+// nil); an engine that keeps records gets one by executing data again if
+// it is missing.
+func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) *entry {
+	e := &entry{data: data, edges: m.edges, valid: valid}
+	if f.def.records {
+		f.keepRecord(e, rec)
+	}
 	f.queue = append(f.queue, e)
 	f.fb.credit(f.queue, len(f.queue)-1, m)
 	return e
@@ -425,8 +448,30 @@ func (f *fuzzer) randomEntry() []byte {
 
 // loop is the fuzzing loop: the engine's strategy makes each input.
 func (f *fuzzer) loop() {
+	gs, _ := f.strat.(guidedStrategy)
 	for !f.done() {
+		if gs != nil {
+			if g := gs.nextGuide(); g != nil {
+				out := f.execGuided(g)
+				e := f.handle(out, true)
+				gs.executed(g, out, e)
+				continue
+			}
+		}
 		f.child = f.strat.next(f.child)
 		f.handle(f.exec(f.child), true)
 	}
+}
+
+// execGuided runs a guided child: its parameters are drawn as it runs
+// (published draw by draw for the watchdog or the supervisor).
+func (f *fuzzer) execGuided(g *childGuide) Outcome {
+	f.curGuide.Store(g)
+	if f.shm != nil {
+		g.shm = f.shm
+	}
+	out := f.execExt(nil, extSeed(f.cfg.Seed, f.execs), true)
+	f.curGuide.Store(nil)
+	f.cur = g.drawn() // what a recheck or DescribeValues replays
+	return out
 }

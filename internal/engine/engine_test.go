@@ -161,7 +161,7 @@ func TestClassicFavoringAndChildren(t *testing.T) {
 	}
 	s := f.strat.(*classicTurns)
 	enqueue := func(keys []uint32, edges int) *entry {
-		e := f.enqueue(nil, &merged{keys: keys, edges: edges})
+		e := f.enqueue(nil, &merged{keys: keys, edges: edges}, nil, false)
 		for ; s.seen < len(f.queue); s.seen++ {
 			s.maxCov = max(s.maxCov, f.queue[s.seen].edges)
 		}

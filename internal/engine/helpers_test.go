@@ -33,8 +33,25 @@ func newMaze(key []byte, mod, validBelow byte) *mazeExec {
 }
 
 func (m *mazeExec) Exec(params []byte, ext uint64) Outcome {
-	s := m.src
-	s.Reset(params, ext)
+	m.src.Reset(params, ext)
+	return m.run(m.src)
+}
+
+// SetRecording and ExecGuided let the structure-aware engines run the
+// maze.
+func (m *mazeExec) SetRecording(on bool) { m.src.SetRecording(on) }
+
+func (m *mazeExec) ExecGuided(g param.Guide, ext uint64) Outcome {
+	rec := m.src.Recording()
+	m.src.ResetGuided(g, ext)
+	out := m.run(m.src)
+	out.Record = m.src.Record()
+	m.src.SetRecording(rec)
+	return out
+}
+
+// run is the maze on a source already reset.
+func (m *mazeExec) run(s *param.Source) Outcome {
 	h := byte(s.Uint(1, param.Value))
 	valid := h < m.validBelow
 	if valid {
@@ -53,6 +70,9 @@ func (m *mazeExec) Exec(params []byte, ext uint64) Outcome {
 		hit(100 + i)
 	}
 	out := Outcome{Consumed: s.Consumed(), Result: Invalid}
+	if s.Recording() {
+		out.Record = s.Record()
+	}
 	if valid {
 		out.Result = Valid
 		if solved {

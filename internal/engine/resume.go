@@ -71,7 +71,7 @@ func (f *fuzzer) init() {
 		f.err = err
 		return
 	}
-	f.enqueue(first, &merged{})
+	f.enqueue(first, &merged{}, nil, false)
 }
 
 // syncEvery is how often a worker with cfg.Sync imports other workers'

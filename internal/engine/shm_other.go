@@ -17,3 +17,5 @@ func (s *shm) begin(n uint64, params []byte, ext uint64) {}
 func (s *shm) end(n uint64)                              {}
 func (s *shm) reset()                                    {}
 func (s *shm) current() ([]byte, uint64, uint64, bool)   { return nil, 0, 0, false }
+
+func (s *shm) appendInput(data []byte, have int) {}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+
+	"github.com/gfz-dev/gfz/param"
 	"slices"
 	"strings"
 )
@@ -36,11 +38,24 @@ type feedback interface {
 	credit(q []*entry, idx int, m *merged)
 }
 
+// A guidedStrategy makes (some of) its children as guided executions
+// (guide.go): nextGuide returns the guide of the next execution, or nil to
+// execute next's bytes instead; executed reports the outcome (and the
+// queue entry, if the child was queued) before the next call.
+type guidedStrategy interface {
+	strategy
+	nextGuide() *childGuide
+	executed(g *childGuide, out Outcome, queued *entry)
+}
+
 // engineDef describes a registered engine.
 type engineDef struct {
 	// queue tells whether saved inputs are queued (and mutated); if not,
 	// they are only written to corpus/.
 	queue bool
+	// records tells whether queued inputs keep their draw/span record
+	// (entry.rec): the structure-aware engines read them.
+	records bool
 	// classes is the hit-count classification of coverage keys.
 	classes *[256]uint8
 	// build makes the engine's parts for f (f.r, f.max, f.queue and
@@ -61,6 +76,10 @@ var engines = map[string]engineDef{
 	"bytes": {queue: true, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return &classicTurns{f: f, mutate: func(dst, parent []byte) []byte { return mutateBytes(f.r, dst, parent, f.max, f.other) }},
 			&classicFeedback{owners: owners{}}
+	}},
+	// Execution-indexed mutation on the call tree, ei.go.
+	"ei": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
+		return newEITurns(f), &zestFeedback{owners: owners{}}
 	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
@@ -100,7 +119,11 @@ func (f *fuzzer) setEngine(name string) error {
 	if !ok {
 		return fmt.Errorf("engine: unknown engine %q (want %s)", name, EngineList())
 	}
+	if def.records && f.recorder == nil {
+		return fmt.Errorf("engine: engine %q needs an executor that records its draws (engine.Recorder)", name)
+	}
 	f.def = def
+	f.sites = newSiteKinds()
 	f.cov = newCoverageWith(def.classes)
 	f.strat, f.fb = def.build(f)
 	return nil
@@ -111,6 +134,14 @@ type entry struct {
 	data  []byte // the trimmed parameter sequence
 	edges int    // number of edges it hit (JQF's nonZeroCoverage)
 	resp  int    // number of keys it is responsible for; favored iff > 0
+	valid bool   // its saved execution was VALID
+
+	// For engines with records (engineDef.records; tree.go): its call
+	// tree, the hash of its shape, and an index of its draws by execution
+	// index (built when first needed, dropped after its turn).
+	rec     *param.Record
+	shape   uint64
+	byIndex map[uint64]int32
 }
 
 // owners records, for each coverage key a feedback hands out, the index in

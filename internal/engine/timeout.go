@@ -127,7 +127,11 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	// Save the input the execution was given, extended with the same PRNG
 	// bytes the executor appends, up to the cap: whatever prefix the hung
 	// execution read, a replay of this input reads the same bytes.
-	input := extendedInput(f.cur, f.curExt, f.max)
+	params := f.cur
+	if g := f.curGuide.Load(); g != nil {
+		params = g.snapshot() // a guided child: the bytes drawn so far
+	}
+	input := extendedInput(params, f.curExt, f.max)
 	stacks := allStacks()
 	info := FailureInfo{
 		Kind:      KindTimeout,

@@ -19,6 +19,8 @@ func newTestFuzzer(t *testing.T, eng string, ex Executor, runs int64) *fuzzer {
 	t.Helper()
 	f := &fuzzer{cfg: Config{Seed: 1, Runs: runs, NoRecheck: true}, ex: ex, r: newPRNG(1),
 		known: map[string]string{}, max: param.DefaultMaxSize, wdDone: make(chan struct{})}
+	f.recorder, _ = ex.(Recorder)
+	f.gex, _ = ex.(GuidedExecutor)
 	if err := f.setEngine(eng); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestZestChildren(t *testing.T) {
 			t.Fatalf("input %d not saved", b)
 		}
 	}
-	small := f.enqueue([]byte{5}, &merged{edges: 2}) // 50*2/300 = 0 children
+	small := f.enqueue([]byte{5}, &merged{edges: 2}, nil, false) // 50*2/300 = 0 children
 	p, q := f.queue[0], f.queue[1]
 	if f.cov.edges != 300 || p.resp != 0 || q.resp != 120 || small.resp != 0 {
 		t.Fatalf("edges %d, resp p %d q %d small %d; want 300, 0, 120, 0", f.cov.edges, p.resp, q.resp, small.resp)
@@ -322,8 +324,24 @@ func TestZestValidSavesOnLoop(t *testing.T) {
 type validMaze struct{ mazeExec }
 
 func (m *validMaze) Exec(params []byte, ext uint64) Outcome {
-	s := m.src
-	s.Reset(params, ext)
+	m.src.Reset(params, ext)
+	out := m.runValid(m.src)
+	if m.src.Recording() {
+		out.Record = m.src.Record()
+	}
+	return out
+}
+
+func (m *validMaze) ExecGuided(g param.Guide, ext uint64) Outcome {
+	rec := m.src.Recording()
+	m.src.ResetGuided(g, ext)
+	out := m.runValid(m.src)
+	out.Record = m.src.Record()
+	m.src.SetRecording(rec)
+	return out
+}
+
+func (m *validMaze) runValid(s *param.Source) Outcome {
 	if byte(s.Uint(1, param.Value)) >= m.validBelow {
 		hit(2)
 		return Outcome{Consumed: s.Consumed(), Result: Invalid}
