@@ -37,13 +37,13 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
-	max   int
-	r     *prng
-	wd    *workdir
-	cov   *coverage
-	queue []*entry
-	known map[string]string // signature -> input path
-	start time.Time
+	max      int
+	r        *prng
+	wd       *workdir
+	cov      *coverage
+	queue    []*entry
+	known    map[string]string // signature -> input path
+	start    time.Time
 
 	execs, valid, invalid, failing int64
 	savedBy                        [4]int64 // saves by reason
