@@ -1,0 +1,141 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// Behavioural diversity (BeDivFuzz): unique traces and the Hill numbers of
+// the branches they execute.
+//
+// The behaviour of an execution is its trace: the set of branches (edges of
+// the probe map) it executed, hit counts ignored. A trace is unique if no
+// earlier execution of the run had the same set (compared by a 64-bit hash
+// of the set). The abundance of branch b is the number of unique traces
+// that executed b; with p_b = abundance(b) / sum of abundances, the Hill
+// numbers of order 0, 1 and 2 are
+//
+//	B0 = the number of branches with abundance > 0
+//	B1 = exp(-sum p_b ln p_b)      (exponential of Shannon entropy)
+//	B2 = 1 / sum p_b^2             (inverse Simpson index)
+//
+// as the BeDivFuzz paper defines them. Every VALID or INVALID execution is
+// observed; failing ones are not (their trace stops at the failure).
+
+// diversity tracks the unique traces of a run and the branch abundances.
+type diversity struct {
+	seen      traceSet
+	abundance []uint32 // per map byte
+	unique    int64    // unique traces observed
+}
+
+func newDiversity() *diversity {
+	return &diversity{abundance: make([]uint32, gfzrt.MapSize)}
+}
+
+// traceHash hashes the set of edges of the execution just checked (the
+// map must not have been cleared since check).
+func (c *coverage) traceHash() uint64 {
+	m := liveMap()
+	h := uint64(len(c.lines))
+	for _, i := range c.lines {
+		for j := int(i); j < int(i)+group; j++ {
+			if w := m[j]; w != 0 {
+				h = param.Mix(h, uint64(j)<<8^byteFlags(w)*0xff)
+			}
+		}
+	}
+	return h
+}
+
+// observe records the trace of the execution just checked and reports
+// whether it is unique so far.
+func (d *diversity) observe(c *coverage) bool {
+	if !d.seen.add(c.traceHash()) {
+		return false
+	}
+	d.unique++
+	m := liveMap()
+	for _, i := range c.lines {
+		for j := int(i); j < int(i)+group; j++ {
+			w := m[j]
+			for f := byteFlags(w); f != 0; f &= f - 1 {
+				b := bits.TrailingZeros64(f) / 8
+				d.abundance[j*8+b]++
+			}
+		}
+	}
+	return true
+}
+
+// hill returns the Hill numbers of order 0, 1 and 2 of the branch
+// abundances (all 0 before the first trace).
+func (d *diversity) hill() (b0, b1, b2 float64) {
+	var total float64
+	n := 0
+	for _, a := range d.abundance {
+		if a > 0 {
+			total += float64(a)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0, 0
+	}
+	var ent, simpson float64
+	for _, a := range d.abundance {
+		if a > 0 {
+			p := float64(a) / total
+			ent -= p * math.Log(p)
+			simpson += p * p
+		}
+	}
+	return float64(n), math.Exp(ent), 1 / simpson
+}
+
+// traceSet is a set of 64-bit trace hashes (open addressing, linear
+// probing; 0 is stored out of band).
+type traceSet struct {
+	slots []uint64
+	n     int
+	zero  bool
+}
+
+// add inserts h and reports whether it was new.
+func (s *traceSet) add(h uint64) bool {
+	if h == 0 {
+		if s.zero {
+			return false
+		}
+		s.zero = true
+		return true
+	}
+	if s.n*2 >= len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return false
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return true
+		}
+	}
+}
+
+func (s *traceSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(1024, 2*len(old)))
+	s.n = 0
+	for _, h := range old {
+		if h != 0 {
+			s.add(h)
+		}
+	}
+}

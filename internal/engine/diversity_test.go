@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// TestHillNumbers checks B0, B1 and B2 on abundances worked by hand.
+func TestHillNumbers(t *testing.T) {
+	d := &diversity{abundance: make([]uint32, 16)}
+	if b0, b1, b2 := d.hill(); b0 != 0 || b1 != 0 || b2 != 0 {
+		t.Errorf("empty: %v %v %v", b0, b1, b2)
+	}
+	// Four branches, equally abundant: every Hill number is 4.
+	for i := range 4 {
+		d.abundance[i] = 3
+	}
+	if b0, b1, b2 := d.hill(); b0 != 4 || math.Abs(b1-4) > 1e-9 || math.Abs(b2-4) > 1e-9 {
+		t.Errorf("even: %v %v %v, want 4 4 4", b0, b1, b2)
+	}
+	// Abundances 2 and 1 and 1: p = 1/2, 1/4, 1/4.
+	d = &diversity{abundance: []uint32{2, 1, 1, 0}}
+	b0, b1, b2 := d.hill()
+	wantB1 := math.Exp(-(0.5*math.Log(0.5) + 2*0.25*math.Log(0.25)))
+	if b0 != 3 || math.Abs(b1-wantB1) > 1e-9 || math.Abs(b2-1/(0.25+2*0.0625)) > 1e-9 {
+		t.Errorf("uneven: %v %v %v, want 3 %v %v", b0, b1, b2, wantB1, 1/(0.25+2*0.0625))
+	}
+}
+
+// TestUniqueTraces: the same branch set with other hit counts is the same
+// trace; a new set is unique and adds one to the abundance of each of its
+// branches.
+func TestUniqueTraces(t *testing.T) {
+	c := newCoverage()
+	d := newDiversity()
+	execute := func(counts map[int]uint8) bool {
+		c.clearMap(1)
+		gfzrt.Reset()
+		for e, n := range counts {
+			gfzrt.Map[e] = n
+		}
+		c.check(true)
+		return d.observe(c)
+	}
+	if !execute(map[int]uint8{10: 1, 500: 2}) {
+		t.Error("first trace not unique")
+	}
+	if execute(map[int]uint8{10: 7, 500: 1}) {
+		t.Error("same branches, other counts: counted unique")
+	}
+	if !execute(map[int]uint8{10: 1}) {
+		t.Error("subset not unique")
+	}
+	if !execute(map[int]uint8{10: 1, 500: 1, 60000: 1}) {
+		t.Error("superset not unique")
+	}
+	if d.unique != 3 || d.abundance[10] != 3 || d.abundance[500] != 2 || d.abundance[60000] != 1 || d.abundance[11] != 0 {
+		t.Errorf("unique %d, abundance %d %d %d", d.unique, d.abundance[10], d.abundance[500], d.abundance[60000])
+	}
+	var s traceSet
+	for i := uint64(0); i < 5000; i++ {
+		if !s.add(i * 7919) {
+			t.Fatalf("%d not new", i)
+		}
+	}
+	for i := uint64(0); i < 5000; i++ {
+		if s.add(i * 7919) {
+			t.Fatalf("%d new twice", i)
+		}
+	}
+}
