@@ -37,6 +37,11 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
+	// Behavioural diversity (diversity.go): every VALID or INVALID
+	// execution's trace is observed; lastUnique tells whether the last
+	// one handled was a unique trace.
+	div        *diversity
+	lastUnique bool
 	max      int
 	r        *prng
 	wd       *workdir
@@ -326,6 +331,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	}
 	valid := out.Result == Valid
 	n := f.cov.check(valid)
+	f.lastUnique = f.div.observe(f.cov)
 	keep := f.fb.keep(n, valid)
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)

@@ -124,6 +124,7 @@ func (f *fuzzer) setEngine(name string) error {
 	}
 	f.def = def
 	f.sites = newSiteKinds()
+	f.div = newDiversity()
 	f.cov = newCoverageWith(def.classes)
 	f.strat, f.fb = def.build(f)
 	return nil
