@@ -42,13 +42,15 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
-	max      int
-	r        *prng
-	wd       *workdir
-	cov      *coverage
-	queue    []*entry
-	known    map[string]string // signature -> input path
-	start    time.Time
+	met        metrics // metrics.go: zero mutations, mutation distance
+
+	max   int
+	r     *prng
+	wd    *workdir
+	cov   *coverage
+	queue []*entry
+	known map[string]string // signature -> input path
+	start time.Time
 
 	execs, valid, invalid, failing int64
 	savedBy                        [4]int64 // saves by reason
@@ -452,19 +454,45 @@ func (f *fuzzer) randomEntry() []byte {
 	return f.queue[f.r.below(len(f.queue))].data
 }
 
-// loop is the fuzzing loop: the engine's strategy makes each input.
+// loop is the fuzzing loop: the engine's strategy makes each input. A
+// child made by editing a parent's bytes that is a zero mutation is
+// skipped (counted in the metrics, not executed); one executed child in
+// distanceSampleEvery is sampled for the mutation distance, with its
+// record (metrics.go).
 func (f *fuzzer) loop() {
+	f.startMetrics()
+	defer f.publishMetrics()
 	gs, _ := f.strat.(guidedStrategy)
+	bp, _ := f.strat.(byteParent)
 	for !f.done() {
 		if gs != nil {
 			if g := gs.nextGuide(); g != nil {
 				out := f.execGuided(g)
+				f.met.children++
+				if f.met.sampleDistance() {
+					f.met.noteDistance(g.parent, out.Record, out.Consumed)
+				}
 				e := f.handle(out, true)
 				gs.executed(g, out, e)
 				continue
 			}
 		}
 		f.child = f.strat.next(f.child)
+		var p *entry
+		if bp != nil && f.def.queue {
+			p = bp.lastParent()
+		}
+		if f.skipZero(p, f.child) {
+			continue
+		}
+		if p != nil && f.met.sampleDistance() && f.recorder != nil {
+			f.recorder.SetRecording(true)
+			out := f.exec(f.child)
+			f.recorder.SetRecording(false)
+			f.met.noteDistance(p, out.Record, out.Consumed)
+			f.handle(out, true)
+			continue
+		}
 		f.handle(f.exec(f.child), true)
 	}
 }

@@ -456,7 +456,7 @@ func TestStatsAndPlotData(t *testing.T) {
 	if lines[0]+"\n" != plotHeader || len(lines) < 2 {
 		t.Fatalf("plot_data:\n%s", plot)
 	}
-	if f := strings.Split(lines[len(lines)-1], ", "); len(f) != 9 || f[2] != "3000" {
+	if f := strings.Split(lines[len(lines)-1], ", "); len(f) != 14 || f[2] != "3000" {
 		t.Errorf("last plot row %q", lines[len(lines)-1])
 	}
 	if !strings.Contains(status.String(), "gfz: done: ") || !strings.Contains(status.String(), "execs 3000") {

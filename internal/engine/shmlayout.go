@@ -29,15 +29,16 @@ package engine
 //	144  total_execs  supervisor: executions of all workers at its last tick
 //	152  own_execs    supervisor: this worker's executions at that tick
 //	160  start_rss    worker: its resident memory (bytes) before its first execution
-//	168..191 reserved
-//	192  input        the input bytes (capacity = file size - 192)
+//	168..231          worker: the run's metrics (metrics.go; the block below)
+//	232..255 reserved
+//	256  input        the input bytes (capacity = file size - 256)
 //
 // Every word is written with an atomic store by one side (the worker unless
 // marked "supervisor") and read with an atomic load by the other. The input bytes and len/ext are written
 // before state, so a state with the in-exec bit describes the bytes present.
 const (
 	shmMagic    = 0x3230_6d68_737a_6667 // "gfzshm02"
-	shmHeader   = 192
+	shmHeader   = 256
 	offMagic    = 0
 	offState    = 8
 	offExt      = 16
@@ -66,4 +67,21 @@ const (
 	phaseNone    = 0
 	phaseRunning = 1
 	phaseDone    = 2
+)
+
+// The worker's metrics (metrics.go), published at each status interval and
+// at the end of its loop; the Hill numbers and the distance sum are
+// float64 bits. The supervisor folds an ended worker's words into its
+// totals and zeroes them (supervisor_stats.go).
+const (
+	offHillB0       = 168 // Hill number of order 0 of this worker's unique traces
+	offHillB1       = 176 // order 1
+	offHillB2       = 184 // order 2
+	offChildren     = 192 // children made from a parent (executed or skipped)
+	offZeroMut      = 200 // of them, zero mutations skipped
+	offDistSum      = 208 // sum of the sampled mutation distances > 0
+	offDistN        = 216 // number of those samples
+	offDistZero     = 224 // sampled executed children at distance 0
+	offMetricsFirst = offHillB0
+	offMetricsEnd   = offDistZero + 8
 )

@@ -12,6 +12,7 @@ import (
 func (f *fuzzer) status() {
 	if f.shm != nil {
 		f.publish()
+		f.publishMetrics()
 		return
 	}
 	el := time.Since(f.start)
@@ -50,11 +51,13 @@ func (f *fuzzer) writeStats(state string) error {
 		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
 		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
 		failureSites: countSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
+		metrics: f.metricsRow(),
 	}
 	return f.wd.writeRunStats(r, func(kv func(string, any)) {
 		kv("saved_cov", f.savedBy[reasonCov])
 		kv("saved_count", f.savedBy[reasonCount])
 		kv("saved_valid", f.savedBy[reasonValid])
+		r.metrics.keys(kv)
 	})
 }
 
@@ -62,6 +65,8 @@ func (f *fuzzer) writeStats(state string) error {
 func (f *fuzzer) printFinal() {
 	el := time.Since(f.start)
 	f.printf("gfz: done: %s\n", f.statusText(el))
+	m := f.metricsRow()
+	f.printf("gfz: metrics: %s\n", m.text())
 	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)

@@ -91,6 +91,7 @@ type supervisor struct {
 
 	restarts, crashes, timeouts, ooms int
 	maxCov, maxValidCov               int64
+	met                               supMetrics // supervisor_stats.go
 	stopping                          bool
 	stopAt                            time.Time
 	startRSS                          int64

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"time"
 )
@@ -28,6 +29,59 @@ func (s *supervisor) totals() counters {
 func (s *supervisor) noteCov(sl *slot) {
 	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
 	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
+	s.noteMetrics(sl)
+}
+
+// supMetrics aggregates the workers' metrics (metrics.go): the counters
+// of ended worker processes, summed, and the largest Hill numbers any
+// worker reported. Each worker observes only its own executions, so the
+// campaign's Hill numbers are reported as the largest of any worker's
+// (per order), a lower bound of the Hill numbers of all the executions.
+type supMetrics struct {
+	ended metricsRow
+}
+
+// noteMetrics keeps the largest Hill numbers sl reported and, if its
+// process has ended, folds its counters into the ended totals and zeroes
+// them in its shared memory (so a later call adds nothing; the next
+// process of the slot starts from zero anyway).
+func (s *supervisor) noteMetrics(sl *slot) {
+	m := &s.met.ended
+	for i, off := range [3]int{offHillB0, offHillB1, offHillB2} {
+		m.hill[i] = max(m.hill[i], math.Float64frombits(sl.shm.load(off)))
+	}
+	if sl.running {
+		return
+	}
+	w := readMetrics(sl.shm)
+	m.add(w)
+	for off := offChildren; off < offMetricsEnd; off += 8 {
+		sl.shm.store(off, 0)
+	}
+}
+
+// readMetrics reads a worker's metric counters.
+func readMetrics(sh *shm) metricsRow {
+	return metricsRow{
+		children: int64(sh.load(offChildren)), zero: int64(sh.load(offZeroMut)),
+		distSum: math.Float64frombits(sh.load(offDistSum)), distN: int64(sh.load(offDistN)),
+		distZero: int64(sh.load(offDistZero)),
+	}
+}
+
+// metrics returns the campaign's metrics: the ended processes' counters
+// plus the running ones', and the largest Hill numbers.
+func (s *supervisor) metrics() metricsRow {
+	for _, sl := range s.slots {
+		s.noteMetrics(sl)
+	}
+	r := s.met.ended
+	for _, sl := range s.slots {
+		if sl.running {
+			r.add(readMetrics(sl.shm))
+		}
+	}
+	return r
 }
 
 // stability aggregates the workers' stability figures.
@@ -101,8 +155,10 @@ func (s *supervisor) writeStats(state string) error {
 		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
 		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
 		failureSites: countSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
+		metrics: s.metrics(),
 	}
 	return s.wd.writeRunStats(r, func(kv func(string, any)) {
+		r.metrics.keys(kv)
 		kv("workers", len(s.slots))
 		kv("restarts", s.restarts)
 		kv("crashes", s.crashes)
@@ -130,6 +186,8 @@ func (s *supervisor) summary() *Summary {
 func (s *supervisor) printFinal() {
 	sum := s.summary()
 	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
+	m := s.metrics()
+	s.printf("gfz: metrics: %s\n", m.text())
 	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)

@@ -141,7 +141,7 @@ func TestShm(t *testing.T) {
 		t.Error("reset")
 	}
 	junk := filepath.Join(t.TempDir(), "junk")
-	if err := os.WriteFile(junk, make([]byte, 200), 0o644); err != nil {
+	if err := os.WriteFile(junk, make([]byte, shmHeader+8), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := openShm(junk); err == nil || !strings.Contains(err.Error(), "not a gfz shared memory file") {

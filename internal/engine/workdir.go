@@ -21,7 +21,7 @@ const (
 	failuresDir = "failures"
 	plotFile    = "plot_data"
 	statsFile   = "stats"
-	plotHeader  = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures\n"
+	plotHeader  = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures, hill_b0, hill_b1, hill_b2, zero_mutations, mutation_distance_mean\n"
 )
 
 // workdir is an opened work directory.
@@ -325,14 +325,15 @@ type runStats struct {
 	stability                   float64
 	timeout                     time.Duration // the per-input timeout in effect (0: none)
 	timeoutRule                 string        // how it was chosen
+	metrics                     metricsRow    // metrics.go
 }
 
 // writeRunStats appends r's plot_data row and rewrites stats (the keys
 // every run has, then the lines extra writes with kv) and plot_data.
 func (w *workdir) writeRunStats(r runStats, extra func(kv func(key string, v any))) error {
 	el := r.now.Sub(r.start)
-	fmt.Fprintf(&w.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d\n", r.now.Unix(), el.Seconds(), r.execs,
-		r.corpus, r.valid, r.invalid, r.totalCov, r.validCov, r.uniqueFailures)
+	fmt.Fprintf(&w.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d, %s\n", r.now.Unix(), el.Seconds(), r.execs,
+		r.corpus, r.valid, r.invalid, r.totalCov, r.validCov, r.uniqueFailures, r.metrics.plotCols())
 	if r.engine == "" {
 		r.engine = "zest"
 	}
