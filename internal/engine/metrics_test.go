@@ -333,4 +333,3 @@ func TestMetricsInStats(t *testing.T) {
 		t.Errorf("plot row %v, stats %v", row, st)
 	}
 }
-
