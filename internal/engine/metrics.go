@@ -120,38 +120,49 @@ func (m *metrics) zeroChild(p *entry, child []byte) bool {
 	if !m.zok || len(child) < len(pd) {
 		return false
 	}
-	ds := p.rec.Draws
-	last := int32(-1)
-	same := func(o int) bool {
-		di := m.drawAt[o]
-		if di == last {
-			return true
-		}
-		last = di
-		d := &ds[di]
-		if d.N == 0 || d.Width > 8 {
-			return false
-		}
-		return d.Decoded(child) == d.Decoded(pd)
-	}
+	last := int32(-1) // the draw checked last (bytes come in order)
 	n := len(pd)
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		x := binary.LittleEndian.Uint64(child[i:]) ^ binary.LittleEndian.Uint64(pd[i:])
 		for x != 0 {
 			b := bits.TrailingZeros64(x) / 8
-			if !same(i + b) {
-				return false
+			if di := m.drawAt[i+b]; di != last {
+				if !sameDecoded(&p.rec.Draws[di], child, pd) {
+					return false
+				}
+				last = di
 			}
 			x &^= 0xff << (8 * b)
 		}
 	}
 	for ; i < n; i++ {
-		if child[i] != pd[i] && !same(i) {
-			return false
+		if child[i] != pd[i] {
+			if di := m.drawAt[i]; di != last {
+				if !sameDecoded(&p.rec.Draws[di], child, pd) {
+					return false
+				}
+				last = di
+			}
 		}
 	}
 	return true
+}
+
+// sameDecoded reports whether draw d decodes to the same value from a and
+// b, whose bytes differ somewhere in it (so a draw whose raw values are
+// all distinct, N == 0 or more than 8 bytes, does not).
+func sameDecoded(d *param.Draw, a, b []byte) bool {
+	if d.N == 0 || d.Width > 8 {
+		return false
+	}
+	if d.N&(d.N-1) == 0 { // a power of two: the low bits decide
+		if d.Width == 1 {
+			return (a[d.Offset]^b[d.Offset])&byte(d.N-1) == 0
+		}
+		return (d.Raw(a)^d.Raw(b))&(d.N-1) == 0
+	}
+	return d.Decoded(a) == d.Decoded(b)
 }
 
 // index builds the zero-mutation index of p (once per parent turn).

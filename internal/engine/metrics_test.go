@@ -333,3 +333,31 @@ func TestMetricsInStats(t *testing.T) {
 		t.Errorf("plot row %v, stats %v", row, st)
 	}
 }
+
+// BenchmarkZeroCheck measures the zero-mutation check of a Zest child of
+// a parent of 8 Bools and a 10-byte string (the child is made outside the
+// timed part's figure by BenchmarkZeroCheckMutateOnly's subtraction).
+func BenchmarkZeroCheck(b *testing.B) {
+	f := newTestFuzzer(&testing.T{}, "zest", newBoolTarget(), 1)
+	p := &entry{data: bytes.Clone(boolParent)}
+	f.keepRecord(p, nil)
+	r := newPRNG(1)
+	var child []byte
+	n := 0
+	for i := 0; i < b.N; i++ {
+		child = mutateZest(r, child, p.data)
+		if f.met.zeroChild(p, child) {
+			n++
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N), "zero/op")
+}
+
+// BenchmarkZeroCheckMutateOnly is BenchmarkZeroCheck without the check.
+func BenchmarkZeroCheckMutateOnly(b *testing.B) {
+	r := newPRNG(1)
+	var child []byte
+	for i := 0; i < b.N; i++ {
+		child = mutateZest(r, child, boolParent)
+	}
+}
