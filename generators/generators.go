@@ -68,8 +68,10 @@
 // Each Draw opens a span in the parameter source named after the generator
 // (its label when it has one, see Named) and closes it when the value is
 // made, so that a source that records (param.Source.SetRecording) knows
-// which bytes each generator call consumed; no engine reads spans yet. A
-// Draw made while no other generator is drawing (a top-level draw) records
+// which bytes each generator call consumed, and with what identity, call
+// site and value type: the structure-aware engines build the call tree of
+// an input from them (see AsStructure). A Draw made while no other
+// generator is drawing (a top-level draw) records
 // its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
 // failure reports print those values in Go syntax under the generator's
 // label. Draw keeps no reference to the generator, so a generator built
