@@ -42,13 +42,13 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
-	max      int
-	r        *prng
-	wd       *workdir
-	cov      *coverage
-	queue    []*entry
-	known    map[string]string // signature -> input path
-	start    time.Time
+	max        int
+	r          *prng
+	wd         *workdir
+	cov        *coverage
+	queue      []*entry
+	known      map[string]string // signature -> input path
+	start      time.Time
 
 	execs, valid, invalid, failing int64
 	savedBy                        [4]int64 // saves by reason
