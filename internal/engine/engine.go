@@ -42,6 +42,7 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
+	handled    Outcome // what handle's feedback.keep is deciding on (bediv reads its record)
 	max        int
 	r          *prng
 	wd         *workdir
@@ -332,6 +333,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	valid := out.Result == Valid
 	n := f.cov.check(valid)
 	f.lastUnique = f.div.observe(f.cov)
+	f.handled = out
 	keep := f.fb.keep(n, valid)
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
@@ -341,6 +343,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 			return nil
 		}
 		valid = out.Result == Valid
+		f.handled = out
 		keep = f.fb.keep(n, valid)
 	}
 	var e *entry
