@@ -84,7 +84,8 @@ var engines = map[string]engineDef{
 	// BeDivFuzz: adaptive structure-changing and structure-preserving
 	// mutation, one queued valid input per structure, bediv.go.
 	"bediv": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return newBedivTurns(f), newBedivFeedback(f)
+		t := newBedivTurns(f)
+		return t, newBedivFeedback(f, t)
 	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
