@@ -87,6 +87,10 @@ var engines = map[string]engineDef{
 		t := newBedivTurns(f)
 		return t, newBedivFeedback(f, t)
 	}},
+	// Linked crossover on the call tree with Zest's mutations, zeugma.go.
+	"zeugma": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
+		return newZeugmaTurns(f), &zestFeedback{owners: owners{}}
+	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}
