@@ -26,6 +26,7 @@ package engine
 
 import (
 	"bytes"
+	"encoding/binary"
 	"reflect"
 	"slices"
 )
@@ -280,8 +281,10 @@ func (s *zeugmaTurns) apply(dst, parent []byte) []byte {
 
 // zestRuns applies n of Zest's byte mutations to b in place: each
 // overwrites a run of Geometric(mean 4) bytes at a uniform offset, clipped
-// at the end, with random bytes or (zero) zeros. mutateShort does the
-// same for inputs of up to 64 bytes.
+// at the end, with random bytes or (zero) zeros. It draws from r exactly
+// as mutateZest does after its first value (mutateShort up to 64 bytes,
+// the same loop beyond), so a child without splices is the child zest
+// makes from the same PRNG state.
 func zestRuns(r *prng, b []byte, n int, zero bool) []byte {
 	if n == 0 || len(b) == 0 {
 		return b
@@ -289,13 +292,35 @@ func zestRuns(r *prng, b []byte, n int, zero bool) []byte {
 	if len(b) <= 64 {
 		return mutateShort(r, b, n, zero)
 	}
+	size := uint64(len(b))
+	g := geoRunLength
 	for range n {
-		off := r.below(len(b))
-		end := min(off+geoRunLength.sample(r), len(b))
-		if zero {
-			clear(b[off:end])
-		} else {
-			r.fill(b[off:end])
+		y := r.next()
+		off := int(uint64(uint32(y)) * size >> 32)
+		k := int(g.quick[uint32(y>>32)>>20])
+		if k == 0 {
+			k = g.search(uint32(y>>32), r)
+		}
+		end := min(off+k, len(b))
+		for off < end {
+			var v uint64
+			if !zero {
+				v = r.next()
+			}
+			if off+8 <= len(b) {
+				m := ^uint64(0)
+				if k := end - off; k < 8 {
+					m = 1<<(8*k) - 1
+				}
+				w := binary.LittleEndian.Uint64(b[off:])
+				binary.LittleEndian.PutUint64(b[off:], w&^m|v&m)
+				off += 8
+				continue
+			}
+			for ; off < end; off++ {
+				b[off] = byte(v)
+				v >>= 8
+			}
 		}
 	}
 	return b

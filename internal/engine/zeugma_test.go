@@ -381,3 +381,31 @@ func TestZeugmaPoints(t *testing.T) {
 		t.Errorf("application points %v, want [pair]", names)
 	}
 }
+
+// TestZeugmaWithoutPointsIsZest: a parent without application points
+// gets exactly the child zest makes from the same PRNG state, short (up
+// to 64 bytes) or long.
+func TestZeugmaWithoutPointsIsZest(t *testing.T) {
+	f := newTestFuzzer(t, "zeugma", newSrcExec(func(s *param.Source) Outcome {
+		s.Bytes(s.Pos()) // no generator call
+		return Outcome{Result: Valid}
+	}), 100)
+	s := f.strat.(*zeugmaTurns)
+	r := newPRNG(9)
+	var got, want []byte
+	for _, n := range []int{1, 7, 64, 65, 100, 1000} {
+		p := &entry{data: make([]byte, n), rec: &param.Record{}}
+		r.fill(p.data)
+		for i := range 300 {
+			state := prng{s: uint64(i) * 977}
+			*f.r = state
+			got = s.child(got, p)
+			after := *f.r
+			*f.r = state
+			want = mutateZest(f.r, want, p.data)
+			if !bytes.Equal(got, want) || *f.r != after {
+				t.Fatalf("parent of %d bytes, child %d: zeugma %v, zest %v", n, i, got, want)
+			}
+		}
+	}
+}
