@@ -43,6 +43,14 @@ type spanRef struct {
 	span  int32 // index in the entry's rec.Spans
 }
 
+// donors are the indexed spans of one key, in queue order; starts holds
+// the index in refs of each entry's first span (a donor entry is drawn
+// uniformly, then one of its spans).
+type donors struct {
+	refs   []spanRef
+	starts []int32
+}
+
 // splice replaces the parent's bytes [start, end) with from.
 type splice struct {
 	start, end int32
@@ -61,7 +69,7 @@ type zeugmaTurns struct {
 
 	// index maps a key to the spans of queue entries [0, indexed) that
 	// may donate (at least one byte consumed, inside the entry's data).
-	index   map[spanKey][]spanRef
+	index   map[spanKey]*donors
 	indexed int
 
 	// The current parent, its application points (indexes into its
@@ -82,7 +90,7 @@ type zeugmaTurns struct {
 }
 
 func newZeugmaTurns(f *fuzzer) *zeugmaTurns {
-	return &zeugmaTurns{f: f, zest: zestTurns{f: f}, index: map[spanKey][]spanRef{}}
+	return &zeugmaTurns{f: f, zest: zestTurns{f: f}, index: map[spanKey]*donors{}}
 }
 
 // next makes the next child.
@@ -125,7 +133,15 @@ func (s *zeugmaTurns) indexNew() {
 				continue // consumed nothing: nothing to donate
 			}
 			k := spanKey{sp.Gen, sp.Type}
-			s.index[k] = append(s.index[k], spanRef{entry: int32(s.indexed), span: int32(i)})
+			d := s.index[k]
+			if d == nil {
+				d = &donors{}
+				s.index[k] = d
+			}
+			if n := len(d.refs); n == 0 || d.refs[n-1].entry != int32(s.indexed) {
+				d.starts = append(d.starts, int32(n))
+			}
+			d.refs = append(d.refs, spanRef{entry: int32(s.indexed), span: int32(i)})
 		}
 	}
 }
@@ -165,7 +181,7 @@ func (s *zeugmaTurns) zeugmaPoints(p *entry, dst []int32) []int32 {
 		if cnt[i] < 2 || int(sp.End) > len(p.data) || (sp.Start == 0 && int(sp.End) == len(p.data)) {
 			continue
 		}
-		if len(s.index[spanKey{sp.Gen, sp.Type}]) < 2 {
+		if d := s.index[spanKey{sp.Gen, sp.Type}]; d == nil || len(d.refs) < 2 {
 			continue // only itself
 		}
 		dst = append(dst, int32(i))
@@ -221,15 +237,23 @@ func (s *zeugmaTurns) plan(p *entry, n int) int {
 }
 
 // donate picks an application point of p and a donor span of the same key
-// whose bytes differ from the point's.
+// whose bytes differ from the point's: a uniform point, a uniform entry
+// among those with spans of its key (p included), a uniform span of that
+// entry; up to zeugmaDonorTries times.
 func (s *zeugmaTurns) donate(p *entry) (splice, bool) {
 	r := s.f.r
 	pt := &p.rec.Spans[s.points[r.below(len(s.points))]]
 	old := p.data[pt.Start:pt.End]
-	refs := s.index[spanKey{pt.Gen, pt.Type}]
+	dn := s.index[spanKey{pt.Gen, pt.Type}]
 	q := s.f.queue
 	for range zeugmaDonorTries {
-		ref := refs[r.below(len(refs))]
+		// A uniform donor entry, then a uniform span of it.
+		i := r.below(len(dn.starts))
+		lo, hi := int(dn.starts[i]), len(dn.refs)
+		if i+1 < len(dn.starts) {
+			hi = int(dn.starts[i+1])
+		}
+		ref := dn.refs[lo+r.below(hi-lo)]
 		d := q[ref.entry]
 		ds := &d.rec.Spans[ref.span]
 		b := d.data[ds.Start:ds.End]

@@ -369,8 +369,8 @@ func TestZeugmaPoints(t *testing.T) {
 	if _, ok := s.index[spanKey{gen: 23}]; ok {
 		t.Error("a call that read nothing was indexed as a donor")
 	}
-	if n := len(s.index[spanKey{gen: 20}]); n != 2 {
-		t.Errorf("%d donors of the top call, want 2", n)
+	if d := s.index[spanKey{gen: 20}]; d == nil || len(d.refs) != 2 || len(d.starts) != 2 {
+		t.Errorf("donors of the top call: %+v, want one in each entry", d)
 	}
 	p := f.queue[0]
 	var names []string
@@ -407,5 +407,47 @@ func TestZeugmaWithoutPointsIsZest(t *testing.T) {
 				t.Fatalf("parent of %d bytes, child %d: zeugma %v, zest %v", n, i, got, want)
 			}
 		}
+	}
+}
+
+// TestZeugmaDonorEntry: a donor entry is drawn uniformly among the
+// entries with calls of the key, then one of its calls: an entry with
+// nine calls of the generator donates as often as an entry with one.
+func TestZeugmaDonorEntry(t *testing.T) {
+	f := newTestFuzzer(t, "zeugma", newSrcExec(func(s *param.Source) Outcome {
+		n := s.Uintn(16, param.Value)
+		for range n {
+			s.BeginCall("pair", 30, 1, nil)
+			s.Uintn(200, param.Value)
+			s.Uintn(200, param.Value)
+			s.End()
+		}
+		return Outcome{Result: Valid}
+	}), 100)
+	for _, data := range [][]byte{
+		{1, 10, 11}, // A: one call
+		{9, 20, 21, 20, 21, 20, 21, 20, 21, 20, 21, 20, 21, 20, 21, 20, 21, 20, 21}, // B: nine
+		{1, 30, 31}, // the parent
+	} {
+		e := &entry{data: data, valid: true, edges: 1}
+		f.keepRecord(e, nil)
+		f.queue = append(f.queue, e)
+	}
+	f.cov.edges = 1
+	s := f.strat.(*zeugmaTurns)
+	s.indexNew()
+	s.zest.qi = 2
+	p := s.turn()
+	from := map[byte]int{}
+	for range 4000 {
+		s.plan(p, 1)
+		for _, sp := range s.splices {
+			from[sp.from[0]]++
+		}
+	}
+	a, b := from[10], from[20]
+	t.Logf("donations: A %d, B %d", a, b)
+	if a+b < 1000 || a*10 < b*8 || b*10 < a*8 {
+		t.Errorf("donations: A %d, B %d; want about as many from each entry", a, b)
 	}
 }
