@@ -62,7 +62,7 @@
 // holds corpus/, failures/, plot_data and stats and is resumed when it
 // exists; -seed N (default 1) seeds every random choice, and with -workers 1
 // the same seed, binary and -runs give the same run; -workers N (default
-// one per CPU); -engine zest|bytes|random; -timeout D per input (default
+// one per CPU); -engine zest|bytes|random|ei|...; -timeout D per input (default
 // auto, calibrated from measured execution times; 0: none; durations need
 // a unit, as for -time); -rss_limit_mb N (default 2048; 0: none; at least
 // 32); -coverprofile FILE writes a go tool cover profile at the end; -v;

@@ -52,6 +52,7 @@ func BenchmarkLoopTrivialZest(b *testing.B)   { benchLoop(b, "zest", fuzzTrivial
 func BenchmarkLoopTrivialRandom(b *testing.B) { benchLoop(b, "random", fuzzTrivial) }
 func BenchmarkLoopTreeZest(b *testing.B)      { benchLoop(b, "zest", fuzzTree) }
 func BenchmarkLoopTreeRandom(b *testing.B)    { benchLoop(b, "random", fuzzTree) }
+func BenchmarkLoopTreeEI(b *testing.B)        { benchLoop(b, "ei", fuzzTree) }
 
 // BenchmarkLimitTree is the limit loop for fuzzTree: the generator and the
 // body on fresh parameter bytes, no engine.

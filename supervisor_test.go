@@ -593,3 +593,39 @@ func TestUnreadableCorpusFile(t *testing.T) {
 		t.Errorf("stats %v", st)
 	}
 }
+
+// TestCrashGuided: a crash or hang in a guided child (engine ei, whose
+// input is drawn as it runs) is saved once with the bytes it drew, and
+// the saved input reproduces it.
+func TestCrashGuided(t *testing.T) {
+	bin := crashersBinary(t)
+	for _, c := range []struct {
+		target, want string
+		args         []string
+	}{
+		{"FuzzExitAfterRead", "exit status 3", nil},
+		{"FuzzHang", "timeout", []string{"-timeout", "2s"}},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			wd := filepath.Join(t.TempDir(), "wd")
+			args := append([]string{"-engine", "ei", "-workers", "1", "-seed", "3", "-runs", "1500", "-workdir", wd}, c.args...)
+			out, code := runBin(t, bin, append(args, c.target)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, out)
+			}
+			inputs, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
+			if len(inputs) != 1 {
+				t.Fatalf("failure inputs %v, want 1\n%s", inputs, out)
+			}
+			rep, err := os.ReadFile(strings.TrimSuffix(inputs[0], ".input") + ".txt")
+			if err != nil || !strings.Contains(string(rep), "\nkind: "+c.want) {
+				t.Fatalf("report (%v) lacks kind %q:\n%.1500s", err, c.want, rep)
+			}
+			rargs := append([]string{"-repro", inputs[0]}, c.args...)
+			out, code = runBin(t, bin, append(rargs, c.target)...)
+			if code != 1 || !strings.Contains(out, c.want) {
+				t.Errorf("-repro of the saved input: exit %d, want 1 and %q:\n%s", code, c.want, out)
+			}
+		})
+	}
+}

@@ -119,7 +119,7 @@ func Ptr[V any](g Generator[V]) Generator[*V] {
 		}
 		v := g.Draw(t)
 		return &v
-	}, id: ids(idPtr, g.identity())}
+	}, id: ids(idPtr, g.id)}
 }
 
 // Optional returns a generator of (value, true) or (zero, false) as an
@@ -130,7 +130,7 @@ func Optional[V any](g Generator[V]) Generator[Option[V]] {
 			return Option[V]{}
 		}
 		return Option[V]{Value: g.Draw(t), Valid: true}
-	}, id: ids(idOptional, g.identity())}
+	}, id: ids(idOptional, g.id)}
 }
 
 // Option is a value that may be absent, drawn by Optional.
@@ -160,7 +160,7 @@ func Filter[V any](g Generator[V], keep func(V) bool, tries int) Generator[V] {
 		}
 		t.Assume(false)
 		panic("unreachable")
-	}, id: ids(idFilter, g.identity())}
+	}, id: ids(idFilter, g.id)}
 }
 
 // Recursive returns a generator of recursive values whose nesting depth is

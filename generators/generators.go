@@ -68,8 +68,10 @@
 // Each Draw opens a span in the parameter source named after the generator
 // (its label when it has one, see Named) and closes it when the value is
 // made, so that a source that records (param.Source.SetRecording) knows
-// which bytes each generator call consumed; no engine reads spans yet. A
-// Draw made while no other generator is drawing (a top-level draw) records
+// which bytes each generator call consumed, and with what identity, call
+// site and value type: the structure-aware engines build the call tree of
+// an input from them (see AsStructure). A Draw made while no other
+// generator is drawing (a top-level draw) records
 // its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
 // failure reports print those values in Go syntax under the generator's
 // label. Draw keeps no reference to the generator, so a generator built
@@ -78,6 +80,7 @@
 package generators
 
 import (
+	"math/bits"
 	"reflect"
 	"runtime"
 	"sync"
@@ -144,8 +147,11 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 // same identity in every execution, in every process of the same program,
 // however the compiler inlined their constructors (an inlined closure is a
 // copy of the function with another address). Two function literals on
-// one line share an identity. A label does not change it;
-// neither do the functions given to Map, Filter or Bind.
+// one line share an identity. A label does not change it; neither do the
+// functions given to Map, Filter or Bind, nor, for a combinator (SliceOf,
+// Map, Ptr, ...) of a Custom generator, which function that generator
+// runs: resolving a function's source position costs a lookup that would
+// stop the constructors from being inlined.
 func (g Generator[V]) identity() uint64 {
 	if g.user {
 		return sourceID(codeOf(g.draw))
@@ -153,7 +159,7 @@ func (g Generator[V]) identity() uint64 {
 	if g.id == 0 {
 		return nameID(g.name)
 	}
-	return g.id
+	return param.Mix(g.id, 0)
 }
 
 // codeOf returns the address of fn's code, or 0 for nil.
@@ -183,8 +189,11 @@ func sourceID(pc uintptr) uint64 {
 	return id
 }
 
-// ids combines parts into an identity.
-func ids(a, b uint64) uint64 { return param.Mix(a, b) }
+// ids combines parts into an identity. It is cheap enough for the
+// constructors that call it to stay inlinable (an inlined constructor's
+// closure can stay on the caller's stack); identity mixes the result
+// thoroughly.
+func ids(a, b uint64) uint64 { return (bits.RotateLeft64(a, 23) ^ b) * 0x9e3779b97f4a7c15 }
 
 // nameID is the identity part of a constructor's name.
 func nameID(name string) uint64 { return param.HashString(name) }
@@ -251,7 +260,7 @@ func Just[V any](v V) Generator[V] {
 
 // Map returns a generator that draws from g and converts the value with f.
 func Map[V, W any](g Generator[V], f func(V) W) Generator[W] {
-	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }, id: ids(idMap, g.identity())}
+	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }, id: ids(idMap, g.id)}
 }
 
 // Bool returns a generator of booleans: one byte, true iff its low bit is
@@ -366,7 +375,7 @@ func SliceOf[V any](g Generator[V], min, max int) Generator[[]V] {
 			out[i] = g.Draw(t)
 		}
 		return out
-	}, id: ids(ids(idSliceOf, g.identity()), uint64(min)<<32|uint64(max))}
+	}, id: ids(ids(idSliceOf, g.id), uint64(min)<<32|uint64(max))}
 }
 
 // OneOf returns a generator that draws from one of gs: the index is a

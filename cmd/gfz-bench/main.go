@@ -49,7 +49,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var cfg bench.Config
 	var targets targetList
-	contenders := fs.String("contenders", strings.Join(bench.AllContenders, ","), "comma-separated contenders")
+	contenders := fs.String("contenders", strings.Join(bench.DefaultContenders, ","), "comma-separated contenders: "+strings.Join(bench.AllContenders, ", "))
 	fs.Var(&targets, "target", "`DIR:FuzzName[:pkg,...]` to run (repeatable); the packages are also instrumented by gfz and measured for coverage; default: the trivial target and the examples")
 	fs.IntVar(&cfg.Reps, "reps", 5, "runs per target and contender")
 	fs.DurationVar(&cfg.Time, "time", 0, "time budget per run (default 10s)")

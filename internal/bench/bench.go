@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Contender names, in the default order.
@@ -54,8 +55,23 @@ const (
 	Limit     = "limit"
 )
 
-// AllContenders lists every contender.
-var AllContenders = []string{GfzZest, GfzBytes, GfzRandom, Native, GoFuzz, Limit}
+// DefaultContenders are the contenders run when none are named.
+var DefaultContenders = []string{GfzZest, GfzBytes, GfzRandom, Native, GoFuzz, Limit}
+
+// AllContenders lists every contender: "gfz-" and the name of each
+// registered engine (engine.Engines), then native, go-fuzz and limit.
+var AllContenders = allContenders()
+
+func allContenders() []string {
+	var cs []string
+	for _, e := range engine.Engines() {
+		cs = append(cs, "gfz-"+e)
+	}
+	return append(cs, Native, GoFuzz, Limit)
+}
+
+// isGfz reports whether c runs the gfz fuzz binary (gfz-ENGINE).
+func isGfz(c string) bool { return strings.HasPrefix(c, "gfz-") }
 
 // Target is one fuzz target to benchmark.
 type Target struct {
@@ -103,7 +119,7 @@ var DefaultStages = []Stage{
 type Config struct {
 	Root       string        // gfz module root (holds internal/build/bench/overhead.sh); default "."
 	Targets    []Target      // targets to run
-	Contenders []string      // default AllContenders
+	Contenders []string      // default DefaultContenders
 	Reps       int           // runs per (target, contender); default 5
 	Time       time.Duration // time budget per run; default 10s
 	Runs       int64         // execution budget per run (0: none; go-fuzz has no execution budget)
@@ -299,7 +315,7 @@ func (c *Config) defaults() {
 		c.Root = "."
 	}
 	if len(c.Contenders) == 0 {
-		c.Contenders = AllContenders
+		c.Contenders = DefaultContenders
 	}
 	if c.Reps <= 0 {
 		c.Reps = 5
@@ -385,7 +401,8 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 			r.rep.Unavailable[c+" "+t.String()] = oneLine(lastLines([]byte(reason), 3))
 		}
 	}
-	if has(GfzZest, GfzBytes, GfzRandom) {
+	gfzs := slices.DeleteFunc(slices.Clone(r.cfg.Contenders), func(c string) bool { return !isGfz(c) })
+	if len(gfzs) > 0 {
 		var log bytes.Buffer
 		bins, err := build.Build(ctx, build.Options{
 			Patterns: []string{"."}, Dir: t.Dir, Cover: t.Cover,
@@ -393,9 +410,9 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 		})
 		switch {
 		case err != nil:
-			off(fmt.Sprintf("gfz-build failed: %v\n%s", err, log.String()), GfzZest, GfzBytes, GfzRandom)
+			off(fmt.Sprintf("gfz-build failed: %v\n%s", err, log.String()), gfzs...)
 		case len(bins.Binaries) != 1 || !slices.Contains(bins.Binaries[0].Targets, t.Name):
-			off("gfz-build found no gfz target "+t.Name, GfzZest, GfzBytes, GfzRandom)
+			off("gfz-build found no gfz target "+t.Name, gfzs...)
 		default:
 			p.gfzBin = bins.Binaries[0].Output
 			p.dict = bins.Dictionary

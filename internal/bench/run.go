@@ -187,8 +187,8 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 	}
 	seed := strconv.Itoa(rep + 1)
 	var pr procResult
-	switch c {
-	case GfzZest, GfzBytes, GfzRandom:
+	switch {
+	case isGfz(c):
 		wd := filepath.Join(dir, "wd")
 		// One worker: per-core figures.
 		args := []string{"-engine", strings.TrimPrefix(c, "gfz-"), "-seed", seed, "-workdir", wd, "-workers", "1"}
@@ -211,7 +211,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			res.FoundExec = firstFoundExec(m)
 		}
 		res.CorpusDir = filepath.Join(wd, "corpus")
-	case Native:
+	case c == Native:
 		cache := filepath.Join(dir, "cache")
 		ft := r.cfg.Time.String()
 		if r.cfg.Runs > 0 {
@@ -237,7 +237,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			pr.found, pr.foundAt = true, failAt
 		}
 		res.CorpusDir = filepath.Join(cache, p.t.Name)
-	case GoFuzz:
+	case c == GoFuzz:
 		wd := filepath.Join(dir, "gofuzz")
 		if out, err := exec.CommandContext(ctx, p.plain.Limit, "-target", p.t.Name, "-seeds", filepath.Join(wd, "corpus")).CombinedOutput(); err != nil {
 			res.Err = fmt.Sprintf("write seeds: %v: %s", err, out)
@@ -268,7 +268,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			// record the interrupted testee as a crasher: not a bug.
 			pr.found = false
 		}
-	case Limit:
+	case c == Limit:
 		stats := filepath.Join(dir, "stats")
 		args := []string{"-target", p.t.Name, "-seed", seed, "-stats", stats, "-time", r.cfg.Time.String()}
 		if r.cfg.Runs > 0 {

@@ -52,7 +52,9 @@ func redraw(r *prng, d *param.Draw, old, dst []byte) ([]byte, bool) {
 		dst[i] = b
 		return dst, true
 	}
-	cur := d.Decoded(old)
+	at := *d
+	at.Offset = 0 // old holds the draw's bytes only
+	cur := at.Decoded(old)
 	var u uint64
 	for try := 0; ; try++ {
 		u = pickValue(r, d, w)

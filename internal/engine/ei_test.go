@@ -2,7 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gfz-dev/gfz/param"
 )
@@ -270,5 +274,88 @@ func TestEIMaze(t *testing.T) {
 	s := run(t, Config{Engine: "ei", Seed: 5, Runs: 200000, StopOnFailure: true, Workdir: t.TempDir()}, ex)
 	if s.NewFailures != 1 {
 		t.Errorf("ei did not solve the maze in %d executions", s.Execs)
+	}
+}
+
+// TestEIGuidedTimeout: when a guided child hangs (no supervisor), the
+// watchdog saves the bytes the child drew before it hung (extended), and
+// they replay into the same hang.
+func TestEIGuidedTimeout(t *testing.T) {
+	release := make(chan struct{})
+	old := exitProcess
+	var once sync.Once
+	exitProcess = func(int) { once.Do(func() { close(release) }) }
+	defer func() { exitProcess = old }()
+	// The target hangs when the sum of its three draws is 7 mod 23 and
+	// the third is above 200 (the second draw decides whether there is a
+	// third).
+	hangs := func(s *param.Source) bool {
+		a := s.Uint(1, param.Value)
+		if s.Uintn(2, param.Value) == 0 {
+			hit(int(a % 4))
+			return false
+		}
+		b := s.Uint(1, param.Value)
+		hit(10 + int(b%8))
+		return (a+b)%23 == 7 && b > 200
+	}
+	hung := false
+	ex := newSrcExec(func(s *param.Source) Outcome {
+		if hangs(s) && !hung {
+			hung = true
+			<-release
+		}
+		return Outcome{Result: Valid}
+	})
+	dir := t.TempDir()
+	s, err := Run(context.Background(), Config{Engine: "ei", Target: "FuzzHang", Seed: 2, Runs: 200_000, Timeout: time.Second,
+		NoRecheck: true, Workdir: dir}, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hung || s.NewFailures != 1 {
+		t.Fatalf("hung %v, summary %+v", hung, s)
+	}
+	in := filepath.Join(dir, failuresDir, failureName("timeout")+".input")
+	data, err := ReadInputFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hangs(param.New(data, 99)) {
+		t.Errorf("the saved input %x does not replay into the hang", data[:8])
+	}
+}
+
+// TestEIResume: on resume, every queued input gets its call tree back (its
+// corpus file is executed again with recording on).
+func TestEIResume(t *testing.T) {
+	var vals []figVal
+	ex := newSrcExec(func(s *param.Source) Outcome {
+		vals = vals[:0]
+		figNode(s, 0, 0, &vals)
+		for _, v := range vals {
+			hit(int(v.v*8 + v.depth))
+		}
+		return Outcome{Result: Valid}
+	})
+	dir := t.TempDir()
+	first := run(t, Config{Engine: "ei", Seed: 1, Runs: 2000, Workdir: dir}, ex)
+	f := newTestFuzzer(t, "ei", ex, 0)
+	var err error
+	if f.wd, err = openWorkdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	f.init()
+	if len(f.queue) < 2 || len(f.queue) > first.Corpus {
+		t.Fatalf("resumed queue %d (first run's corpus %d)", len(f.queue), first.Corpus)
+	}
+	for i, e := range f.queue {
+		if e.rec == nil || !recordFits(e.rec, len(e.data)) || len(e.rec.Draws) == 0 || e.shape == 0 {
+			t.Fatalf("entry %d has no call tree after resume", i)
+		}
+		last := e.rec.Draws[len(e.rec.Draws)-1]
+		if int(last.Offset+last.Width) != len(e.data) {
+			t.Errorf("entry %d: record covers %d of %d bytes", i, last.Offset+last.Width, len(e.data))
+		}
 	}
 }

@@ -42,15 +42,15 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
+	handled    Outcome // what handle's feedback.keep is deciding on (bediv reads its record)
 	met        metrics // metrics.go: zero mutations, mutation distance
-
-	max   int
-	r     *prng
-	wd    *workdir
-	cov   *coverage
-	queue []*entry
-	known map[string]string // signature -> input path
-	start time.Time
+	max        int
+	r          *prng
+	wd         *workdir
+	cov        *coverage
+	queue      []*entry
+	known      map[string]string // signature -> input path
+	start      time.Time
 
 	execs, valid, invalid, failing int64
 	savedBy                        [4]int64 // saves by reason
@@ -334,6 +334,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	valid := out.Result == Valid
 	n := f.cov.check(valid)
 	f.lastUnique = f.div.observe(f.cov)
+	f.handled = out
 	keep := f.fb.keep(n, valid)
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
@@ -343,6 +344,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 			return nil
 		}
 		valid = out.Result == Valid
+		f.handled = out
 		keep = f.fb.keep(n, valid)
 	}
 	var e *entry

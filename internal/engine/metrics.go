@@ -80,6 +80,8 @@ type byteParent interface {
 func (s *zestTurns) lastParent() *entry    { return s.f.queue[s.qi] }
 func (s *classicTurns) lastParent() *entry { return s.f.queue[s.qi] }
 func (s *eiTurns) lastParent() *entry      { return s.zest.lastParent() }
+func (s *bedivTurns) lastParent() *entry   { return s.ei.lastParent() }
+func (s *zeugmaTurns) lastParent() *entry  { return s.parent }
 
 // startMetrics prepares the metrics before the loop: an engine that
 // queues inputs keeps their records from then on when the executor can

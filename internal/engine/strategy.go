@@ -81,6 +81,16 @@ var engines = map[string]engineDef{
 	"ei": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return newEITurns(f), &zestFeedback{owners: owners{}}
 	}},
+	// BeDivFuzz: adaptive structure-changing and structure-preserving
+	// mutation, one queued valid input per structure, bediv.go.
+	"bediv": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
+		t := newBedivTurns(f)
+		return t, newBedivFeedback(f, t)
+	}},
+	// Linked crossover on the call tree with Zest's mutations, zeugma.go.
+	"zeugma": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
+		return newZeugmaTurns(f), &zestFeedback{owners: owners{}}
+	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}
