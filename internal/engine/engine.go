@@ -293,8 +293,7 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.execs++
 	}
 	if f.shm != nil {
-		f.shm.end(n + 1)
-		f.shm.store(offExecs, uint64(f.execs))
+		f.shm.end(n+1, uint64(f.execs))
 	}
 	return out
 }
@@ -374,8 +373,8 @@ func (f *fuzzer) count(r Result) {
 		return
 	}
 	if f.shm != nil {
-		f.shm.store(offValid, uint64(f.valid))
-		f.shm.store(offInvalid, uint64(f.invalid))
+		f.shm.put(offValid, uint64(f.valid))
+		f.shm.put(offInvalid, uint64(f.invalid))
 	}
 }
 

@@ -84,17 +84,37 @@ func (s *shm) load(off int) uint64 { return atomic.LoadUint64(s.word(off)) }
 // capacity is the largest input the file holds.
 func (s *shm) capacity() int { return len(s.mem) - shmHeader }
 
-// begin publishes execution n of params (with extension seed ext) as
-// running.
-func (s *shm) begin(n uint64, params []byte, ext uint64) {
-	l := copy(s.mem[shmHeader:], params)
-	s.store(offLen, uint64(l))
-	s.store(offExt, ext)
-	s.store(offState, n<<1|1)
+// put is store without the atomic instruction, for the words a worker
+// writes on every execution (see shmlayout.go): a plain aligned 64-bit
+// store, which the other process sees whole and soon but unordered with
+// the worker's other writes. On 32-bit systems, where a plain 64-bit store
+// is two stores, it is an atomic store.
+func (s *shm) put(off int, v uint64) {
+	if unsafe.Sizeof(uintptr(0)) < 8 {
+		s.store(off, v)
+		return
+	}
+	*s.word(off) = v
 }
 
-// end marks execution n as finished.
-func (s *shm) end(n uint64) { s.store(offState, n<<1) }
+// begin publishes execution n of params (with extension seed ext) as
+// running. Its writes are plain (put): the supervisor reads the input,
+// its length and seed only after the worker has exited, when every write
+// the worker made is visible, and reads the state word live only to see
+// it change.
+func (s *shm) begin(n uint64, params []byte, ext uint64) {
+	l := copy(s.mem[shmHeader:], params)
+	s.put(offLen, uint64(l))
+	s.put(offExt, ext)
+	s.put(offState, n<<1|1)
+}
+
+// end marks execution n as finished and publishes the worker's execution
+// count execs.
+func (s *shm) end(n, execs uint64) {
+	s.put(offState, n<<1)
+	s.put(offExecs, execs)
+}
 
 // current returns the last published input (a copy), its extension seed,
 // its execution number and whether it was running.

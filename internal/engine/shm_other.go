@@ -14,7 +14,8 @@ func (s *shm) close()                                    {}
 func (s *shm) store(off int, v uint64)                   {}
 func (s *shm) load(off int) uint64                       { return 0 }
 func (s *shm) begin(n uint64, params []byte, ext uint64) {}
-func (s *shm) end(n uint64)                              {}
+func (s *shm) end(n, execs uint64)                       {}
+func (s *shm) put(off int, v uint64)                     {}
 func (s *shm) reset()                                    {}
 func (s *shm) current() ([]byte, uint64, uint64, bool)   { return nil, 0, 0, false }
 

@@ -130,8 +130,7 @@ func TestShm(t *testing.T) {
 	if string(in) != "0123456789abcdef" || ext != 99 || n != 41 || !running {
 		t.Errorf("current %q %d %d %v", in, ext, n, running)
 	}
-	w.end(42)
-	w.store(offExecs, 7)
+	w.end(42, 7)
 	w.close()
 	if _, _, n, running := sup.current(); n != 42 || running || sup.load(offExecs) != 7 {
 		t.Errorf("after end: %d %v %d", n, running, sup.load(offExecs))
