@@ -75,7 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	bugsDir := fs.String("bugs", "", "bug mode: run the real-bug suite in this `DIR` (e.g. testdata/bugs); default contenders gfz-zest,gfz-random,native, default -time 5m")
 	fs.Var(&bugs, "bug", "bug mode: run only this bug `NAME` (a directory of -bugs; repeatable)")
 	results := fs.String("results", "", "bug mode: JSON-lines `file` receiving one line per finished run; runs already in it are skipped (resume)")
-	plots := fs.String("plots", "", "bug mode: write one coverage-curve SVG per bug into this `DIR`")
+	plots := fs.String("plots", "", "bug mode: write one coverage-curve image per bug into this `DIR` (<bug>.svg)")
+	plotFormat := fs.String("plot-format", "svg", "bug mode: image format of -plots, svg or png")
 	bugReport := fs.String("bug-report", "", "do not run: print the bug tables of these results `files` (comma-separated JSON lines)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -106,7 +107,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if *verbose {
 			bc.Log = stderr
 		}
-		return runBugs(bc, *bugReport, *plots, *out, stdout, stderr)
+		if *plotFormat != "svg" && *plotFormat != "png" {
+			fmt.Fprintf(stderr, "gfz-bench: -plot-format %q: want svg or png\n", *plotFormat)
+			return 2
+		}
+		return runBugs(bc, *bugReport, *plots, *plotFormat, *out, stdout, stderr)
 	}
 	for _, c := range strings.Split(*contenders, ",") {
 		if c = strings.TrimSpace(c); c != "" {
@@ -165,7 +170,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runBugs runs bug mode (or, with report set, only renders the results
 // files) and prints the tables.
-func runBugs(bc bench.BugConfig, report, plots, out string, stdout, stderr io.Writer) int {
+func runBugs(bc bench.BugConfig, report, plots, format, out string, stdout, stderr io.Writer) int {
 	var runs []bench.BugRun
 	var err error
 	if report != "" {
@@ -189,7 +194,7 @@ func runBugs(bc bench.BugConfig, report, plots, out string, stdout, stderr io.Wr
 			fmt.Fprintln(stderr, "gfz-bench:", err)
 			return 1
 		}
-		if images, err = bench.PlotBugCoverage(runs, plots); err != nil {
+		if images, err = bench.PlotBugCoverage(runs, plots, format); err != nil {
 			fmt.Fprintln(stderr, "gfz-bench:", err)
 			return 1
 		}

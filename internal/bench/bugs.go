@@ -589,12 +589,17 @@ func (r *bugRunner) runNative(ctx context.Context, p *bugPrep, dir string, run *
 		}
 		var rt rateTracker
 		var failAt time.Duration = -1
+		var lastExecs int64
+		var grewAt time.Duration
 		pr := (&proc{dir: dir, path: p.native, log: filepath.Join(dir, fmt.Sprintf("log.%d", seg)),
 			args: []string{"-test.run=^$", "-test.fuzz=^FuzzNative$", "-test.parallel=1",
 				"-test.fuzzcachedir=" + cache, "-test.fuzztime=" + left.Round(time.Millisecond).String()},
 			stopAt: left + grace/2,
 			onLine: func(l string, at time.Duration) {
 				rt.line(l, at)
+				if rt.execs > lastExecs {
+					lastExecs, grewAt = rt.execs, at
+				}
 				if failAt < 0 && (strings.Contains(l, "minimizing") || strings.HasPrefix(l, "--- FAIL") || strings.Contains(l, "failure while testing seed corpus")) {
 					failAt = at
 				}
@@ -604,6 +609,10 @@ func (r *bugRunner) runNative(ctx context.Context, p *bugPrep, dir string, run *
 			return nil, pr.err
 		}
 		execs += rt.execs
+		if rt.n > 0 && pr.wall-grewAt > 10*time.Second {
+			run.Note = strings.TrimSpace(run.Note + fmt.Sprintf(" go test -fuzz stalled from %.0fs to %.0fs (no new executions: an input hangs, and Go's fuzzer has no per-input timeout).",
+				(elapsed+grewAt).Seconds(), (elapsed+pr.wall).Seconds()))
+		}
 		// New crashers: replay each with the oracle binary (plain go test
 		// prints an unindented traceback, which the oracle reads).
 		ents, _ := os.ReadDir(crashDir)

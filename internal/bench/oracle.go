@@ -109,6 +109,10 @@ func siteFuncName(fn string) (recv, name string) {
 // buildOracle builds the oracle binary of the bug module in dir.
 func buildOracle(ctx context.Context, dir, work string) (*oracle, error) {
 	o := &oracle{work: work}
+	dir, err := filepath.Abs(dir) // the overlay needs absolute paths
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
 	out, err := goCmd(ctx, dir, "list", "-f", "{{.Name}}", ".")
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w\n%s", err, out)
@@ -285,6 +289,9 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -71,8 +73,9 @@ func coverageCurves(cells []bugCell) []curve {
 	return out
 }
 
-// plotCoverage draws the curves of one bug as an SVG image.
-func plotCoverage(bug string, curves []curve, total int, runs int) ([]byte, error) {
+// plotCoverage draws the curves of one bug as an SVG image, or a PNG one
+// when format is "png".
+func plotCoverage(bug string, curves []curve, total int, runs int, format string) ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s: coverage of the buggy package (median, band min–max of %d runs)", bug, runs)
 	p.X.Label.Text = "time (s)"
@@ -117,7 +120,15 @@ func plotCoverage(bug string, curves []curve, total int, runs int) ([]byte, erro
 	}
 	p.Legend.ThumbnailWidth = vg.Points(24)
 	p.Y.Min = 0
-	c := vgsvg.New(7*vg.Inch, 4*vg.Inch)
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	if format == "png" {
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(7*vg.Inch, 4*vg.Inch), vgimg.UseDPI(110))}
+	} else {
+		c = vgsvg.New(7*vg.Inch, 4*vg.Inch)
+	}
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
@@ -126,9 +137,13 @@ func plotCoverage(bug string, curves []curve, total int, runs int) ([]byte, erro
 	return buf.Bytes(), nil
 }
 
-// PlotBugCoverage writes one SVG of coverage curves per bug into dir
-// (<bug>.svg, atomically) and returns the files by bug.
-func PlotBugCoverage(runs []BugRun, dir string) (map[string]string, error) {
+// PlotBugCoverage writes one image of coverage curves per bug into dir
+// (<bug>.svg, or <bug>.png when format is "png"; atomically) and returns
+// the files by bug.
+func PlotBugCoverage(runs []BugRun, dir, format string) (map[string]string, error) {
+	if format != "png" {
+		format = "svg"
+	}
 	cells, _ := groupRuns(runs)
 	var bugs []string
 	for _, c := range cells {
@@ -153,12 +168,12 @@ func PlotBugCoverage(runs []BugRun, dir string) (map[string]string, error) {
 		if len(curves) == 0 {
 			continue
 		}
-		svg, err := plotCoverage(bug, curves, total, n)
+		img, err := plotCoverage(bug, curves, total, n, format)
 		if err != nil {
 			return nil, err
 		}
-		file := filepath.Join(dir, bug+".svg")
-		if err := writeFileAtomic(file, svg); err != nil {
+		file := filepath.Join(dir, bug+"."+format)
+		if err := writeFileAtomic(file, img); err != nil {
 			return nil, fmt.Errorf("plot %s: %w", bug, err)
 		}
 		out[bug] = file

@@ -84,18 +84,3 @@ func MannWhitneyU(x, y []float64) (u, p float64) {
 	z := max(0, math.Abs(u-mean)-0.5) / math.Sqrt(variance)
 	return u, math.Erfc(z / math.Sqrt2)
 }
-
-// quantile of sorted values by linear interpolation between order
-// statistics (R's type 7); NaN for no values.
-func quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	h := q * float64(len(sorted)-1)
-	lo := math.Floor(h)
-	i := int(lo)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
-}
