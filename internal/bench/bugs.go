@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -296,6 +297,9 @@ func RunBugs(ctx context.Context, cfg BugConfig) ([]BugRun, error) {
 				}
 			}
 		}
+	}
+	if _, err := os.Stat(cfg.Results); errors.Is(err, os.ErrNotExist) {
+		return nil, nil // nothing ran (every contender unavailable)
 	}
 	return ReadBugRuns(cfg.Results)
 }
