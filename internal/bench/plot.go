@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -90,12 +91,15 @@ func plotCoverage(bug string, curves []curve, total int, runs int, format string
 	for i, c := range curves {
 		col := plotutil.Color(i)
 		r, g, b, _ := col.RGBA()
-		band := make(plotter.XYs, 0, 2*len(c.t))
+		// The band in steps, as the median line: a value holds until the
+		// next sample.
+		band := make(plotter.XYs, 0, 4*len(c.t))
+		next := func(j int) float64 { return c.t[min(j+1, len(c.t)-1)] }
 		for j := range c.t {
-			band = append(band, plotter.XY{X: c.t[j], Y: c.hi[j]})
+			band = append(band, plotter.XY{X: c.t[j], Y: c.hi[j]}, plotter.XY{X: next(j), Y: c.hi[j]})
 		}
 		for j := len(c.t) - 1; j >= 0; j-- {
-			band = append(band, plotter.XY{X: c.t[j], Y: c.lo[j]})
+			band = append(band, plotter.XY{X: next(j), Y: c.lo[j]}, plotter.XY{X: c.t[j], Y: c.lo[j]})
 		}
 		poly, err := plotter.NewPolygon(band)
 		if err != nil {
@@ -120,6 +124,8 @@ func plotCoverage(bug string, curves []curve, total int, runs int, format string
 	}
 	p.Legend.ThumbnailWidth = vg.Points(24)
 	p.Y.Min = 0
+	p.Y.Tick.Marker = plainTicks{}
+	p.X.Tick.Marker = plainTicks{}
 	var c interface {
 		vg.CanvasSizer
 		io.WriterTo
@@ -135,6 +141,20 @@ func plotCoverage(bug string, curves []curve, total int, runs int, format string
 		return nil, fmt.Errorf("plot %s: %w", bug, err)
 	}
 	return buf.Bytes(), nil
+}
+
+// plainTicks are gonum's default ticks labelled without trailing zeros
+// ("500", not "500.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
 }
 
 // PlotBugCoverage writes one image of coverage curves per bug into dir
