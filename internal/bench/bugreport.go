@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -207,12 +208,13 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 		b.WriteString("| bug | contender | found | time to trigger, median (min–max of found) | time to reach, median | other crashes (runs) | execs median | coverage of the buggy package, median (min–max) |\n")
 		b.WriteString("|---|---|---:|---:|---:|---|---:|---:|\n")
 	}
+	var details []string
 	for _, c := range cells {
 		n := len(c.runs)
 		k := 0
 		var found, reach []float64
 		var budgets []float64
-		others, otherRuns := map[string]int{}, 0
+		others, otherRuns := map[string]int{}, 0 // by title, digits as N
 		var execs []float64
 		for _, r := range c.runs {
 			budgets = append(budgets, r.BudgetS)
@@ -229,7 +231,7 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 				otherRuns++
 			}
 			for _, o := range r.Others {
-				others[o.Title]++
+				others[digits.ReplaceAllString(o.Title, "N")]++
 			}
 			if r.Execs >= 0 {
 				execs = append(execs, float64(r.Execs))
@@ -258,15 +260,20 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 		}
 		oth := "none"
 		if len(others) > 0 {
-			var titles []string
-			for t := range others {
-				titles = append(titles, t)
+			titles := sortedByCount(others)
+			total := 0
+			for _, n := range others {
+				total += n
 			}
-			slices.Sort(titles)
-			for i, t := range titles {
-				titles[i] = fmt.Sprintf("`%s` ×%d", strings.ReplaceAll(t, "|", `\|`), others[t])
+			oth = fmt.Sprintf("%d runs, %d crashes of %d kinds", otherRuns, total, len(others))
+			for i, t := range titles[:min(2, len(titles))] {
+				titles[i] = fmt.Sprintf("`%s` ×%d", mdCell(t), others[t])
 			}
-			oth = fmt.Sprintf("%d: %s", otherRuns, strings.Join(titles, ", "))
+			oth += ": " + strings.Join(titles[:min(2, len(titles))], ", ")
+			if len(titles) > 2 {
+				oth += ", …"
+			}
+			details = append(details, fmt.Sprintf("- `%s` %s: %s", c.bug, c.contender, otherList(others)))
 		}
 		ex := "n/a"
 		if len(execs) > 0 {
@@ -277,6 +284,9 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 			cov += fmt.Sprintf(" of %d", t)
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %d/%d | %s | %s | %s | %s | %s |\n", c.bug, c.contender, k, n, ttb, rt, oth, ex, cov)
+	}
+	if len(details) > 0 {
+		b.WriteString("\nOther crashes (failures the bug's oracle rejected), by kind, with the number of crashes over all runs:\n\n" + strings.Join(details, "\n") + "\n")
 	}
 	// Statistics against native.
 	var rows []string
@@ -331,6 +341,34 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// sortedByCount returns the keys, the most frequent first.
+func sortedByCount(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if m[a] != m[b] {
+			return m[b] - m[a]
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+func otherList(m map[string]int) string {
+	var parts []string
+	for _, k := range sortedByCount(m) {
+		parts = append(parts, fmt.Sprintf("`%s` ×%d", mdCell(k), m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mdCell escapes text for a markdown table cell inside backquotes.
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 func fmtP(p float64) string {
 	switch {

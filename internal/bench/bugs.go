@@ -464,24 +464,61 @@ func (r *bugRunner) classify(ctx context.Context, p *bugPrep, run *BugRun, repor
 	return nil
 }
 
-// reportTitle is a one-line description of a failure report: its first
-// "panic:" or "kind:"/"message:" line, else its first non-empty line.
+// reportTitle is a one-line description of a failure report: for a gfz
+// report its crash group ("panic: ... at pkg.Func file.go:N"); for a
+// traceback its panic message and the first frame below the last panic
+// outside the runtime; "not reproduced by plain go test" when a replayed
+// crasher passed; else its first non-empty line.
 func reportTitle(file string) string {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return "unreadable: " + err.Error()
 	}
 	lines := strings.Split(string(b), "\n")
-	for _, prefix := range []string{"panic: ", "message: ", "kind: ", "fatal error: "} {
-		for _, l := range lines {
-			if strings.HasPrefix(strings.TrimSpace(l), prefix) {
-				return truncate(strings.TrimSpace(l), 120)
+	for _, l := range lines {
+		if g, ok := strings.CutPrefix(l, "group: "); ok {
+			if _, rest, ok := strings.Cut(g, " ("); ok {
+				return truncate(strings.TrimSuffix(rest, ")"), 160)
 			}
+		}
+	}
+	msg, at := "", ""
+	for i, l := range lines {
+		switch {
+		case msg == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
+			msg = strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]")
+		case strings.HasPrefix(l, "panic(") || strings.HasPrefix(l, "panic({"):
+			at = ""
+			for k := i + 1; k+1 < len(lines); k++ {
+				f := lines[k]
+				if f == "" || strings.HasPrefix(f, "\t") || strings.HasPrefix(f, "runtime.") {
+					continue
+				}
+				if j := strings.LastIndexByte(f, '('); j > 0 {
+					f = f[:j]
+				}
+				fl := strings.Fields(strings.TrimSpace(lines[k+1]))
+				if len(fl) > 0 {
+					at = f + " " + filepath.Base(fl[0])
+				}
+				break
+			}
+		}
+	}
+	if msg != "" {
+		if at != "" && !strings.Contains(msg, "test timed out") {
+			msg += " at " + at
+		}
+		return truncate(msg, 160)
+	}
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "PASS" {
+			return "not reproduced by plain go test (the crasher passes)"
 		}
 	}
 	for _, l := range lines {
 		if l = strings.TrimSpace(l); l != "" {
-			return truncate(l, 120)
+			return truncate(l, 160)
 		}
 	}
 	return "empty report"
@@ -578,10 +615,10 @@ func (r *bugRunner) runNative(ctx context.Context, p *bugPrep, dir string, run *
 	if err := os.MkdirAll(aside, 0o755); err != nil {
 		return nil, fmt.Errorf("native: %w", err)
 	}
-	seen := map[string]bool{}
+	own := map[string]bool{} // the module's own testdata/fuzz/FuzzNative files
 	if m, _ := filepath.Glob(filepath.Join(crashDir, "*")); len(m) > 0 {
 		for _, f := range m {
-			seen[filepath.Base(f)] = true // the module's own testdata
+			own[filepath.Base(f)] = true
 		}
 	}
 	var execs int64
@@ -617,20 +654,22 @@ func (r *bugRunner) runNative(ctx context.Context, p *bugPrep, dir string, run *
 			run.Note = strings.TrimSpace(run.Note + fmt.Sprintf(" go test -fuzz stalled from %.0fs to %.0fs (no new executions: an input hangs, and Go's fuzzer has no per-input timeout).",
 				(elapsed+grewAt).Seconds(), (elapsed+pr.wall).Seconds()))
 		}
-		// New crashers: replay each with the oracle binary (plain go test
-		// prints an unindented traceback, which the oracle reads).
+		// New crashers (every file but the module's own: the earlier
+		// ones were moved aside, and the same crasher found again has
+		// the same name): replay each with the oracle binary (plain go
+		// test prints an unindented traceback, which the oracle reads).
 		ents, _ := os.ReadDir(crashDir)
 		var reports []string
 		for _, e := range ents {
-			if seen[e.Name()] || e.IsDir() {
+			if own[e.Name()] || e.IsDir() {
 				continue
 			}
-			seen[e.Name()] = true
-			rep, err := p.oracle.replayCrasher(ctx, dir, "FuzzNative", e.Name(), filepath.Join(aside, e.Name()+".output"))
+			name := fmt.Sprintf("%d.%s", seg, e.Name())
+			rep, err := p.oracle.replayCrasher(ctx, dir, "FuzzNative", e.Name(), filepath.Join(aside, name+".output"))
 			if err != nil {
 				return nil, fmt.Errorf("native: %w", err)
 			}
-			if err := os.Rename(filepath.Join(crashDir, e.Name()), filepath.Join(aside, e.Name())); err != nil {
+			if err := os.Rename(filepath.Join(crashDir, e.Name()), filepath.Join(aside, name)); err != nil {
 				return nil, fmt.Errorf("native: move crasher aside: %w", err)
 			}
 			reports = append(reports, rep)

@@ -87,7 +87,8 @@ func TestBugMarkdown(t *testing.T) {
 		runs = append(runs, fakeRun("gjson", "gfz-zest", rep, true, float64(rep+1), 50, 60+rep))
 		nat := fakeRun("gjson", "native", rep, rep == 0, 40, 30, 40)
 		if rep == 1 {
-			nat.Others = []OtherCrash{{TimeS: 5, Title: "panic: boom | pipe"}}
+			// Two crashes of one kind: numbers do not make kinds.
+			nat.Others = []OtherCrash{{TimeS: 5, Title: "panic: boom 1 | pipe"}, {TimeS: 6, Title: "panic: boom 22 | pipe"}}
 		}
 		runs = append(runs, nat)
 	}
@@ -101,7 +102,8 @@ func TestBugMarkdown(t *testing.T) {
 		"| `gjson` | gfz-zest | 5/5 | 3.00s (1.00s–5.00s) | 1.50s | none | 1000 | 62 (60–64) of 100 |",
 		// native: 1/5, the medians of the time to trigger and to reach
 		// are the budget.
-		"| `gjson` | native | 1/5 | > 60s | > 60s | 1: `panic: boom \\| pipe` ×1 | 1000 | 40 (40–40) of 100 |",
+		"| `gjson` | native | 1/5 | > 60s | > 60s | 1 runs, 2 crashes of 1 kinds: `panic: boom N \\| pipe` ×2 | 1000 | 40 (40–40) of 100 |",
+		"- `gjson` native: `panic: boom N \\| pipe` ×2",
 		// Coverage 60..64 against 40 ×5: disjoint, Â12 = 1; time 1..5
 		// against 40,60,60,60,60: Â12 = 0.
 		"| `gjson` | gfz-zest vs native | 5/5 | 0.007 | 1.00 | 0.010 | 0.00 |",
@@ -176,6 +178,26 @@ func TestStackText(t *testing.T) {
 	other := "panic: x\n\ngoroutine 1 [running]:\nmain.main()\n\t/x.go:3 +0x1\n"
 	if got := string(stackText([]byte(other))); got != other {
 		t.Errorf("a traceback is changed: %q", got)
+	}
+}
+
+func TestReportTitle(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ text, want string }{
+		"gfz": {"gfz failure report\nkind: panic: x\ngroup: 2cab3cd9076a (panic: x [:N] at github.com/a/b.squash b.go:501)\n",
+			"panic: x [:N] at github.com/a/b.squash b.go:501"},
+		"replay": {"--- FAIL\npanic: runtime error: x [recovered, repanicked]\n\ngoroutine 7 [running]:\ntesting.tRunner.func1.2({0x1})\n\t/go/testing.go:1 +0x1\npanic({0x1, 0x2})\n\t/go/panic.go:860 +0x13a\nruntime.goPanicSliceAlen(0x1)\n\t/go/panic.go:1 +0x1\ngithub.com/a/b.squash({0x1})\n\t/mod/b.go:501 +0x4f3\n",
+			"panic: runtime error: x at github.com/a/b.squash b.go:501"},
+		"timeout": {"panic: test timed out after 10s\n\ngoroutine 1 [running]:\nmain.f()\n\t/x.go:1 +0x1\n", "panic: test timed out after 10s"},
+		"passed":  {"coverage: 7.4% of statements\nPASS\n", "not reproduced by plain go test (the crasher passes)"},
+	} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := reportTitle(f); got != c.want {
+			t.Errorf("%s: title %q, want %q", name, got, c.want)
+		}
 	}
 }
 
