@@ -231,7 +231,7 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 				otherRuns++
 			}
 			for _, o := range r.Others {
-				others[digits.ReplaceAllString(o.Title, "N")]++
+				others[crashKind(o.Title)]++
 			}
 			if r.Execs >= 0 {
 				execs = append(execs, float64(r.Execs))
@@ -342,7 +342,17 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 	return err
 }
 
-var digits = regexp.MustCompile(`[0-9]+`)
+var (
+	brackets = regexp.MustCompile(`\[[-0-9:, a-z]*\]`)
+	digits   = regexp.MustCompile(`[0-9]+`)
+)
+
+// crashKind is a crash title with the numbers inside brackets (indexes,
+// lengths: "[5:3]", "[-1]") made N, so that one crash with different
+// values is one kind; function names and lines keep theirs.
+func crashKind(title string) string {
+	return brackets.ReplaceAllStringFunc(title, func(b string) string { return digits.ReplaceAllString(b, "N") })
+}
 
 // sortedByCount returns the keys, the most frequent first.
 func sortedByCount(m map[string]int) []string {

@@ -88,7 +88,7 @@ func TestBugMarkdown(t *testing.T) {
 		nat := fakeRun("gjson", "native", rep, rep == 0, 40, 30, 40)
 		if rep == 1 {
 			// Two crashes of one kind: numbers do not make kinds.
-			nat.Others = []OtherCrash{{TimeS: 5, Title: "panic: boom 1 | pipe"}, {TimeS: 6, Title: "panic: boom 22 | pipe"}}
+			nat.Others = []OtherCrash{{TimeS: 5, Title: "panic: boom [1:2] | pipe at p.f1 f.go:7"}, {TimeS: 6, Title: "panic: boom [22:3] | pipe at p.f1 f.go:7"}}
 		}
 		runs = append(runs, nat)
 	}
@@ -102,8 +102,8 @@ func TestBugMarkdown(t *testing.T) {
 		"| `gjson` | gfz-zest | 5/5 | 3.00s (1.00s–5.00s) | 1.50s | none | 1000 | 62 (60–64) of 100 |",
 		// native: 1/5, the medians of the time to trigger and to reach
 		// are the budget.
-		"| `gjson` | native | 1/5 | > 60s | > 60s | 1 runs, 2 crashes of 1 kinds: `panic: boom N \\| pipe` ×2 | 1000 | 40 (40–40) of 100 |",
-		"- `gjson` native: `panic: boom N \\| pipe` ×2",
+		"| `gjson` | native | 1/5 | > 60s | > 60s | 1 runs, 2 crashes of 1 kinds: `panic: boom [N:N] \\| pipe at p.f1 f.go:7` ×2 | 1000 | 40 (40–40) of 100 |",
+		"- `gjson` native: `panic: boom [N:N] \\| pipe at p.f1 f.go:7` ×2",
 		// Coverage 60..64 against 40 ×5: disjoint, Â12 = 1; time 1..5
 		// against 40,60,60,60,60: Â12 = 0.
 		"| `gjson` | gfz-zest vs native | 5/5 | 0.007 | 1.00 | 0.010 | 0.00 |",
