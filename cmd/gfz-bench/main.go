@@ -10,6 +10,15 @@
 // Without -target it runs the default set: the trivial speed target and the
 // examples of testdata/examples. Every run saves its results as report.json
 // in the scratch directory (-work); -render prints such a file again.
+//
+// Bug mode runs the real-bug suite instead (see testdata/bugs/README.md):
+//
+//	gfz-bench -bugs testdata/bugs [-bug NAME]... -results FILE.jsonl [-plots DIR] [-reps 5] [-time 5m] [-contenders zest,random,native,...]
+//	gfz-bench -bug-report FILE.jsonl[,FILE.jsonl...] [-plots DIR]
+//
+// and prints, per bug and contender, found k/n, time to trigger and to
+// reach the buggy function, other crashes, coverage, and the statistics of
+// every contender against native; -plots draws the coverage curves.
 package main
 
 import (
@@ -62,12 +71,47 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the report to this file (default: standard output)")
 	verbose := fs.Bool("v", false, "print progress on standard error")
 	render := fs.String("render", "", "do not run: print the report saved in this `report.json` (each run saves one in its scratch directory)")
+	var bugs targetList
+	bugsDir := fs.String("bugs", "", "bug mode: run the real-bug suite in this `DIR` (e.g. testdata/bugs); default contenders gfz-zest,gfz-random,native, default -time 5m")
+	fs.Var(&bugs, "bug", "bug mode: run only this bug `NAME` (a directory of -bugs; repeatable)")
+	results := fs.String("results", "", "bug mode: JSON-lines `file` receiving one line per finished run; runs already in it are skipped (resume)")
+	plots := fs.String("plots", "", "bug mode: write one coverage-curve image per bug into this `DIR` (<bug>.svg)")
+	plotFormat := fs.String("plot-format", "svg", "bug mode: image format of -plots, svg or png")
+	bugReport := fs.String("bug-report", "", "do not run: print the bug tables of these results `files` (comma-separated JSON lines)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gfz-bench: unexpected arguments %q\n", fs.Args())
 		return 2
+	}
+	if *bugsDir != "" || *bugReport != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		bc := bench.BugConfig{Root: cfg.Root, BugsDir: *bugsDir, Bugs: bugs, Reps: cfg.Reps, Time: cfg.Time,
+			Results: *results, Work: cfg.Work, KeepGoing: cfg.KeepGoing, GoFuzzBin: cfg.GoFuzzBin,
+			Command: "gfz-bench " + strings.Join(args, " ")}
+		if set["contenders"] {
+			for _, c := range strings.Split(*contenders, ",") {
+				if c = strings.TrimSpace(c); c == "" {
+					continue
+				}
+				n, err := bench.ParseBugContender(c)
+				if err != nil {
+					fmt.Fprintln(stderr, "gfz-bench:", err)
+					return 2
+				}
+				bc.Contenders = append(bc.Contenders, n)
+			}
+		}
+		if *verbose {
+			bc.Log = stderr
+		}
+		if *plotFormat != "svg" && *plotFormat != "png" {
+			fmt.Fprintf(stderr, "gfz-bench: -plot-format %q: want svg or png\n", *plotFormat)
+			return 2
+		}
+		return runBugs(bc, *bugReport, *plots, *plotFormat, *out, stdout, stderr)
 	}
 	for _, c := range strings.Split(*contenders, ",") {
 		if c = strings.TrimSpace(c); c != "" {
@@ -118,6 +162,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err := writeAtomic(*out, b.Bytes()); err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
+	}
+	return 0
+}
+
+// runBugs runs bug mode (or, with report set, only renders the results
+// files) and prints the tables.
+func runBugs(bc bench.BugConfig, report, plots, format, out string, stdout, stderr io.Writer) int {
+	var runs []bench.BugRun
+	var err error
+	if report != "" {
+		runs, err = bench.ReadBugRuns(strings.Split(report, ",")...)
+	} else {
+		if bc.Results == "" {
+			fmt.Fprintln(stderr, "gfz-bench: bug mode needs -results FILE.jsonl, where every finished run is saved (and from which an interrupted evaluation resumes)")
+			return 2
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		runs, err = bench.RunBugs(ctx, bc)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
+	}
+	var images map[string]string
+	if plots != "" {
+		if err := os.MkdirAll(plots, 0o755); err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+		if images, err = bench.PlotBugCoverage(runs, plots, format); err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+	}
+	var b bytes.Buffer
+	if err := bench.BugMarkdown(&b, runs, images); err != nil {
+		fmt.Fprintln(stderr, "gfz-bench:", err)
+		return 1
+	}
+	if out == "" {
+		_, _ = stdout.Write(b.Bytes())
+		return 0
+	}
+	if err := writeAtomic(out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
