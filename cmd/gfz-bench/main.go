@@ -142,6 +142,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var err error
 	if *render != "" {
 		rep, err = bench.ReadJSON(*render)
+		if err == nil {
+			rep.FillEngineMetrics()
+		}
 	} else {
 		cfg.Command = "gfz-bench " + strings.Join(args, " ")
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -157,6 +157,43 @@ type Result struct {
 	CorpusSize     int            // inputs in the corpus
 	CorpusValidPct float64        // valid inputs of the corpus in %, -1 when not replayed
 	Covered        map[string]int // covered statements per package after replaying the corpus
+
+	// Engine is the engine's own measurements from a gfz run's stats file
+	// (EngineKeys); nil for other contenders.
+	Engine map[string]float64
+}
+
+// EngineKeys are the stats keys of a gfz run kept in Result.Engine:
+// BeDivFuzz's Hill numbers of the branches of unique traces, the share of
+// zero mutations, and the mean choice-level mutation distance
+// (docs/ENGINE.md, "Metrics").
+var EngineKeys = []string{"hill_b0", "hill_b1", "hill_b2", "zero_mutations", "mutation_distance_mean"}
+
+// engineMetrics picks EngineKeys from a gfz stats file's values.
+func engineMetrics(st map[string]float64) map[string]float64 {
+	m := map[string]float64{}
+	for _, k := range EngineKeys {
+		if v, ok := st[k]; ok {
+			m[k] = v
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// FillEngineMetrics sets Result.Engine of the gfz results that have none
+// from the stats file next to their corpus, when it is still there (a
+// report saved by an older gfz-bench, rendered again).
+func (rep *Report) FillEngineMetrics() {
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if r.Engine != nil || !isGfz(r.Contender) || r.CorpusDir == "" {
+			continue
+		}
+		r.Engine = engineMetrics(readStats(filepath.Join(filepath.Dir(r.CorpusDir), "stats")))
+	}
 }
 
 // Report is the outcome of Run.

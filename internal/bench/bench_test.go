@@ -265,3 +265,34 @@ func TestFirstFoundExec(t *testing.T) {
 		t.Errorf("firstFoundExec = %d, want 122490", got)
 	}
 }
+
+// TestEngineTable: a gfz run's Hill numbers, zero-mutation share and
+// mutation distance come from its stats file, into the report's engine
+// table (also for a saved report rendered again, FillEngineMetrics).
+func TestEngineTable(t *testing.T) {
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	if err := os.MkdirAll(filepath.Join(wd, "corpus"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stats := "execs: 10\nhill_b0: 120\nhill_b1: 33.25\nhill_b2: 20.5\nzero_mutations: 0.0125\nmutation_distance_mean: 0.4\n"
+	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte(stats), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{Config: Config{Reps: 1, Time: time.Second, Contenders: []string{"gfz-ei", Native}}}
+	rep.Results = []Result{
+		{Target: "p.FuzzP", Contender: "gfz-ei", CorpusDir: filepath.Join(wd, "corpus"), ValidPct: -1, FoundExec: -1},
+		{Target: "p.FuzzP", Contender: Native, CorpusDir: filepath.Join(wd, "corpus"), ValidPct: -1, FoundExec: -1},
+	}
+	rep.FillEngineMetrics()
+	if rep.Results[1].Engine != nil {
+		t.Error("native run got engine metrics")
+	}
+	var b strings.Builder
+	if err := rep.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| p.FuzzP | gfz-ei | 120 | 33.2 | 20.5 | 0.0125 | 0.400 |"; !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+}

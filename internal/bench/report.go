@@ -146,6 +146,7 @@ func (rep *Report) Markdown(w io.Writer) error {
 			fmt.Fprintf(&b, " %s | %s |\n", spread(size, "%.0f"), spread(valid, "%.1f"))
 		}
 	}
+	rep.engineTable(&b, targets)
 	if rep.Overhead != "" {
 		fmt.Fprintf(&b, "\n### Instrumentation overhead (internal/build/bench/overhead.sh %d)\n\n```\n%s```\n", cfg.Overhead, rep.Overhead)
 	}
@@ -275,4 +276,41 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// engineTable writes the gfz engines' own measurements (EngineKeys) at the
+// end of each run, median (min–max), for the runs that have them.
+func (rep *Report) engineTable(b *strings.Builder, targets []string) {
+	has := false
+	for _, r := range rep.Results {
+		has = has || r.Engine != nil
+	}
+	if !has {
+		return
+	}
+	b.WriteString("\n### Engine measurements\n\n")
+	b.WriteString("From each gfz run's stats file at its end: Hill numbers B0, B1, B2 of the branches of the run's unique\n")
+	b.WriteString("traces (BeDivFuzz's behavioural diversity), the share of children that were zero mutations, and the\n")
+	b.WriteString("mean choice-level mutation distance (docs/ENGINE.md, \"Metrics\"); median (min–max).\n\n")
+	b.WriteString("| target | contender | hill_b0 | hill_b1 | hill_b2 | zero mutations | mutation distance |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
+	formats := []string{"%.0f", "%.1f", "%.1f", "%.4f", "%.3f"}
+	for _, t := range targets {
+		for _, c := range rep.contenders(t) {
+			if !isGfz(c) {
+				continue
+			}
+			fmt.Fprintf(b, "| %s | %s |", t, c)
+			for i, k := range EngineKeys {
+				v := rep.values(t, c, func(r Result) float64 {
+					if x, ok := r.Engine[k]; ok {
+						return x
+					}
+					return math.NaN()
+				})
+				fmt.Fprintf(b, " %s |", spread(v, formats[i]))
+			}
+			b.WriteString("\n")
+		}
+	}
 }

@@ -207,6 +207,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		if v, ok := st["valid_pct"]; ok {
 			res.ValidPct = v
 		}
+		res.Engine = engineMetrics(st)
 		if m, _ := filepath.Glob(failures); len(m) > 0 {
 			res.FoundExec = firstFoundExec(m)
 		}
