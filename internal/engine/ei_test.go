@@ -359,3 +359,55 @@ func TestEIResume(t *testing.T) {
 		}
 	}
 }
+
+// bstTree draws a tree as testdata/examples/bst's genTree does: plain Go
+// recursion inside one generator call, a Bool (site 20) deciding whether
+// a node exists, then its key (IntRange(0, 63), site 21), then its left
+// and right subtrees.
+func bstTree(s *param.Source, depth int, keys *[]uint64) {
+	s.BeginCall("Bool", 2, 20, nil)
+	has := s.Uintn(2, param.Value) == 1
+	s.End()
+	if depth == 0 || !has {
+		return
+	}
+	s.BeginCall("IntRange", 3, 21, nil)
+	*keys = append(*keys, s.Uintn(64, param.Value))
+	s.End()
+	bstTree(s, depth-1, keys)
+	bstTree(s, depth-1, keys)
+}
+
+// TestStructureInferenceBST: on bst's generator, the node-exists Bools
+// are learned structural and the keys stay values.
+func TestStructureInferenceBST(t *testing.T) {
+	var keys []uint64
+	ex := newSrcExec(func(s *param.Source) Outcome {
+		keys = keys[:0]
+		s.BeginCall("tree", 9, 1, nil)
+		bstTree(s, 5, &keys)
+		s.End()
+		for i, k := range keys {
+			hit(int(k%8)*16 + i%16)
+		}
+		return Outcome{Result: Valid}
+	})
+	f := newTestFuzzer(t, "ei", ex, 5000)
+	f.init()
+	f.loop()
+	kinds := map[string][2]int{} // span name -> [values, structural]
+	for _, e := range f.queue {
+		for i := range e.rec.Draws {
+			d := &e.rec.Draws[i]
+			k := kinds[e.rec.Spans[d.Span].Name]
+			k[f.sites.kind(d)]++
+			kinds[e.rec.Spans[d.Span].Name] = k
+		}
+	}
+	if b := kinds["Bool"]; b[param.Structure] == 0 || b[param.Value] != 0 {
+		t.Errorf("Bool draws: %d value, %d structural; want all structural", b[param.Value], b[param.Structure])
+	}
+	if k := kinds["IntRange"]; k[param.Value] == 0 || k[param.Structure] != 0 {
+		t.Errorf("key draws: %d value, %d structural; want all values", k[param.Value], k[param.Structure])
+	}
+}
