@@ -177,6 +177,14 @@ func engineMetrics(st map[string]float64) map[string]float64 {
 			m[k] = v
 		}
 	}
+	// An engine without parents (random) makes no children: no share of
+	// zero mutations and no distance to report (n/a, not 0).
+	if st["children"] == 0 {
+		delete(m, "zero_mutations")
+	}
+	if st["mutation_distance_samples"] == 0 {
+		delete(m, "mutation_distance_mean")
+	}
 	if len(m) == 0 {
 		return nil
 	}

@@ -275,7 +275,7 @@ func TestEngineTable(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(wd, "corpus"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stats := "execs: 10\nhill_b0: 120\nhill_b1: 33.25\nhill_b2: 20.5\nzero_mutations: 0.0125\nmutation_distance_mean: 0.4\n"
+	stats := "execs: 10\nhill_b0: 120\nhill_b1: 33.25\nhill_b2: 20.5\nchildren: 80\nzero_mutations: 0.0125\nmutation_distance_mean: 0.4\nmutation_distance_samples: 2\n"
 	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte(stats), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -294,5 +294,9 @@ func TestEngineTable(t *testing.T) {
 	}
 	if want := "| p.FuzzP | gfz-ei | 120 | 33.2 | 20.5 | 0.0125 | 0.400 |"; !strings.Contains(b.String(), want) {
 		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+	// No children (random): n/a, not 0.
+	if m := engineMetrics(map[string]float64{"hill_b0": 3, "children": 0, "zero_mutations": 0, "mutation_distance_mean": 0}); len(m) != 1 {
+		t.Errorf("metrics of a run without children: %v", m)
 	}
 }
