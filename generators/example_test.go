@@ -67,3 +67,21 @@ func ExampleMap() {
 	fmt.Println(upper.Draw(t))
 	// Output: ZX
 }
+
+// A choice that decides the shape of what is generated, but which gfz
+// would take for a value (here a Bool deciding whether an optional part is
+// there), can be marked structural for the structure-aware engines (-engine
+// ei, bediv, zeugma). The marks are visible in the source's record.
+func ExampleGenerator_AsStructure() {
+	src := param.New([]byte{1, 7}, 0)
+	t := gfz.NewT(src)
+	if gen.Bool().AsStructure().Draw(t) {
+		gen.IntRange(0, 9).Draw(t)
+	}
+	for _, d := range src.Record().Draws {
+		fmt.Println(src.Record().Spans[d.Span].Name, d.Kind)
+	}
+	// Output:
+	// Bool structure
+	// IntRange value
+}
