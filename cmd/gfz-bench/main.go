@@ -29,10 +29,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/bench"
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // defaultTargets are run when no -target is given.
@@ -164,7 +164,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		_, _ = stdout.Write(b.Bytes())
 		return 0
 	}
-	if err := writeAtomic(*out, b.Bytes()); err != nil {
+	if err := engine.WriteFileAtomic(*out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
@@ -211,35 +211,11 @@ func runBugs(bc bench.BugConfig, report, plots, format, out string, stdout, stde
 		_, _ = stdout.Write(b.Bytes())
 		return 0
 	}
-	if err := writeAtomic(out, b.Bytes()); err != nil {
+	if err := engine.WriteFileAtomic(out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
 	return 0
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".gfz-bench-*")
-	if err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // runStore is the results file: one JSON object (a BugRun) per line. Each
@@ -53,7 +55,7 @@ func (s *runStore) add(run BugRun) error {
 	if len(old) > 0 && old[len(old)-1] != '\n' {
 		old = append(old, '\n')
 	}
-	if err := writeFileAtomic(s.path, append(append(old, line...), '\n')); err != nil {
+	if err := engine.WriteFileAtomic(s.path, append(append(old, line...), '\n')); err != nil {
 		return fmt.Errorf("bench: save run in %s: %w", s.path, err)
 	}
 	return nil

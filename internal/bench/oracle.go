@@ -15,6 +15,8 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // The oracle: every bug module exports IsBug(stack string) bool and Site
@@ -222,7 +224,7 @@ func (o *oracle) classify(ctx context.Context, reports []string) (map[string]boo
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
 		files[i] = r + ".stack"
-		if err := writeFileAtomic(files[i], stackText(b)); err != nil {
+		if err := engine.WriteFileAtomic(files[i], stackText(b)); err != nil {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
 	}
@@ -275,34 +277,8 @@ func (o *oracle) replayCrasher(ctx context.Context, dir, target, name, out strin
 	cmd := exec.CommandContext(ctx, o.bin, "-test.run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$", "-test.timeout=10s")
 	cmd.Dir = dir
 	b, _ := cmd.CombinedOutput() // it fails: that is the point
-	if err := writeFileAtomic(out, b); err != nil {
+	if err := engine.WriteFileAtomic(out, b); err != nil {
 		return "", fmt.Errorf("replay crasher: %w", err)
 	}
 	return out, nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }

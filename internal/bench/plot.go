@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gfz-dev/gfz/internal/engine"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -193,7 +194,7 @@ func PlotBugCoverage(runs []BugRun, dir, format string) (map[string]string, erro
 			return nil, err
 		}
 		file := filepath.Join(dir, bug+"."+format)
-		if err := writeFileAtomic(file, img); err != nil {
+		if err := engine.WriteFileAtomic(file, img); err != nil {
 			return nil, fmt.Errorf("plot %s: %w", bug, err)
 		}
 		out[bug] = file
