@@ -1,15 +1,15 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
+
+	xcover "golang.org/x/tools/cover"
 )
 
 // Coverage over time and time to reach, measured the same way for every
@@ -60,37 +60,19 @@ type profBlock struct {
 }
 
 // readBlocks reads a go test -coverprofile file into its blocks (keyed by
-// the "file:l.c,l.c" column); a block listed twice is hit if either is.
+// file and position, "file:l.c,l.c"); a block listed twice is hit if
+// either is (golang.org/x/tools/cover merges the listings).
 func readBlocks(file string) (map[string]profBlock, error) {
-	f, err := os.Open(file)
+	profs, err := xcover.ParseProfiles(file)
 	if err != nil {
 		return nil, fmt.Errorf("read profile: %w", err)
 	}
-	defer f.Close()
 	blocks := map[string]profBlock{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "mode:") || line == "" {
-			continue
+	for _, p := range profs {
+		for _, b := range p.Blocks {
+			key := fmt.Sprintf("%s:%d.%d,%d.%d", p.FileName, b.StartLine, b.StartCol, b.EndLine, b.EndCol)
+			blocks[key] = profBlock{file: p.FileName, line: b.StartLine, stmts: b.NumStmt, hit: blocks[key].hit || b.Count > 0}
 		}
-		fields := strings.Fields(line)
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("read profile: bad line %q", line)
-		}
-		name, pos, _ := strings.Cut(fields[0], ":")
-		l, _, _ := strings.Cut(pos, ".")
-		ln, err1 := strconv.Atoi(l)
-		n, err2 := strconv.Atoi(fields[1])
-		c, err3 := strconv.Atoi(fields[2])
-		if err1 != nil || err2 != nil || err3 != nil {
-			return nil, fmt.Errorf("read profile: bad line %q", line)
-		}
-		b := blocks[fields[0]]
-		blocks[fields[0]] = profBlock{file: name, line: ln, stmts: n, hit: b.hit || c > 0}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read profile: %w", err)
 	}
 	return blocks, nil
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -95,46 +94,13 @@ func parseStats(s string) map[string]float64 {
 // and total statements per package. A block listed more than once counts
 // once (covered if any listing has a non-zero count).
 func readProfile(file string) (covered, total map[string]int, err error) {
-	f, err := os.Open(file)
+	blocks, err := readBlocks(file)
 	if err != nil {
-		return nil, nil, fmt.Errorf("read profile: %w", err)
-	}
-	defer f.Close()
-	type block struct {
-		stmts int
-		hit   bool
-	}
-	blocks := map[string]*block{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "mode:") || line == "" {
-			continue
-		}
-		// name.go:l.c,l.c numStmt count
-		fields := strings.Fields(line)
-		if len(fields) != 3 {
-			return nil, nil, fmt.Errorf("read profile: bad line %q", line)
-		}
-		n, err1 := strconv.Atoi(fields[1])
-		c, err2 := strconv.Atoi(fields[2])
-		if err1 != nil || err2 != nil {
-			return nil, nil, fmt.Errorf("read profile: bad line %q", line)
-		}
-		b := blocks[fields[0]]
-		if b == nil {
-			b = &block{stmts: n}
-			blocks[fields[0]] = b
-		}
-		b.hit = b.hit || c > 0
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("read profile: %w", err)
+		return nil, nil, err
 	}
 	covered, total = map[string]int{}, map[string]int{}
-	for k, b := range blocks {
-		file, _, _ := strings.Cut(k, ":")
-		pkg := path.Dir(file)
+	for _, b := range blocks {
+		pkg := path.Dir(b.file)
 		total[pkg] += b.stmts
 		if b.hit {
 			covered[pkg] += b.stmts
