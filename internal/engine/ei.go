@@ -42,16 +42,9 @@ func newEITurns(f *fuzzer) *eiTurns {
 // next is used when a parent has no choice to mutate: a Zest child.
 func (s *eiTurns) next(dst []byte) []byte { return s.zest.next(dst) }
 
-// turn advances the turn like zestTurns and returns the parent.
+// turn advances the turn as zestTurns does and returns the parent.
 func (s *eiTurns) turn() *entry {
-	z := &s.zest
-	q := s.f.queue
-	if z.made >= zestChildren(q[z.qi], s.f.cov.edges) {
-		z.qi = (z.qi + 1) % len(q)
-		z.made = 0
-	}
-	z.made++
-	p := q[z.qi]
+	p := s.zest.advance()
 	if p != s.parent {
 		if s.parent != nil {
 			s.parent.byIndex = nil // rebuilt if it is a parent again

@@ -29,6 +29,17 @@ func mutateZest(r *prng, dst, parent []byte) []byte {
 	x := r.next()
 	zero := uint64(uint32(x))*10>>32 == 0 // P = 0.1 (up to 2^-32)
 	n := geoMutations.sample32(uint32(x>>32), r)
+	return zestRuns(r, dst, n, zero)
+}
+
+// zestRuns applies n of Zest's byte mutations to dst in place: each
+// overwrites a run of Geometric(mean 4) bytes at a uniform offset, clipped
+// at the end, with random bytes or (zero) zeros. mutateZest uses it after
+// drawing n and zero; zeugma uses it for the byte edits of a child.
+func zestRuns(r *prng, dst []byte, n int, zero bool) []byte {
+	if n == 0 || len(dst) == 0 {
+		return dst
+	}
 	if len(dst) <= 64 {
 		return mutateShort(r, dst, n, zero)
 	}

@@ -21,16 +21,23 @@ type zestTurns struct {
 }
 
 func (s *zestTurns) next(dst []byte) []byte {
+	return mutateZest(s.f.r, dst, s.advance().data)
+}
+
+// advance counts one more child of the current turn, first moving the
+// turn to the next parent when this one has had its children, and returns
+// the parent. The child made right after a turn change is made whatever
+// the new parent's target: a parent whose target is 0 gets one child, and
+// the loop never spins without executing. The structure-aware engines
+// (ei, bediv, zeugma) take their turns from it too.
+func (s *zestTurns) advance() *entry {
 	q := s.f.queue
 	if s.made >= zestChildren(q[s.qi], s.f.cov.edges) {
 		s.qi = (s.qi + 1) % len(q)
 		s.made = 0
 	}
-	// The child made right after a turn change is made whatever the new
-	// parent's target: a parent whose target is 0 gets one child, and the
-	// loop never spins without executing.
 	s.made++
-	return mutateZest(s.f.r, dst, q[s.qi].data)
+	return q[s.qi]
 }
 
 // zestChildren is the number of children Zest makes from p in one turn:

@@ -26,7 +26,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
 	"reflect"
 	"slices"
 )
@@ -102,14 +101,8 @@ func (s *zeugmaTurns) next(dst []byte) []byte {
 
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *zeugmaTurns) turn() *entry {
-	z := &s.zest
+	p := s.zest.advance()
 	q := s.f.queue
-	if z.made >= zestChildren(q[z.qi], s.f.cov.edges) {
-		z.qi = (z.qi + 1) % len(q)
-		z.made = 0
-	}
-	z.made++
-	p := q[z.qi]
 	if p != s.parent || s.pointsAt != len(q) {
 		s.parent = p
 		s.pointsAt = len(q)
@@ -301,51 +294,4 @@ func (s *zeugmaTurns) apply(dst, parent []byte) []byte {
 		pos = sp.end
 	}
 	return append(dst, parent[pos:]...)
-}
-
-// zestRuns applies n of Zest's byte mutations to b in place: each
-// overwrites a run of Geometric(mean 4) bytes at a uniform offset, clipped
-// at the end, with random bytes or (zero) zeros. It draws from r exactly
-// as mutateZest does after its first value (mutateShort up to 64 bytes,
-// the same loop beyond), so a child without splices is the child zest
-// makes from the same PRNG state.
-func zestRuns(r *prng, b []byte, n int, zero bool) []byte {
-	if n == 0 || len(b) == 0 {
-		return b
-	}
-	if len(b) <= 64 {
-		return mutateShort(r, b, n, zero)
-	}
-	size := uint64(len(b))
-	g := geoRunLength
-	for range n {
-		y := r.next()
-		off := int(uint64(uint32(y)) * size >> 32)
-		k := int(g.quick[uint32(y>>32)>>20])
-		if k == 0 {
-			k = g.search(uint32(y>>32), r)
-		}
-		end := min(off+k, len(b))
-		for off < end {
-			var v uint64
-			if !zero {
-				v = r.next()
-			}
-			if off+8 <= len(b) {
-				m := ^uint64(0)
-				if k := end - off; k < 8 {
-					m = 1<<(8*k) - 1
-				}
-				w := binary.LittleEndian.Uint64(b[off:])
-				binary.LittleEndian.PutUint64(b[off:], w&^m|v&m)
-				off += 8
-				continue
-			}
-			for ; off < end; off++ {
-				b[off] = byte(v)
-				v >>= 8
-			}
-		}
-	}
-	return b
 }
