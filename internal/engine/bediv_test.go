@@ -146,14 +146,7 @@ func TestBeDivLearnBeforeSave(t *testing.T) {
 // counted for its type, with a unique trace when handle saw one.
 func TestBeDivTypes(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		for _, v := range vals {
-			hit(int(v.v*8 + v.depth))
-		}
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, true)
 	f := newTestFuzzer(t, "bediv", ex, 0)
 	s := f.strat.(*bedivTurns)
 	p := f.handle(f.exec([]byte{1, 1, 2, 1, 4, 0, 0, 0, 1, 3, 0, 1, 5, 0, 0}), false)
@@ -241,14 +234,7 @@ func TestBeDivMaze(t *testing.T) {
 // has-child? sites become structural, the node values do not.
 func TestBeDivLearns(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		for _, v := range vals {
-			hit(int(v.v*8 + v.depth))
-		}
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, true)
 	f := newTestFuzzer(t, "bediv", ex, 2000)
 	f.init()
 	f.loop()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -30,12 +31,7 @@ func (e *srcExec) Exec(params []byte, ext uint64) Outcome {
 }
 
 func (e *srcExec) ExecGuided(g param.Guide, ext uint64) Outcome {
-	rec := e.src.Recording()
-	e.src.ResetGuided(g, ext)
-	out := e.finish(e.fn(e.src))
-	out.Record = e.src.Record()
-	e.src.SetRecording(rec)
-	return out
+	return guidedOn(e.src, g, ext, e.fn)
 }
 
 func (e *srcExec) finish(out Outcome) Outcome {
@@ -54,23 +50,48 @@ func (e *srcExec) SetRecording(on bool) { e.src.SetRecording(on) }
 type figVal struct{ v, depth uint64 }
 
 func figNode(s *param.Source, site uintptr, depth uint64, out *[]figVal) {
-	s.BeginCall("node", 7, site, nil)
+	s.BeginCall("node", 7, site, figNodeType)
 	defer s.End()
-	s.BeginCall("value", 1, 1, nil)
+	s.BeginCall("value", 1, 1, figIntType)
 	*out = append(*out, figVal{s.Uintn(10, param.Value), depth})
 	s.End()
-	s.BeginCall("bool", 2, 2, nil)
+	s.BeginCall("bool", 2, 2, figBoolType)
 	left := s.Uintn(2, param.Value) == 1 && depth < 4
 	s.End()
 	if left {
 		figNode(s, 3, depth+1, out)
 	}
-	s.BeginCall("bool", 2, 4, nil)
+	s.BeginCall("bool", 2, 4, figBoolType)
 	right := s.Uintn(2, param.Value) == 1 && depth < 4
 	s.End()
 	if right {
 		figNode(s, 5, depth+1, out)
 	}
+}
+
+// The value types figNode's calls record (zeugma's crossover matches
+// them). Every node makes the same five draws whatever its depth (the
+// depth cap only keeps a child from being generated), so a subtree's bytes
+// decode to the same subtree wherever they are read.
+var (
+	figNodeType = reflect.TypeFor[*figVal]()
+	figIntType  = reflect.TypeFor[int]()
+	figBoolType = reflect.TypeFor[bool]()
+)
+
+// figExec runs figNode on each input into *vals; with cover, each node
+// lights an edge for its value and depth.
+func figExec(vals *[]figVal, cover bool) *srcExec {
+	return newSrcExec(func(s *param.Source) Outcome {
+		*vals = (*vals)[:0]
+		figNode(s, 0, 0, vals)
+		if cover {
+			for _, v := range *vals {
+				hit(int(v.v*8 + v.depth))
+			}
+		}
+		return Outcome{Result: Valid}
+	})
 }
 
 // TestEIFigure2 is the Havoc Paradox paper's Figure 2 case: removing a
@@ -80,11 +101,7 @@ func figNode(s *param.Source, site uintptr, depth uint64, out *[]figVal) {
 // bytes.
 func TestEIFigure2(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, false)
 	f := newTestFuzzer(t, "ei", ex, 100)
 	// Root 1, left child 2 (with left grandchild 4), right child 3 with a
 	// right child 5.
@@ -144,14 +161,7 @@ func equalVals(a, b []figVal) bool {
 // structural by an ei run, the node values are not.
 func TestStructureInference(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		for _, v := range vals {
-			hit(int(v.v*8 + v.depth))
-		}
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, true)
 	f := newTestFuzzer(t, "ei", ex, 3000)
 	f.init()
 	f.loop()
@@ -330,14 +340,7 @@ func TestEIGuidedTimeout(t *testing.T) {
 // corpus file is executed again with recording on).
 func TestEIResume(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		for _, v := range vals {
-			hit(int(v.v*8 + v.depth))
-		}
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, true)
 	dir := t.TempDir()
 	first := run(t, Config{Engine: "ei", Seed: 1, Runs: 2000, Workdir: dir}, ex)
 	f := newTestFuzzer(t, "ei", ex, 0)

@@ -42,11 +42,19 @@ func (m *mazeExec) Exec(params []byte, ext uint64) Outcome {
 func (m *mazeExec) SetRecording(on bool) { m.src.SetRecording(on) }
 
 func (m *mazeExec) ExecGuided(g param.Guide, ext uint64) Outcome {
-	rec := m.src.Recording()
-	m.src.ResetGuided(g, ext)
-	out := m.run(m.src)
-	out.Record = m.src.Record()
-	m.src.SetRecording(rec)
+	return guidedOn(m.src, g, ext, m.run)
+}
+
+// guidedOn runs run(src) as a guided execution (the test executors'
+// ExecGuided): the outcome carries the bytes drawn and the record, and
+// src's recording setting is kept.
+func guidedOn(src *param.Source, g param.Guide, ext uint64, run func(*param.Source) Outcome) Outcome {
+	rec := src.Recording()
+	src.ResetGuided(g, ext)
+	out := run(src)
+	out.Consumed = src.Consumed()
+	out.Record = src.Record()
+	src.SetRecording(rec)
 	return out
 }
 

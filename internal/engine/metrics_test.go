@@ -245,11 +245,7 @@ func TestMutationDistance(t *testing.T) {
 // offset re-reads the right subtree's bytes: V1 L0 R0, 12 edits of 15.
 func TestMutationDistanceFigure2(t *testing.T) {
 	var vals []figVal
-	ex := newSrcExec(func(s *param.Source) Outcome {
-		vals = vals[:0]
-		figNode(s, 0, 0, &vals)
-		return Outcome{Result: Valid}
-	})
+	ex := figExec(&vals, false)
 	f := newTestFuzzer(t, "ei", ex, 100)
 	p := &entry{data: []byte{1, 1, 2, 1, 4, 0, 0, 0, 1, 3, 0, 1, 5, 0, 0}, valid: true}
 	f.keepRecord(p, nil)

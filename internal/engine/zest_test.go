@@ -333,12 +333,7 @@ func (m *validMaze) Exec(params []byte, ext uint64) Outcome {
 }
 
 func (m *validMaze) ExecGuided(g param.Guide, ext uint64) Outcome {
-	rec := m.src.Recording()
-	m.src.ResetGuided(g, ext)
-	out := m.runValid(m.src)
-	out.Record = m.src.Record()
-	m.src.SetRecording(rec)
-	return out
+	return guidedOn(m.src, g, ext, m.runValid)
 }
 
 func (m *validMaze) runValid(s *param.Source) Outcome {

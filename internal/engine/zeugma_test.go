@@ -8,44 +8,13 @@ import (
 	"github.com/gfz-dev/gfz/param"
 )
 
-// zNode is the Figure 1 tree generator of ei_test.go with a value type on
-// the node calls: value, has-left?, left, has-right?, right, every node
-// reading the same five draws whatever its depth (the depth cap only
-// keeps a child from being generated). A subtree's bytes therefore decode
-// to the same subtree wherever they are read.
-func zNode(s *param.Source, site uintptr, depth uint64, out *[]figVal) {
-	s.BeginCall("node", 7, site, zNodeType)
-	defer s.End()
-	s.BeginCall("value", 1, 1, zIntType)
-	*out = append(*out, figVal{s.Uintn(10, param.Value), depth})
-	s.End()
-	s.BeginCall("bool", 2, 2, zBoolType)
-	left := s.Uintn(2, param.Value) == 1 && depth < 4
-	s.End()
-	if left {
-		zNode(s, 3, depth+1, out)
-	}
-	s.BeginCall("bool", 2, 4, zBoolType)
-	right := s.Uintn(2, param.Value) == 1 && depth < 4
-	s.End()
-	if right {
-		zNode(s, 5, depth+1, out)
-	}
-}
-
-var (
-	zNodeType = reflect.TypeFor[*figVal]()
-	zIntType  = reflect.TypeFor[int]()
-	zBoolType = reflect.TypeFor[bool]()
-)
-
-// zTreeExec runs zNode and then a decoy: a call with the node generator's
+// zTreeExec runs figNode and then a decoy: a call with the node generator's
 // identity but another value type (two draws), which must never be
 // spliced into a node nor a node into it.
 func zTreeExec(vals *[]figVal) *srcExec {
 	return newSrcExec(func(s *param.Source) Outcome {
 		*vals = (*vals)[:0]
-		zNode(s, 0, 0, vals)
+		figNode(s, 0, 0, vals)
 		s.BeginCall("decoy", 7, 9, reflect.TypeFor[string]())
 		s.Uintn(10, param.Value)
 		s.Uintn(10, param.Value)
@@ -173,7 +142,7 @@ func TestZeugmaSpliceTree(t *testing.T) {
 		for ei, e := range f.queue {
 			for i, j := range nodeSpans(e) {
 				ds := e.rec.Spans[j]
-				if ds.Gen == p.rec.Spans[pns[k]].Gen && ds.Type == zNodeType &&
+				if ds.Gen == p.rec.Spans[pns[k]].Gen && ds.Type == figNodeType &&
 					bytes.Equal(e.data[ds.Start:ds.End], sp.from) {
 					di, dk = ei, i
 				}
