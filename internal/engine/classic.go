@@ -36,14 +36,7 @@ func (s *classicTurns) next(dst []byte) []byte {
 // favored, at least one, where maxCov is the most edges any single queued
 // input hit (50 if none hit any).
 func classicChildren(p *entry, maxCov int) int {
-	n := childrenBaseline
-	if maxCov > 0 {
-		n = childrenBaseline * p.edges / maxCov
-	}
-	if p.resp > 0 {
-		n *= childrenFavoredMul
-	}
-	return max(n, 1)
+	return max(zestChildren(p, maxCov), 1) // the same formula over another denominator
 }
 
 // classicFeedback saves an execution that covers an (edge, class) key not
