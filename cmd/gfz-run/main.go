@@ -54,6 +54,8 @@ type options struct {
 	// coverprofile is passed to every binary, suffixed with .<FuzzTarget>
 	// when several targets run.
 	coverprofile string
+	// regress passes -regress=<package directory> to every binary.
+	regress bool
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -83,6 +85,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
+	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
@@ -201,6 +204,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				}
 				args = append(args, "-coverprofile", prof)
 			}
+			args = append(args, o.regressArgs(b.Dir)...)
 			args = append(args, target)
 			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), b.Dir)
 			ran++
@@ -224,6 +228,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return exitFor(failed)
+}
+
+// regressArgs returns the fuzz binary flag that -regress passes on for a
+// package in directory dir (none without -regress).
+func (o *options) regressArgs(dir string) []string {
+	if !o.regress {
+		return nil
+	}
+	return []string{"-regress=" + dir}
 }
 
 // workDir returns the work directory of target in package pkg (an import

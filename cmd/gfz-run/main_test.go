@@ -64,6 +64,20 @@ func TestTimeoutPassedOn(t *testing.T) {
 	}
 }
 
+// TestRegressPassedOn: gfz-run's -regress gives each fuzz binary
+// -regress=<its package directory>; without it the binaries get nothing
+// (their -regress is off by default).
+func TestRegressPassedOn(t *testing.T) {
+	o, code := parse([]string{"."}, io.Discard)
+	if o == nil || len(o.regressArgs("/src/pkg")) != 0 || slices.ContainsFunc(o.run, func(a string) bool { return strings.HasPrefix(a, "-regress") }) {
+		t.Fatalf("default: exit %d, options %+v", code, o)
+	}
+	o, code = parse([]string{"-regress", "."}, io.Discard)
+	if o == nil || !slices.Equal(o.regressArgs("/src/pkg"), []string{"-regress=/src/pkg"}) {
+		t.Fatalf("-regress: exit %d, options %+v", code, o)
+	}
+}
+
 // TestRunExample runs the bundled bst example end to end, the way the
 // README's first command does, with a fixed seed and execution budget.
 func TestRunExample(t *testing.T) {

@@ -119,15 +119,21 @@ func (p *Prepared) Cleanup() error {
 }
 
 // BuildInfo returns the value gfz-build stores in
-// github.com/gfz-dev/gfz.buildInfo for a binary with the given targets: a
-// URL query string, url.Values.Encode order, e.g.
-// mapbits=16&probes=1234&targets=FuzzA%2CFuzzB&v=1.
-func BuildInfo(targets []string, mapBits, probes int) string {
+// github.com/gfz-dev/gfz.buildInfo for a binary with the given targets,
+// built from the package in directory dir (absolute; the fuzz binary's
+// -regress writes regression inputs under it): a URL query string,
+// url.Values.Encode order, e.g.
+// dir=%2Fsrc%2Fapp&mapbits=16&probes=1234&targets=FuzzA%2CFuzzB&v=1.
+// The encoding has no spaces, so it fits in one -ldflags -X argument.
+func BuildInfo(targets []string, mapBits, probes int, dir string) string {
 	v := url.Values{}
 	v.Set("v", "1")
 	v.Set("targets", strings.Join(targets, ","))
 	v.Set("mapbits", strconv.Itoa(mapBits))
 	v.Set("probes", strconv.Itoa(probes))
+	if dir != "" {
+		v.Set("dir", dir)
+	}
 	return v.Encode()
 }
 
@@ -681,7 +687,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		out := outputs[pkg]
 		probes := prep.BinaryProbes[pkg]
-		ldflags := "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, probes)
+		ldflags := "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, probes, prep.Dirs[pkg])
 		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary), "-o", out}
 		args = append(args, prep.BuildFlags...)
 		args = append(args, pkg)

@@ -54,8 +54,14 @@ func TestBuildFuzzBinary(t *testing.T) {
 }
 
 func TestBuildInfo(t *testing.T) {
-	got := BuildInfo([]string{"FuzzA", "FuzzB"}, 16, 1234)
+	got := BuildInfo([]string{"FuzzA", "FuzzB"}, 16, 1234, "")
 	if got != "mapbits=16&probes=1234&targets=FuzzA%2CFuzzB&v=1" {
+		t.Errorf("BuildInfo = %q", got)
+	}
+	// The package directory: escaped, so that a path with spaces stays
+	// one -X argument.
+	got = BuildInfo([]string{"FuzzA"}, 16, 1234, "/src/my app")
+	if got != "dir=%2Fsrc%2Fmy+app&mapbits=16&probes=1234&targets=FuzzA&v=1" || strings.ContainsRune(got, ' ') {
 		t.Errorf("BuildInfo = %q", got)
 	}
 }

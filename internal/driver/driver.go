@@ -84,6 +84,7 @@ type config struct {
 	verbose      bool
 	workers      int
 	rssLimitMB   int
+	regress      string             // -regress: the package directory ("": off)
 	worker       *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer

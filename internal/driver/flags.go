@@ -99,6 +99,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
+	var regress regressFlag
+	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it; -regress=`DIR` names the package directory (default: the one gfz-build recorded)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
@@ -130,6 +132,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if floor := rssFloorMB(vals.Get("mapbits")); cfg.rssLimitMB > 0 && cfg.rssLimitMB < floor {
 		fmt.Fprintf(stderr, "gfz: -rss_limit_mb %d is below a worker's own footprint: use at least %d (MiB), or 0 for no limit\n", cfg.rssLimitMB, floor)
+		return nil, ExitUsage
+	}
+	if cfg.regress, err = regress.regressDir(vals.Get("dir")); err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
 		return nil, ExitUsage
 	}
 	if cfg.workers < 1 {

@@ -81,6 +81,14 @@ func superviseWorkers(cfg *config) int {
 	if !ok {
 		return ExitUsage
 	}
+	var newFailure func(string) (string, error)
+	if cfg.regress != "" {
+		if err := checkRegressDir(cfg.regress, cfg.target); err != nil {
+			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
+			return ExitUsage
+		}
+		newFailure = func(input string) (string, error) { return exportRegression(cfg.regress, cfg.target, input) }
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	args := os.Args[1:]
@@ -94,7 +102,8 @@ func superviseWorkers(cfg *config) int {
 			cmd.Stdout = cfg.stdout
 			return cmd
 		},
-		Describe: cfg.describer(exe),
+		Describe:   cfg.describer(exe),
+		NewFailure: newFailure,
 	})
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):

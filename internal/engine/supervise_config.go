@@ -52,6 +52,14 @@ type SupervisorConfig struct {
 	// bytes read. nil: such reports have no values and inputs are saved
 	// as published (extended to the size cap).
 	Describe func(ctx context.Context, input []byte, timeout time.Duration) (values string, consumed int, err error)
+	// NewFailure, when set, is called (in the supervisor's goroutine) with
+	// the path of each new failure's saved input, failures/<hash>.input,
+	// once the failure is saved: at once for a worker's death the
+	// supervisor saves, at the next status tick (and at the end of the
+	// run) for a failure a worker saved. The supervisor prints the note it
+	// returns (if not empty) and records an error as a problem of the run.
+	// The fuzz binary's -regress uses it.
+	NewFailure func(input string) (note string, err error)
 }
 
 // WorkerSpec tells a worker process what to do (passed by

@@ -73,9 +73,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if !claimed {
 		return // a worker saved the same failure at the same time and announced it
 	}
-	s.newFiles = append(s.newFiles, path)
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+	s.newFailure(path)
 }
 
 // describe re-runs a crash input with cfg.Describe (values and bytes

@@ -112,8 +112,25 @@ func (s *supervisor) refreshKnown() {
 	for sig, p := range known {
 		if _, ok := s.known[sig]; !ok {
 			s.known[sig] = p
-			s.newFiles = append(s.newFiles, p)
+			s.newFailure(p)
 		}
+	}
+}
+
+// newFailure records the input path of a new failure and hands it to
+// SupervisorConfig.NewFailure.
+func (s *supervisor) newFailure(input string) {
+	s.newFiles = append(s.newFiles, input)
+	if s.cfg.NewFailure == nil {
+		return
+	}
+	note, err := s.cfg.NewFailure(input)
+	if err != nil {
+		s.errorf("%v", err)
+		return
+	}
+	if note != "" {
+		s.printf("%s", note)
 	}
 }
 

@@ -1,0 +1,162 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+)
+
+// -regress: each new failure is also written into the package's
+// testdata/fuzz/<FuzzTarget>/, where plain go test replays it.
+
+// regressFlag is the value of -regress, a boolean flag that also takes a
+// directory: -regress uses the package's source directory gfz-build
+// recorded in the binary, -regress=DIR names the package directory (a
+// binary run on another machine, or a copy of the source tree).
+type regressFlag struct {
+	on  bool
+	dir string
+}
+
+func (r *regressFlag) String() string {
+	switch {
+	case !r.on:
+		return ""
+	case r.dir == "":
+		return "true"
+	}
+	return r.dir
+}
+
+func (r *regressFlag) Set(s string) error {
+	switch s {
+	case "true":
+		r.on, r.dir = true, ""
+	case "false":
+		r.on, r.dir = false, ""
+	case "":
+		return errors.New("empty directory (use -regress alone for the package's directory)")
+	default:
+		r.on, r.dir = true, s
+	}
+	return nil
+}
+
+func (r *regressFlag) IsBoolFlag() bool { return true }
+
+// regressDir resolves -regress to an absolute package directory, or ""
+// when it is off. recorded is the directory gfz-build stored in the build
+// information ("" in a binary built by an older gfz-build).
+func (r *regressFlag) regressDir(recorded string) (string, error) {
+	if !r.on {
+		return "", nil
+	}
+	dir := r.dir
+	if dir == "" {
+		dir = recorded
+	}
+	if dir == "" {
+		return "", errors.New("-regress: this binary does not record its package's source directory (built by an older gfz-build): name it with -regress=DIR")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("-regress: %w", err)
+	}
+	return abs, nil
+}
+
+// checkRegressDir checks, before fuzzing starts, that regression inputs of
+// target can be written under the package directory dir: that dir is a
+// directory and that the deepest existing directory on the way to
+// dir/testdata/fuzz/<target> is writable (tried with a temporary file, removed
+// at once). Nothing is created in the source tree until there is a failure.
+func checkRegressDir(dir, target string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("-regress: the package directory %s does not exist (a fuzz binary run away from its source tree?): name the package's directory with -regress=DIR", dir)
+	case err != nil:
+		return fmt.Errorf("-regress: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("-regress: %s is not a directory: name the package's directory with -regress=DIR", dir)
+	}
+	probe := regressTargetDir(dir, target)
+	for {
+		if fi, err := os.Stat(probe); err == nil && fi.IsDir() {
+			break
+		}
+		if probe == dir {
+			break
+		}
+		probe = filepath.Dir(probe)
+	}
+	f, err := os.CreateTemp(probe, ".gfz-regress-check-*")
+	if err != nil {
+		return fmt.Errorf("-regress: cannot write regression inputs under %s: %w", probe, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}
+
+// regressTargetDir is the seed corpus directory of target in the package
+// directory dir, where go test reads it.
+func regressTargetDir(dir, target string) string {
+	return filepath.Join(dir, "testdata", "fuzz", target)
+}
+
+// regressName names a regression input file the way go test -fuzz names
+// the failures it writes: the first 16 hex digits of the SHA-256 of the
+// file's content. The same failing input is thus never written twice.
+func regressName(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// exportRegression copies the saved failure input (a file in the native
+// corpus format, as the engine saved it: its bytes are copied, not
+// re-encoded) to dir/testdata/fuzz/<target>/<name> atomically, and returns
+// the note to print: where it is and the go test command that replays it
+// without gfz.
+func exportRegression(dir, target, input string) (string, error) {
+	data, err := os.ReadFile(input)
+	if err != nil {
+		return "", fmt.Errorf("-regress: reading the saved failure: %w", err)
+	}
+	name := regressName(data)
+	tdir := regressTargetDir(dir, target)
+	path := filepath.Join(tdir, name)
+	verb := "written to"
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		verb = "already in"
+	} else {
+		if err := os.MkdirAll(tdir, 0o755); err != nil {
+			return "", fmt.Errorf("-regress: %w", err)
+		}
+		if err := engine.WriteFileAtomic(path, data); err != nil {
+			return "", fmt.Errorf("-regress: writing the regression input: %w", err)
+		}
+	}
+	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
+		verb, path, shellQuote(dir), target, name), nil
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	safe := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r)
+	}
+	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !safe(r) }) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,127 @@
+package driver
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRegressFlag: -regress is off by default, alone it takes the package
+// directory recorded in the build information, -regress=DIR overrides it,
+// and without a recorded directory -regress alone is a usage error.
+func TestRegressFlag(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "pkg")
+	info := testInfo + "&dir=" + rec
+	for _, c := range []struct {
+		info string
+		args []string
+		want string // cfg.regress
+		err  string // stderr substring when parsing fails
+	}{
+		{info, []string{"FuzzA"}, "", ""},
+		{info, []string{"-regress", "FuzzA"}, rec, ""},
+		{info, []string{"-regress=true", "FuzzA"}, rec, ""},
+		{info, []string{"-regress=false", "FuzzA"}, "", ""},
+		{info, []string{"-regress=/other/pkg", "FuzzA"}, "/other/pkg", ""},
+		{testInfo, []string{"-regress", "FuzzA"}, "", "does not record its package's source directory"},
+		{testInfo, []string{"-regress=", "FuzzA"}, "", "empty directory"},
+	} {
+		var out, errb bytes.Buffer
+		cfg, code := parseArgs(c.info, c.args, &out, &errb)
+		if c.err != "" {
+			if code != ExitUsage || !strings.Contains(errb.String(), c.err) {
+				t.Errorf("%q: code %d, stderr %q; want usage error %q", c.args, code, errb.String(), c.err)
+			}
+			continue
+		}
+		if code != -1 || cfg.regress != c.want {
+			t.Errorf("%q: code %d, regress %q, want %q (stderr %q)", c.args, code, cfg.regress, c.want, errb.String())
+		}
+	}
+	// A relative directory is made absolute (workers run elsewhere).
+	cfg, code := parseArgs(testInfo, []string{"-regress=rel", "FuzzA"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if code != -1 || !filepath.IsAbs(cfg.regress) || filepath.Base(cfg.regress) != "rel" {
+		t.Errorf("-regress=rel: code %d, %q", code, cfg.regress)
+	}
+}
+
+// TestExportRegression: the saved failure's bytes are copied as they are
+// into testdata/fuzz/<target>/<first 16 hex digits of their SHA-256>, the
+// note names the file and the go test command, and exporting the same
+// input again writes nothing new.
+func TestExportRegression(t *testing.T) {
+	pkg := filepath.Join(t.TempDir(), "my pkg")
+	if err := os.Mkdir(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkRegressDir(pkg, "FuzzA"); err != nil {
+		t.Fatalf("checkRegressDir: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(pkg, "testdata")); !os.IsNotExist(err) {
+		t.Fatalf("the check created testdata (%v)", err)
+	}
+	data := []byte("go test fuzz v1\nint(7)\nstring(\"x\")\n") // a native target's typed file: not re-encoded
+	in := filepath.Join(t.TempDir(), "abc.input")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	note, err := exportRegression(pkg, "FuzzA", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	name := hex.EncodeToString(sum[:])[:16]
+	path := filepath.Join(pkg, "testdata", "fuzz", "FuzzA", name)
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("%s: %v %q", path, err, got)
+	}
+	want := "cd '" + pkg + "' && go test -run=FuzzA/" + name + "\n"
+	if !strings.Contains(note, "written to "+path) || !strings.HasSuffix(note, want) {
+		t.Errorf("note %q, want the path and %q", note, want)
+	}
+	note, err = exportRegression(pkg, "FuzzA", in)
+	files, _ := os.ReadDir(filepath.Dir(path))
+	if err != nil || !strings.Contains(note, "already in "+path) || len(files) != 1 {
+		t.Errorf("second export: %v, %q, %d files", err, note, len(files))
+	}
+}
+
+// TestCheckRegressDir: a missing package directory, or a file in its
+// place, is refused at start-up with the remedy.
+func TestCheckRegressDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(dir, "missing"), "does not exist"},
+		{file, "is not a directory"},
+	} {
+		err := checkRegressDir(c.dir, "FuzzA")
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "-regress=DIR") {
+			t.Errorf("%s: %v, want %q and the remedy", c.dir, err, c.want)
+		}
+	}
+	if os.Geteuid() != 0 { // root writes anywhere
+		ro := filepath.Join(dir, "ro")
+		if err := os.Mkdir(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkRegressDir(ro, "FuzzA"); err == nil || !strings.Contains(err.Error(), "cannot write") {
+			t.Errorf("read-only directory: %v", err)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"/a/b-c_d.e": "/a/b-c_d.e", "/a b": "'/a b'", "it's": `'it'\''s'`, "": "''"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
