@@ -50,6 +50,12 @@
 //	Ptr(g), Optional(g)             1 (nil/absent when b&3 == 0), then g's draw    structure, g's
 //	Filter(g, keep, tries)          what the tries consume                         g's
 //	Recursive(base, extend, d)      1 per level (b&1 == 0: base), then the draw     structure, g's
+//	Deferred(fn)                    what the generator fn returns consumes          g's
+//	Permutation(s)                  BytesFor(n-i) per index i = 0..n-2: n-1 bytes   structure
+//	                                for n <= 256 elements
+//	SliceOfDistinct(g, min, max),   BytesFor(max-min+1) for n, then g's draws until structure, g's
+//	  SliceOfDistinctBy, MapOfValues n distinct, repeats included (at most
+//	                                DefaultDistinctTries per element)
 //	DictionaryOr, TokensOr          1 (b&1 == 0: a token, BytesFor(#tokens)),      structure, value
 //	                                else the fallback; nothing extra when empty
 //	StringMatching(re)              per node: class BytesFor(size), . like Rune,   structure, value
