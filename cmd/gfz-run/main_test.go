@@ -78,6 +78,37 @@ func TestRegressPassedOn(t *testing.T) {
 	}
 }
 
+// TestRunRegress: gfz-run -regress runs the binary so that the failure it
+// finds lands in the package's testdata/fuzz/FuzzF, named by the hash of
+// the saved failure's content.
+func TestRunRegress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a fuzz binary")
+	}
+	dir := t.TempDir()
+	testmod.Write(t, dir, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
+		"p/p.go":      "package p\n\nfunc F(n int) {\n\tif n == 3 {\n\t\tpanic(\"three\")\n\t}\n}\n",
+		"p/p_test.go": "package p\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n",
+	})
+	t.Chdir(dir)
+	work := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"-workdir", work, "-workers", "1", "-runs", "500", "-regress", "./p"}, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	saved, _ := filepath.Glob(filepath.Join(work, "example.com", "m", "p", "FuzzF", "failures", "*.input"))
+	written, _ := filepath.Glob(filepath.Join(dir, "p", "testdata", "fuzz", "FuzzF", "*"))
+	if len(saved) != 1 || len(written) != 1 {
+		t.Fatalf("saved %v, written %v\nstderr:\n%s", saved, written, errb.String())
+	}
+	a, _ := os.ReadFile(saved[0])
+	b, _ := os.ReadFile(written[0])
+	if !bytes.Equal(a, b) || !strings.Contains(errb.String(), "go test -run=FuzzF/"+filepath.Base(written[0])) {
+		t.Errorf("written %q, saved %q\nstderr:\n%s", b, a, errb.String())
+	}
+}
+
 // TestRunExample runs the bundled bst example end to end, the way the
 // README's first command does, with a fixed seed and execution budget.
 func TestRunExample(t *testing.T) {
