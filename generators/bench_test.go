@@ -43,6 +43,11 @@ func BenchmarkGenerators(b *testing.B) {
 	b.Run("UTF8String", func(b *testing.B) { benchGen(b, gen.UTF8String(0, 32)) })
 	b.Run("SliceOf", func(b *testing.B) { benchGen(b, gen.SliceOf(gen.IntRange(0, 9), 0, 32)) })
 	b.Run("MapOf", func(b *testing.B) { benchGen(b, gen.MapOf(gen.Identifier(8), gen.Int64(), 0, 16)) })
+	b.Run("Permutation", func(b *testing.B) {
+		benchGen(b, gen.Permutation([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}))
+	})
+	b.Run("SliceOfDistinct", func(b *testing.B) { benchGen(b, gen.SliceOfDistinct(gen.IntRange(0, 1000), 0, 32)) })
+	b.Run("SliceOfDistinct/hashed", func(b *testing.B) { benchGen(b, gen.SliceOfDistinct(gen.IntRange(0, 1000), 33, 64)) })
 	b.Run("OneOfWeighted", func(b *testing.B) {
 		benchGen(b, gen.OneOfWeighted(gen.W(3, gen.Just(1)), gen.W(1, gen.IntRange(0, 9))))
 	})
