@@ -100,7 +100,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	var regress regressFlag
-	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it; -regress=`DIR` names the package directory (default: the one gfz-build recorded)")
+	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
