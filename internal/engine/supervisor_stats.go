@@ -109,11 +109,16 @@ func (s *supervisor) refreshKnown() {
 	if err != nil {
 		return
 	}
+	var added []string
 	for sig, p := range known {
 		if _, ok := s.known[sig]; !ok {
 			s.known[sig] = p
-			s.newFailure(p)
+			added = append(added, p)
 		}
+	}
+	sort.Strings(added) // reported in a deterministic order
+	for _, p := range added {
+		s.newFailure(p)
 	}
 }
 
