@@ -266,8 +266,9 @@ func TestCollectionsByteCosts(t *testing.T) {
 		{"Permutation(300)", func(t *gfz.T) { gen.Permutation(make([]int, 300)).Draw(t) }, 299 + 44},
 		// Length 1 (one byte), then IntRange(0,9) draws 1 (kept).
 		{"SliceOfDistinct len 1", func(t *gfz.T) { gen.SliceOfDistinct(gen.IntRange(0, 9), 0, 5).Draw(t) }, 1 + 1},
-		// Length 1+1=2 from SliceOfDistinct(1,5)... bytes 1: n = 1+1%5 = 2;
-		// the element draws all read 1: kept, then 16 repeats end the list.
+		// Every byte is 1: the length is 1 + 1%5 = 2; the first element
+		// (1) is kept, the next DefaultDistinctTries draws repeat it and
+		// end the list at one element (min 1).
 		{"SliceOfDistinct repeats", func(t *gfz.T) { gen.SliceOfDistinct(gen.IntRange(0, 9), 1, 5).Draw(t) }, 1 + 1 + gen.DefaultDistinctTries},
 		{"MapOfValues len 1", func(t *gfz.T) { gen.MapOfValues(gen.Int(), func(int) int { return 0 }, 0, 3).Draw(t) }, 1 + 8},
 		{"Deferred", func(t *gfz.T) { gen.Deferred(func() gen.Generator[int] { return gen.Int() }).Draw(t) }, 8},
