@@ -34,6 +34,13 @@
 // In modes 1 and 2 every execution reads its bytes through param.New(data,
 // 0): past the end of data the source is extended by a PRNG seeded with 0.
 //
+// # Stateful tests
+//
+// T.Repeat runs a generated sequence of named actions against the state
+// the fuzz function set up, checking the invariant under the key "" after
+// each step (model-based testing, as pgregory.net/rapid's T.Repeat); see
+// Repeat for how the steps are drawn, skipped and reported.
+//
 // # Outcomes
 //
 // An execution is VALID when the function returns, INVALID when an
