@@ -368,10 +368,16 @@ func formatStack(pcs []uintptr) string {
 
 // Values returns the top-level generated values recorded so far (see Note),
 // printed as failure reports print them: one "label = value" line each, the
-// value in Go syntax.
+// value in Go syntax; the steps of Repeat as "step N: Action" lines, the
+// values drawn in a step indented by a tab under it.
 func (t *T) Values() string {
 	var b strings.Builder
 	for _, v := range t.values {
+		b.WriteString(indentString(v.indent))
+		if v.header {
+			fmt.Fprintf(&b, "%s: %s\n", v.label, v.text)
+			continue
+		}
 		text := v.text
 		if v.v != nil || text == "" {
 			text = formatValue(v.v)

@@ -22,7 +22,9 @@
 //  1. go test replays the seeds added with f.Add([]byte{...}) and the files
 //     in testdata/fuzz/FuzzModel/, so every failure gfz saves becomes a
 //     regression test that needs nothing but the go command (a failing
-//     input logs the values it generated, as they were drawn);
+//     input logs the values it generated, as they were drawn); with
+//     -gfz.checks=N (or GFZ_CHECKS=N) it also tries N random inputs per
+//     target, reproducibly from -gfz.seed (see Fuzz);
 //  2. go test -fuzz=FuzzModel lets Go's native fuzzer mutate the parameter
 //     bytes;
 //  3. the fuzz binary built by gfz-build runs gfz's own engines (Zest
@@ -31,6 +33,13 @@
 //
 // In modes 1 and 2 every execution reads its bytes through param.New(data,
 // 0): past the end of data the source is extended by a PRNG seeded with 0.
+//
+// # Stateful tests
+//
+// T.Repeat runs a generated sequence of named actions against the state
+// the fuzz function set up, checking the invariant under the key "" after
+// each step (model-based testing, as pgregory.net/rapid's T.Repeat); see
+// Repeat for how the steps are drawn, skipped and reported.
 //
 // # Outcomes
 //
@@ -100,8 +109,12 @@ var buildInfo string
 // of the parameter bytes: an input whose assumption fails (Assume(false),
 // Skip, or a generator drawing past the parameter cap) passes; Error and
 // Fatal fail the test with their messages; panics propagate to the testing
-// package. A failing input also logs its generated values. In a fuzz binary, Fuzz runs gfz's engine (or -repro) and exits
-// the process.
+// package. A failing input also logs its generated values. Under plain go
+// test with -gfz.checks=N (or GFZ_CHECKS=N), Fuzz then runs N random
+// inputs, from the seed -gfz.seed (or GFZ_SEED; by default a new one, shown
+// in the log), and fails the test at the first that fails, with its
+// values and the testdata/fuzz file that replays it. In a fuzz binary,
+// Fuzz runs gfz's engine (or -repro) and exits the process.
 func Fuzz(f *testing.F, fn func(*T)) {
 	f.Helper()
 	if driver.Active() {
@@ -116,10 +129,17 @@ func Fuzz(f *testing.F, fn func(*T)) {
 		t := &T{src: param.New(data, 0), tt: tt, eager: eager}
 		runTest(t, fn)
 	})
+	if !fuzzing() {
+		runChecks(f, fn) // -gfz.checks: random inputs after the seeds
+	}
 }
 
-// fuzzing reports whether go test runs with -fuzz (in this process).
+// fuzzing reports whether go test runs with -fuzz (in this process, or as
+// a worker of go test -fuzz).
 func fuzzing() bool {
+	if fl := flag.Lookup("test.fuzzworker"); fl != nil && fl.Value.String() == "true" {
+		return true
+	}
 	fl := flag.Lookup("test.fuzz")
 	return fl != nil && fl.Value.String() != ""
 }

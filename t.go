@@ -42,13 +42,22 @@ type T struct {
 	brief   bool              // the last failure was a brief repeat
 
 	helpers map[string]bool // functions marked by Helper
+
+	// topDepth is the source depth at which a generator's Draw is top
+	// level (TopLevel): 0, or inside a Repeat step or check, the depth of
+	// its span. indent is the Repeat nesting level of the values noted.
+	topDepth int
+	indent   int
 }
 
-// value is one top-level generated value recorded for failure reports.
+// value is one top-level generated value recorded for failure reports,
+// or the header of a Repeat step.
 type value struct {
-	label string
-	v     any
-	text  string // set when formatted eagerly
+	label  string
+	v      any
+	text   string // set when formatted eagerly; a header's action name
+	header bool   // a Repeat step: printed "label: text"
+	indent int    // Repeat nesting level (tabs before the line)
 }
 
 // sentinel values unwind the fuzz function; they never escape package gfz.
@@ -72,6 +81,7 @@ func NewT(src *param.Source) *T {
 // reset prepares t for a new execution, keeping its buffers.
 func (t *T) reset() {
 	t.failed, t.skipped, t.fatal, t.brief = false, false, false, false
+	t.topDepth, t.indent = 0, 0
 	t.msgs = t.msgs[:0]
 	t.failPCs = t.failPCs[:0]
 	t.logs = t.logs[:0]
@@ -99,12 +109,12 @@ func (t *T) Note(label string, v any) {
 		return
 	}
 	l := t.label(label) // a copy: label itself is never retained
-	val := value{label: l, v: v}
+	val := value{label: l, v: v, indent: t.indent}
 	if t.eager {
 		val.text = formatValue(v)
 		val.v = nil
 		if t.onNote != nil {
-			t.onNote(l, val.text)
+			t.onNote(indentString(t.indent)+l, val.text)
 		}
 	}
 	t.values = append(t.values, val)
@@ -115,6 +125,13 @@ func (t *T) Note(label string, v any) {
 // input's values are described by running it again); under go test, in
 // -repro and for a T from NewT it is on.
 func (t *T) Noting() bool { return !t.quiet || t.eager }
+
+// TopLevel reports whether a generator drawing now draws at the top level
+// of the fuzz function, so that its value is recorded with Note: no other
+// generator is drawing (param.Source.Depth is 0), or, inside an action or
+// the invariant of Repeat, no other generator of that action is. The
+// generators package calls it in Draw.
+func (t *T) TopLevel() bool { return t.src.Depth() == t.topDepth }
 
 // label returns a copy of a Note label, made once per distinct label:
 // Note never retains its argument, so a generator's label does not escape

@@ -77,7 +77,8 @@
 // which bytes each generator call consumed, and with what identity, call
 // site and value type: the structure-aware engines build the call tree of
 // an input from them (see AsStructure). A Draw made while no other
-// generator is drawing (a top-level draw) records
+// generator is drawing (a top-level draw, gfz.T.TopLevel; inside an
+// action of gfz.T.Repeat, no other generator of that action) records
 // its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
 // failure reports print those values in Go syntax under the generator's
 // label. Draw keeps no reference to the generator, so a generator built
@@ -124,7 +125,7 @@ type Generator[V any] struct {
 //go:noinline
 func (g Generator[V]) Draw(t *gfz.T) V {
 	s := t.Source()
-	top := s.Depth() == 0
+	top := t.TopLevel()
 	name := g.label
 	if name == "" {
 		name = g.name
