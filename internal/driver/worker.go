@@ -212,8 +212,8 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
 		return ExitUsage
 	}
-	if c.coverprofile != "" && (c.worker == nil || c.worker.ID == 0) {
-		if err := writeCoverProfile(c.coverprofile); err != nil {
+	if prof := c.profilePath(); prof != "" && (c.worker == nil || c.worker.ID == 0) {
+		if err := c.writeCoverage(prof); err != nil {
 			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 			return ExitUsage
 		}

@@ -1,0 +1,196 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Charts: line charts drawn as inline SVG polylines (no script, no
+// library: the page must open from disk, and every fuzz binary links this
+// package).
+
+// Chart geometry, in SVG user units.
+const (
+	chartW, chartH = 560, 220
+	padL, padR     = 60, 24
+	padT, padB     = 12, 30
+)
+
+// chart is one line chart ready for the template.
+type chart struct {
+	Title          string
+	W, H           int
+	X0, X1, Y0, Y1 int // the plot area
+	Series         []series
+	XTicks         []tick
+	YTicks         []tick
+	Runs           []int // x of the start of each resumed run after the first
+	Note           string
+}
+
+type series struct {
+	Name   string
+	Class  string // CSS class giving its colour
+	Points string // "x,y x,y ..."
+}
+
+type tick struct {
+	Pos   int
+	Label string
+}
+
+// point is one (x, y) value of a series.
+type point struct{ x, y float64 }
+
+// timeline turns plot rows into campaign time: elapsed restarts at 0 when
+// a run resumes a work directory, so each later run is shifted to start
+// where the previous one ended. It returns the x of every row and the x
+// where each resumed run starts.
+func timeline(rows []plotRow) (xs []float64, runs []float64) {
+	offset, last := 0.0, 0.0
+	for i, r := range rows {
+		if i > 0 && r.elapsed < rows[i-1].elapsed {
+			offset = last
+			runs = append(runs, offset)
+		}
+		last = offset + r.elapsed
+		xs = append(xs, last)
+	}
+	return xs, runs
+}
+
+// newChart lays out series of points (x in seconds) in one chart.
+func newChart(title string, names, classes []string, data [][]point, runs []float64, yFmt func(float64) string, yTop float64) chart {
+	// yTop is the least top of the y axis.
+	c := chart{Title: title, W: chartW, H: chartH, X0: padL, X1: chartW - padR, Y0: padT, Y1: chartH - padB}
+	xmin, xmax, ymax := math.Inf(1), math.Inf(-1), 0.0
+	n := 0
+	for _, pts := range data {
+		for _, p := range pts {
+			xmin, xmax, ymax = math.Min(xmin, p.x), math.Max(xmax, p.x), math.Max(ymax, p.y)
+			n++
+		}
+	}
+	if n == 0 {
+		c.Note = "no data"
+		return c
+	}
+	if xmax <= xmin {
+		xmax = xmin + 1
+	}
+	xt, xhi := niceTicks(xmin, xmax, 6)
+	yt, yhi := niceTicks(0, math.Max(ymax, yTop), 5)
+	xlo := xt[0]
+	sx := func(x float64) int { return c.X0 + int(math.Round((x-xlo)/(xhi-xlo)*float64(c.X1-c.X0))) }
+	sy := func(y float64) int { return c.Y1 - int(math.Round(y/yhi*float64(c.Y1-c.Y0))) }
+	for _, v := range xt {
+		c.XTicks = append(c.XTicks, tick{sx(v), fmtDuration(v)})
+	}
+	for _, v := range yt {
+		c.YTicks = append(c.YTicks, tick{sy(v), yFmt(v)})
+	}
+	for _, r := range runs {
+		c.Runs = append(c.Runs, sx(r))
+	}
+	for i, pts := range data {
+		var b strings.Builder
+		for j, p := range pts {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%d,%d", sx(p.x), sy(p.y))
+		}
+		c.Series = append(c.Series, series{Name: names[i], Class: classes[i], Points: b.String()})
+	}
+	return c
+}
+
+// niceTicks returns about n round tick values from at most lo up to at
+// least hi, and the last one.
+func niceTicks(lo, hi float64, n int) ([]float64, float64) {
+	step := niceStep((hi - lo) / float64(n))
+	start := math.Floor(lo/step) * step
+	var out []float64
+	for v := start; ; v += step {
+		out = append(out, v)
+		if v >= hi-step*1e-9 || len(out) > 4*n {
+			return out, v
+		}
+	}
+}
+
+// niceStep rounds a step up to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if raw <= 0 || math.IsInf(raw, 0) || math.IsNaN(raw) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if raw <= m*p {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// fmtDuration formats seconds on a time axis.
+func fmtDuration(s float64) string {
+	if s == 0 {
+		return "0"
+	}
+	d := time.Duration(s * float64(time.Second)).Round(time.Second).String()
+	if strings.HasSuffix(d, "m0s") {
+		d = strings.TrimSuffix(d, "0s")
+	}
+	if strings.HasSuffix(d, "h0m") {
+		d = strings.TrimSuffix(d, "0m")
+	}
+	return d
+}
+
+// fmtCount formats a count on a y axis: 1200 -> 1.2k.
+func fmtCount(v float64) string {
+	switch {
+	case v >= 1e9:
+		return trimZero(v/1e9) + "G"
+	case v >= 1e6:
+		return trimZero(v/1e6) + "M"
+	case v >= 1e3:
+		return trimZero(v/1e3) + "k"
+	}
+	return trimZero(v)
+}
+
+func fmtPercent(v float64) string { return trimZero(v) + "%" }
+
+func trimZero(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// charts builds the report's charts from the plot rows.
+func charts(rows []plotRow) []chart {
+	xs, runs := timeline(rows)
+	var cov, vcov, validPct, rate, corpus, fails []point
+	for i, r := range rows {
+		x := xs[i]
+		cov = append(cov, point{x, r.totalCov})
+		vcov = append(vcov, point{x, r.validCov})
+		corpus = append(corpus, point{x, r.corpus})
+		fails = append(fails, point{x, r.failures})
+		if n := r.valid + r.invalid; n > 0 {
+			validPct = append(validPct, point{x, 100 * r.valid / n})
+		}
+		// Executions per second between consecutive rows of one run.
+		if i > 0 && r.elapsed > rows[i-1].elapsed && r.execs >= rows[i-1].execs {
+			rate = append(rate, point{x, (r.execs - rows[i-1].execs) / (r.elapsed - rows[i-1].elapsed)})
+		}
+	}
+	pct := newChart("valid inputs (% of executions so far in the run)", []string{"valid %"}, []string{"s2"}, [][]point{validPct}, runs, fmtPercent, 100)
+	return []chart{
+		newChart("coverage (keys)", []string{"total", "valid inputs"}, []string{"s1", "s2"}, [][]point{cov, vcov}, runs, fmtCount, 1),
+		pct,
+		newChart("executions per second", []string{"execs/s"}, []string{"s3"}, [][]point{rate}, runs, fmtCount, 1),
+		newChart("corpus size and unique failures", []string{"corpus", "failures"}, []string{"s1", "s4"}, [][]point{corpus, fails}, runs, fmtCount, 1),
+	}
+}
