@@ -11,7 +11,6 @@ import (
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/engine"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
-	xcover "golang.org/x/tools/cover"
 )
 
 // The fuzz binary's side of -report. The process that writes the report
@@ -85,7 +84,7 @@ func ForBinary(out, workdir, profile string) (string, error) {
 		o.Blocks = readFuncs(profile + FuncsSuffix)
 		var pkgs []string
 		seen := map[string]bool{}
-		if profs, err := xcover.ParseProfiles(profile); err == nil {
+		if profs, err := readProfile(profile); err == nil {
 			for _, p := range profs {
 				if d := path.Dir(p.FileName); !seen[d] {
 					seen[d] = true

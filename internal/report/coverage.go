@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/cover"
-	xcover "golang.org/x/tools/cover"
 )
 
 // Source coverage: a go tool cover profile (mode: set, as the fuzz binary
@@ -85,7 +84,7 @@ func readCoverage(profile string, blocks []cover.Block, resolve func(string) str
 		c.Note = "no coverage profile"
 		return c
 	}
-	profs, err := xcover.ParseProfiles(profile)
+	profs, err := readProfile(profile)
 	if err != nil {
 		c.Note = fmt.Sprintf("coverage profile unreadable: %v", err)
 		return c
@@ -163,7 +162,7 @@ func first(s []string, n int) []string {
 // sourceLines reads path and classifies its lines by p's blocks. It
 // returns a note instead when the file cannot be read, does not match the
 // profile (edited since the run) or exceeds the budget.
-func sourceLines(path string, p *xcover.Profile, budget *int) ([]srcLine, string) {
+func sourceLines(path string, p *profile, budget *int) ([]srcLine, string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Sprintf("source unreadable: %v", err)

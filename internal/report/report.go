@@ -151,7 +151,7 @@ var pageTemplate = template.Must(template.New("report").Parse(pageHTML))
 // groupDigits writes an integer with thousands separators (50,175,294);
 // anything else is returned as it is.
 func groupDigits(s string) string {
-	if len(s) < 5 || strings.Trim(s, "0123456789") != "" {
+	if len(s) < 4 || strings.Trim(s, "0123456789") != "" {
 		return s
 	}
 	var b strings.Builder

@@ -8,9 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
-
-	"golang.org/x/mod/modfile"
 )
 
 // Finding the source files of a coverage profile, which names them by
@@ -106,7 +105,7 @@ func moduleSource(dir, name string) string {
 	for d := dir; ; {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil {
-			mod := modfile.ModulePath(data)
+			mod := modulePath(data)
 			if mod == "" {
 				return ""
 			}
@@ -139,4 +138,20 @@ func resolver(known map[string]string, dir string) func(string) string {
 		}
 		return ""
 	}
+}
+
+// modulePath returns the module path declared by a go.mod file ("" if
+// none).
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "module" {
+			if s, err := strconv.Unquote(f[1]); err == nil {
+				return s
+			}
+			return f[1]
+		}
+	}
+	return ""
 }
