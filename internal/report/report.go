@@ -137,6 +137,11 @@ func build(o Options) *page {
 			p.Summary = append(p.Summary, stat{k.label, groupDigits(v) + k.unit})
 		}
 	}
+	if p.Runs > 1 {
+		el, ex := campaign(rows)
+		p.Summary = append(p.Summary, stat{"runs", fmt.Sprint(p.Runs)}, stat{"all runs: time", fmtDuration(el)},
+			stat{"all runs: executions", groupDigits(fmt.Sprintf("%.0f", ex))})
+	}
 	if p.Coverage.Stmts > 0 {
 		p.Summary = append(p.Summary, stat{"statements covered", p.Coverage.Percent()})
 	}
@@ -162,4 +167,16 @@ func groupDigits(s string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// campaign sums the elapsed time and executions of the runs recorded in
+// plot rows (each run's counters restart from 0).
+func campaign(rows []plotRow) (elapsed, execs float64) {
+	for i, r := range rows {
+		if i == len(rows)-1 || rows[i+1].elapsed < r.elapsed {
+			elapsed += r.elapsed
+			execs += r.execs
+		}
+	}
+	return elapsed, execs
 }
