@@ -81,7 +81,13 @@ func newChart(title string, names, classes []string, data [][]point, runs []floa
 	if xmax <= xmin {
 		xmax = xmin + 1
 	}
-	xt, xhi := niceTicks(xmin, xmax, 6)
+	// The x axis ends at the last point (ticks beyond it dropped); the y
+	// axis at a round value.
+	xt, _ := niceTicks(xmin, xmax, 6)
+	for len(xt) > 1 && xt[len(xt)-1] > xmax {
+		xt = xt[:len(xt)-1]
+	}
+	xhi := xmax
 	yt, yhi := niceTicks(0, math.Max(ymax, yTop), 5)
 	xlo := xt[0]
 	sx := func(x float64) int { return c.X0 + int(math.Round((x-xlo)/(xhi-xlo)*float64(c.X1-c.X0))) }

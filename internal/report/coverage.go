@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,6 +163,11 @@ func first(s []string, n int) []string {
 // sourceLines reads path and classifies its lines by p's blocks. It
 // returns a note instead when the file cannot be read, does not match the
 // profile (edited since the run) or exceeds the budget.
+//
+// Blocks may nest (gfz's profiles have a block for a whole function body
+// and blocks for the branches in it), so the characters are painted outer
+// block first, inner blocks over them, and a line is classified by the
+// statuses of its non-blank characters.
 func sourceLines(path string, p *profile, budget *int) ([]srcLine, string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -171,25 +177,56 @@ func sourceLines(path string, p *profile, budget *int) ([]srcLine, string) {
 		return nil, "source not shown: the report's size limit for source is reached"
 	}
 	text := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	const covered, uncovered = 1, 2
-	marks := make([]uint8, len(text)+1)
 	for _, b := range p.Blocks {
 		if b.StartLine < 1 || b.EndLine > len(text) || b.EndLine < b.StartLine {
 			return nil, fmt.Sprintf("source not shown: %s has %d lines but the profile has a block at lines %d-%d (edited since the run?)", path, len(text), b.StartLine, b.EndLine)
 		}
+	}
+	*budget -= len(data)
+	const covered, uncovered = 1, 2
+	marks := make([][]uint8, len(text)) // per line, per byte
+	for i, t := range text {
+		marks[i] = make([]uint8, len(t))
+	}
+	blocks := slices.Clone(p.Blocks)
+	// By start, and the longer first at the same start: a block comes
+	// before the blocks nested in it.
+	sort.SliceStable(blocks, func(i, j int) bool {
+		a, b := blocks[i], blocks[j]
+		if a.StartLine != b.StartLine || a.StartCol != b.StartCol {
+			return a.StartLine < b.StartLine || a.StartLine == b.StartLine && a.StartCol < b.StartCol
+		}
+		return a.EndLine > b.EndLine || a.EndLine == b.EndLine && a.EndCol > b.EndCol
+	})
+	for _, b := range blocks {
 		m := uint8(uncovered)
 		if b.Count > 0 {
 			m = covered
 		}
 		for l := b.StartLine; l <= b.EndLine; l++ {
-			marks[l] |= m
+			row := marks[l-1]
+			from, to := 0, len(row) // byte offsets, to exclusive
+			if l == b.StartLine {
+				from = min(max(b.StartCol-1, 0), len(row))
+			}
+			if l == b.EndLine {
+				to = min(max(b.EndCol-1, from), len(row))
+			}
+			for c := from; c < to; c++ {
+				row[c] = m
+			}
 		}
 	}
-	*budget -= len(data)
 	lines := make([]srcLine, len(text))
 	for i, t := range text {
+		var seen uint8
+		for c := 0; c < len(t); c++ {
+			if t[c] != ' ' && t[c] != '\t' {
+				seen |= marks[i][c]
+			}
+		}
 		cls := ""
-		switch marks[i+1] {
+		switch seen {
 		case covered:
 			cls = "c"
 		case uncovered:

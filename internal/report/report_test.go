@@ -333,3 +333,36 @@ func TestReadProfile(t *testing.T) {
 		t.Errorf("modulePath = %q", got)
 	}
 }
+
+// TestSourceLinesNested: gfz's profiles nest blocks (a function body
+// around its branches); an inner block's status wins over the outer one's
+// for its characters, and a line is partly covered only when its code is.
+func TestSourceLinesNested(t *testing.T) {
+	src := "package p\n\nfunc F(n int) int {\n\tif n == 0 {\n\t\treturn 1\n\t}\n\tif n > 1 { n-- } else { n++ }\n\treturn n\n}\n"
+	path := filepath.Join(t.TempDir(), "p.go")
+	write(t, path, src)
+	p := &profile{FileName: "m/p.go", Blocks: []profileBlock{
+		{StartLine: 3, StartCol: 19, EndLine: 9, EndCol: 2, NumStmt: 4, Count: 1},  // the body
+		{StartLine: 4, StartCol: 13, EndLine: 6, EndCol: 3, NumStmt: 1, Count: 0},  // then of line 4
+		{StartLine: 7, StartCol: 11, EndLine: 7, EndCol: 17, NumStmt: 1, Count: 1}, // { n-- }
+		{StartLine: 7, StartCol: 24, EndLine: 7, EndCol: 31, NumStmt: 1, Count: 0}, // { n++ }
+	}}
+	budget := maxSourceBytes
+	lines, note := sourceLines(path, p, &budget)
+	if note != "" {
+		t.Fatal(note)
+	}
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.Class)
+	}
+	want := []string{"", "", "c", "c", "u", "u", "p", "c", "c"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("classes %q, want %q", got, want)
+	}
+	// A block past the file's end: the file was edited since the run.
+	p.Blocks = append(p.Blocks, profileBlock{StartLine: 20, StartCol: 1, EndLine: 21, EndCol: 2, NumStmt: 1})
+	if lines, note := sourceLines(path, p, &budget); lines != nil || !strings.Contains(note, "edited since the run") {
+		t.Errorf("stale source: %v %q", lines, note)
+	}
+}
