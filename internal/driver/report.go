@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gfz-dev/gfz/internal/report"
 )
@@ -28,14 +29,12 @@ func (c *config) withReport(run func(*config) int) int {
 	if c.report == "" {
 		return run(c)
 	}
-	prof := c.profilePath()
-	if prof == filepath.Join(c.workdir, report.ProfileFile) {
-		os.Remove(prof) // an earlier run's: never report it as this one's
-	}
-	os.Remove(prof + report.FuncsSuffix)
+	prof, start := c.profilePath(), time.Now()
 	code := run(c)
-	if _, err := os.Stat(prof); err != nil {
-		prof = "" // no worker wrote it (the run stopped early): the report says so
+	if fi, err := os.Stat(prof); err != nil || fi.ModTime().Before(start) {
+		// No worker wrote it (the run stopped before its end): never
+		// report an earlier run's as this one's. The report says so.
+		prof = ""
 	}
 	path, err := report.ForBinary(c.report, c.workdir, prof)
 	if err != nil {

@@ -102,6 +102,7 @@ func newChart(title string, names, classes []string, data [][]point, runs []floa
 		c.Runs = append(c.Runs, sx(r))
 	}
 	for i, pts := range data {
+		pts = thin(pts, maxPoints)
 		var b strings.Builder
 		for j, p := range pts {
 			if j > 0 {
@@ -199,4 +200,21 @@ func charts(rows []plotRow) []chart {
 		newChart("executions per second", []string{"execs/s"}, []string{"s3"}, [][]point{rate}, runs, fmtCount, 1),
 		newChart("corpus size and unique failures", []string{"corpus", "failures"}, []string{"s1", "s4"}, [][]point{corpus, fails}, runs, fmtCount, 1),
 	}
+}
+
+// maxPoints bounds the points of a series drawn (a day's run has 28,800
+// plot_data rows).
+const maxPoints = 1500
+
+// thin keeps at most n of pts, evenly spread, the first and last
+// included.
+func thin(pts []point, n int) []point {
+	if len(pts) <= n {
+		return pts
+	}
+	out := make([]point, 0, n)
+	for i := range n {
+		out = append(out, pts[i*(len(pts)-1)/(n-1)])
+	}
+	return out
 }

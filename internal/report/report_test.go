@@ -286,6 +286,17 @@ func TestTimelineAndTicks(t *testing.T) {
 	if !equal(ticks, []float64{0, 20, 40, 60, 80, 100}) || top != 100 {
 		t.Errorf("niceTicks(0, 87) = %v %v", ticks, top)
 	}
+	var many []point
+	for i := range 5000 {
+		many = append(many, point{float64(i), 1})
+	}
+	if th := thin(many, maxPoints); len(th) != maxPoints || th[0].x != 0 || th[len(th)-1].x != 4999 {
+		t.Errorf("thin: %d points from %v to %v", len(th), th[0], th[len(th)-1])
+	}
+	long := failure{Message: strings.Repeat("é", 300) + "\nsecond line"}
+	if h := long.Headline(); h != strings.Repeat("é", 200)+"…" || !long.LongMessage() {
+		t.Errorf("Headline = %q", h)
+	}
 	for s, want := range map[float64]string{0: "0", 20: "20s", 60: "1m", 90: "1m30s", 3600: "1h"} {
 		if got := fmtDuration(s); got != want {
 			t.Errorf("fmtDuration(%v) = %q, want %q", s, got, want)

@@ -124,6 +124,18 @@ type failure struct {
 	Note      string // what could not be read
 }
 
+// Headline is the first line of the message, shortened.
+func (f failure) Headline() string {
+	l, _, _ := strings.Cut(f.Message, "\n")
+	if r := []rune(l); len(r) > 200 {
+		l = string(r[:200]) + "…"
+	}
+	return l
+}
+
+// LongMessage reports whether the message says more than Headline.
+func (f failure) LongMessage() bool { return f.Headline() != f.Message }
+
 // maxFailures bounds the failures shown; maxSection the bytes of a
 // report's section shown.
 const (
