@@ -219,11 +219,20 @@ func sourceLines(path string, p *profile, budget *int) ([]srcLine, string) {
 	}
 	lines := make([]srcLine, len(text))
 	for i, t := range text {
-		var seen uint8
+		// Braces count only on a line of nothing else: the "{" that
+		// opens an uncovered branch does not make its line partly covered.
+		var seen, braces uint8
 		for c := 0; c < len(t); c++ {
-			if t[c] != ' ' && t[c] != '\t' {
+			switch t[c] {
+			case ' ', '\t':
+			case '{', '}':
+				braces |= marks[i][c]
+			default:
 				seen |= marks[i][c]
 			}
+		}
+		if seen == 0 {
+			seen = braces
 		}
 		cls := ""
 		switch seen {
