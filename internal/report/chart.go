@@ -35,6 +35,9 @@ type series struct {
 	Name   string
 	Class  string // CSS class giving its colour
 	Points string // "x,y x,y ..."
+	// The last point, marked (a run with one plot_data row has no line).
+	LastX, LastY int
+	HasLast      bool
 }
 
 type tick struct {
@@ -66,16 +69,17 @@ func timeline(rows []plotRow) (xs []float64, runs []float64) {
 func newChart(title string, names, classes []string, data [][]point, runs []float64, yFmt func(float64) string, yTop float64) chart {
 	// yTop is the least top of the y axis.
 	c := chart{Title: title, W: chartW, H: chartH, X0: padL, X1: chartW - padR, Y0: padT, Y1: chartH - padB}
-	xmin, xmax, ymax := math.Inf(1), math.Inf(-1), 0.0
+	// The x axis starts at 0, the start of the campaign.
+	xmin, xmax, ymax := 0.0, 0.0, 0.0
 	n := 0
 	for _, pts := range data {
 		for _, p := range pts {
-			xmin, xmax, ymax = math.Min(xmin, p.x), math.Max(xmax, p.x), math.Max(ymax, p.y)
+			xmax, ymax = math.Max(xmax, p.x), math.Max(ymax, p.y)
 			n++
 		}
 	}
 	if n == 0 {
-		c.Note = "no data"
+		c.Note = "no data (it needs two plot_data rows of one run)"
 		return c
 	}
 	if xmax <= xmin {
@@ -110,7 +114,12 @@ func newChart(title string, names, classes []string, data [][]point, runs []floa
 			}
 			fmt.Fprintf(&b, "%d,%d", sx(p.x), sy(p.y))
 		}
-		c.Series = append(c.Series, series{Name: names[i], Class: classes[i], Points: b.String()})
+		s := series{Name: names[i], Class: classes[i], Points: b.String()}
+		if len(pts) > 0 {
+			last := pts[len(pts)-1]
+			s.LastX, s.LastY, s.HasLast = sx(last.x), sy(last.y), true
+		}
+		c.Series = append(c.Series, s)
 	}
 	return c
 }
@@ -147,6 +156,9 @@ func niceStep(raw float64) float64 {
 func fmtDuration(s float64) string {
 	if s == 0 {
 		return "0"
+	}
+	if s < 10 && s != math.Trunc(s) { // the ticks of a run of a few seconds
+		return strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64) + "s"
 	}
 	d := time.Duration(s * float64(time.Second)).Round(time.Second).String()
 	if strings.HasSuffix(d, "m0s") {

@@ -297,7 +297,12 @@ func TestTimelineAndTicks(t *testing.T) {
 	if h := long.Headline(); h != strings.Repeat("é", 200)+"…" || !long.LongMessage() {
 		t.Errorf("Headline = %q", h)
 	}
-	for s, want := range map[float64]string{0: "0", 20: "20s", 60: "1m", 90: "1m30s", 3600: "1h"} {
+	// One plot_data row: no line, but its point is marked.
+	c := charts([]plotRow{{elapsed: 1.2, execs: 100, corpus: 3, valid: 10, invalid: 90, totalCov: 7}})
+	if len(c) != 4 || !c[0].Series[0].HasLast || c[0].XTicks[0].Label != "0" || c[2].Note == "" {
+		t.Errorf("charts of one row: %+v", c)
+	}
+	for s, want := range map[float64]string{0: "0", 0.4: "0.4s", 20: "20s", 60: "1m", 90: "1m30s", 3600: "1h"} {
 		if got := fmtDuration(s); got != want {
 			t.Errorf("fmtDuration(%v) = %q, want %q", s, got, want)
 		}
