@@ -82,7 +82,7 @@ const maxSourceBytes = 4 << 20
 func readCoverage(profile string, blocks []cover.Block, resolve func(string) string) coverage {
 	c := coverage{Profile: profile}
 	if profile == "" {
-		c.Note = "no coverage profile"
+		c.Note = "no coverage profile (worker 0 writes it when the run ends; a run stopped before, or a worker killed at the end, leaves none)"
 		return c
 	}
 	profs, err := readProfile(profile)
