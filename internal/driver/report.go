@@ -29,7 +29,9 @@ func (c *config) withReport(run func(*config) int) int {
 	if c.report == "" {
 		return run(c)
 	}
-	prof, start := c.profilePath(), time.Now()
+	// A profile older than this run (less a second or two for file
+	// systems with coarse timestamps) is an earlier run's.
+	prof, start := c.profilePath(), time.Now().Truncate(time.Second).Add(-time.Second)
 	code := run(c)
 	if fi, err := os.Stat(prof); err != nil || fi.ModTime().Before(start) {
 		// No worker wrote it (the run stopped before its end): never
