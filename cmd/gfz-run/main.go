@@ -56,6 +56,7 @@ type options struct {
 	coverprofile string
 	// regress passes -regress=<package directory> to every binary.
 	regress bool
+	report  reports // -report
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -86,6 +87,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
+	fs.StringVar(&o.report.dir, "report", "", "write an HTML report per target to `DIR`/<import path>/<FuzzTarget>/index.html and an index of them to DIR/index.html")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
@@ -126,14 +128,23 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		o.run = append(o.run, "-v")
 	}
 	o.coverprofile = coverprof
+	if o.report.dir != "" {
+		abs, err := filepath.Abs(o.report.dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "gfz-run: -report: %v\n", err)
+			return nil, 2
+		}
+		o.report.dir = abs
+	}
 	return o, -1
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	o, code := parse(args, stderr)
 	if o == nil {
 		return code
 	}
+	defer o.report.write(stdout, stderr, &code)
 	workBase, err := filepath.Abs(o.workdir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
@@ -205,10 +216,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				args = append(args, "-coverprofile", prof)
 			}
 			args = append(args, o.regressArgs(b.Dir)...)
+			args = append(args, o.report.args(b.Package, target, wd)...)
 			args = append(args, target)
 			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), b.Dir)
 			ran++
-			switch c := runBinary(ctx, b.Output, b.Dir, args, stdout, stderr); c {
+			c := runBinary(ctx, b.Output, b.Dir, args, stdout, stderr)
+			o.report.ran(c)
+			switch c {
 			case 0:
 			case 1:
 				failed++

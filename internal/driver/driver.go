@@ -81,6 +81,7 @@ type config struct {
 	engine       string
 	timeout      time.Duration
 	coverprofile string
+	report       string // -report DIR
 	verbose      bool
 	workers      int
 	rssLimitMB   int
@@ -135,7 +136,7 @@ func Init(info string) {
 	if len(cfg.repro) > 0 {
 		os.Exit(superviseRepro(cfg))
 	}
-	os.Exit(superviseWorkers(cfg))
+	os.Exit(cfg.withReport(superviseWorkers))
 }
 
 // Active reports whether this process is the child of a fuzz binary, in

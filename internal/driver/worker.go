@@ -92,14 +92,15 @@ func superviseWorkers(cfg *config) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	args := os.Args[1:]
+	status, stdout := cfg.outputs()
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
 		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
 		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
-		Status: cfg.stderr, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
+		Status: status, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
 		Command: func(w engine.WorkerSpec) *exec.Cmd {
 			cmd := exec.Command(exe, args...)
 			cmd.Env = append(os.Environ(), childEnv+"=1", workerEnv+"="+encodeWorkerSpec(w))
-			cmd.Stdout = cfg.stdout
+			cmd.Stdout = stdout
 			return cmd
 		},
 		Describe:   cfg.describer(exe),
@@ -221,8 +222,8 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
 		return ExitUsage
 	}
-	if c.coverprofile != "" && (c.worker == nil || c.worker.ID == 0) {
-		if err := writeCoverProfile(c.coverprofile); err != nil {
+	if prof := c.profilePath(); prof != "" && (c.worker == nil || c.worker.ID == 0) {
+		if err := c.writeCoverage(prof); err != nil {
 			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 			return ExitUsage
 		}

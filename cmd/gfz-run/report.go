@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/report"
+)
+
+// reports is gfz-run's -report DIR: every fuzz binary writes its report to
+// DIR/<import path>/<FuzzTarget> (its own -report flag), and gfz-run
+// writes DIR/index.html linking to them at the end.
+type reports struct {
+	dir     string // absolute; "" without -report
+	entries []report.IndexEntry
+}
+
+// args returns the -report arguments of one target's run and records it
+// for the index.
+func (r *reports) args(pkg, target, workdir string) []string {
+	if r.dir == "" {
+		return nil
+	}
+	dir := filepath.Join(r.dir, filepath.FromSlash(pkg), target)
+	r.entries = append(r.entries, report.IndexEntry{Package: pkg, Target: target, Workdir: workdir, Report: dir, Status: "running"})
+	return []string{"-report", dir}
+}
+
+// ran records how the last target's run ended.
+func (r *reports) ran(code int) {
+	if len(r.entries) == 0 {
+		return
+	}
+	s := fmt.Sprintf("exit status %d", code)
+	switch code {
+	case 0:
+		s = "ok"
+	case 1:
+		s = "new failure"
+	}
+	r.entries[len(r.entries)-1].Status = s
+}
+
+// write writes the index and, if it cannot, makes *code 2.
+func (r *reports) write(stdout, stderr io.Writer, code *int) {
+	if r.dir == "" || len(r.entries) == 0 {
+		return
+	}
+	path, err := report.WriteIndex(r.dir, r.entries, time.Time{})
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -report: %v\n", err)
+		*code = 2
+		return
+	}
+	fmt.Fprintf(stdout, "gfz-run: report: %s\n", path)
+}

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+)
+
+// The index of several reports (gfz-run -report DIR): one line per fuzz
+// target with its headline figures and a link to its report.
+
+// IndexEntry is one target's report in an index.
+type IndexEntry struct {
+	Package, Target string
+	Workdir         string // the target's work directory
+	Report          string // the directory of its report, under the index's
+	Status          string // how its run ended, e.g. "new failure"
+}
+
+type indexRow struct {
+	IndexEntry
+	Link                      string
+	Execs, Coverage, Failures string
+	Note                      string
+}
+
+// WriteIndex writes out/index.html, linking to each entry's report. The
+// figures are read from each work directory's stats.
+func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error) {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var rows []indexRow
+	for _, e := range entries {
+		r := indexRow{IndexEntry: e}
+		if rel, err := filepath.Rel(out, filepath.Join(e.Report, IndexFile)); err == nil {
+			r.Link = filepath.ToSlash(rel)
+		}
+		if _, err := os.Stat(filepath.Join(e.Report, IndexFile)); err != nil {
+			r.Link, r.Note = "", "no report written"
+		}
+		stats, notes := readStats(filepath.Join(e.Workdir, "stats"))
+		if len(stats) == 0 && len(notes) > 0 && r.Note == "" {
+			r.Note = notes[0]
+		}
+		r.Execs = groupDigits(lookup(stats, "execs"))
+		r.Coverage = lookup(stats, "total_cov")
+		r.Failures = lookup(stats, "unique_failures")
+		rows = append(rows, r)
+	}
+	var buf bytes.Buffer
+	if err := indexTemplate.Execute(&buf, struct {
+		Rows      []indexRow
+		Generated string
+	}{rows, now.Format(time.RFC3339)}); err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	path := filepath.Join(out, IndexFile)
+	if err := engine.WriteFileAtomic(path, buf.Bytes()); err != nil {
+		return "", fmt.Errorf("report: %w", err)
+	}
+	return path, nil
+}
+
+//go:embed index.html
+var indexHTML string
+
+var indexTemplate = template.Must(template.New("index").Parse(indexHTML))
