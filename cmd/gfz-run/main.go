@@ -57,6 +57,7 @@ type options struct {
 	// regress passes -regress=<package directory> to every binary.
 	regress bool
 	report  reports // -report
+	ci      ciOptions
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -78,17 +79,18 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
 	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>)")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
-	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs)")
+	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs); with -ci the total budget shared by all targets")
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
-	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU); 1 makes runs reproducible")
+	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU; with -ci: chosen so that all targets together use GOMAXPROCS); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
 	fs.StringVar(&o.report.dir, "report", "", "write an HTML report per target to `DIR`/<import path>/<FuzzTarget>/index.html and an index of them to DIR/index.html")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
+	addCIFlags(fs, &o.ci)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
 			"Builds the gfz fuzz binaries of the packages and runs each of their fuzz targets.\n\nFlags:\n")
@@ -108,17 +110,28 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
 		return nil, 2
 	}
-	if dur.D == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
+	if !o.ci.on && dur.D == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
 		fmt.Fprintln(stderr, "gfz-run: note: without -time or -runs each target runs until interrupted (Ctrl-C moves on to the next)")
 	}
 	o.build.Patterns = fs.Args()
 	o.build.Verbose = verbose
+	if !o.ci.on && o.ci.failures != "" {
+		fmt.Fprintln(stderr, "gfz-run: -failures goes with -ci")
+		return nil, 2
+	}
+	if o.ci.on {
+		// -ci: -time is the total budget and -workers is chosen per
+		// target (ci.go); both are added to each target's arguments.
+		if code := o.ci.setDefaults(fs, o, dur.D, runs, workers, &seed, stderr); code >= 0 {
+			return nil, code
+		}
+	}
 	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String(),
 		"-rss_limit_mb", strconv.Itoa(rssLimit)}
-	if workers > 0 {
+	if workers > 0 && !o.ci.on {
 		o.run = append(o.run, "-workers", strconv.Itoa(workers))
 	}
-	if dur.D > 0 {
+	if dur.D > 0 && !o.ci.on {
 		o.run = append(o.run, "-time", dur.String())
 	}
 	if runs > 0 {
@@ -145,6 +158,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return code
 	}
 	defer o.report.write(stdout, stderr, &code)
+	if o.ci.on {
+		return runCI(ctx, o, stdout, stderr)
+	}
 	workBase, err := filepath.Abs(o.workdir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
@@ -200,23 +216,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 					fmt.Fprintf(stderr, "gfz-run: note: %s looks like a work directory of an older gfz-run; this target now uses %s (move the old one there to resume it)\n", old, wd)
 				}
 			}
-			args := append([]string{"-workdir", wd}, o.run...)
-			if o.coverprofile != "" {
-				prof := o.coverprofile
-				if total > 1 && o.only == "" {
-					if names[target] > 1 {
-						prof += "." + strings.ReplaceAll(b.Package, "/", "_")
-					}
-					prof += "." + target
-				}
-				if prof, err = filepath.Abs(prof); err != nil {
-					fmt.Fprintf(stderr, "gfz-run: -coverprofile: %v\n", err)
-					return 2
-				}
-				args = append(args, "-coverprofile", prof)
+			args, err := o.targetArgs(b, target, wd, names[target] > 1, total > 1)
+			if err != nil {
+				fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+				return 2
 			}
-			args = append(args, o.regressArgs(b.Dir)...)
-			args = append(args, o.report.args(b.Package, target, wd)...)
 			args = append(args, target)
 			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), b.Dir)
 			ran++
@@ -242,6 +246,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return 1
 	}
 	return exitFor(failed)
+}
+
+// targetArgs returns the fuzz binary's arguments for target of binary b
+// with work directory wd, all but the target name: o.run, -coverprofile
+// (suffixed when there are several targets), -regress and -report.
+// shared says another package has a target of the same name.
+func (o *options) targetArgs(b build.Binary, target, wd string, shared, several bool) ([]string, error) {
+	args := append([]string{"-workdir", wd}, o.run...)
+	if o.coverprofile != "" {
+		prof := o.coverprofile
+		if several && o.only == "" {
+			if shared {
+				prof += "." + strings.ReplaceAll(b.Package, "/", "_")
+			}
+			prof += "." + target
+		}
+		prof, err := filepath.Abs(prof)
+		if err != nil {
+			return nil, fmt.Errorf("-coverprofile: %w", err)
+		}
+		args = append(args, "-coverprofile", prof)
+	}
+	args = append(args, o.regressArgs(b.Dir)...)
+	args = append(args, o.report.args(b.Package, target, wd)...)
+	return args, nil
 }
 
 // regressArgs returns the fuzz binary flag that -regress passes on for a

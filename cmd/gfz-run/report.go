@@ -33,6 +33,11 @@ func (r *reports) ran(code int) {
 	if len(r.entries) == 0 {
 		return
 	}
+	r.setStatus(len(r.entries)-1, code)
+}
+
+// setStatus records how the run of entry i ended.
+func (r *reports) setStatus(i, code int) {
 	s := fmt.Sprintf("exit status %d", code)
 	switch code {
 	case 0:
@@ -40,7 +45,7 @@ func (r *reports) ran(code int) {
 	case 1:
 		s = "new failure"
 	}
-	r.entries[len(r.entries)-1].Status = s
+	r.entries[i].Status = s
 }
 
 // write writes the index and, if it cannot, makes *code 2.

@@ -1,0 +1,544 @@
+package main
+
+// gfz-run -ci: the CI mode (docs/CLI.md, "gfz-run -ci"). Every target of
+// the patterns (./... by default) shares one time budget; the targets run
+// in parallel, GOMAXPROCS worker processes in all; the work directories
+// live under a directory a CI cache restores between runs; one summary
+// table at the end; exit status 1 only for a failure that the restored
+// work directories did not already hold, 2 for a setup error.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/build"
+	gfzengine "github.com/gfz-dev/gfz/internal/engine"
+)
+
+const (
+	// ciWorkdir is -workdir's default with -ci: the directory to cache.
+	// Inside the checkout (GitLab caches only paths there) and hidden, so
+	// that ./... never matches anything in it.
+	ciWorkdir = ".gfz-cache"
+	// ciBin is -o's default with -ci: the binaries stay out of the cache.
+	ciBin = ".gfz-bin"
+	// ciFailures is -failures' default: the directory to upload as an
+	// artefact. Not hidden: upload-artifact skips hidden files.
+	ciFailures = "gfz-failures"
+	// ciDefaultTime is the budget of -ci without -time or -runs.
+	ciDefaultTime = 5 * time.Minute
+	// ciMinTime is the least time a target is given when there are so
+	// many targets that the budget would give each less.
+	ciMinTime = 10 * time.Second
+	// ciSummary is the summary's file name in the -failures directory.
+	ciSummary = "SUMMARY.txt"
+)
+
+// ciOptions are the settings of -ci.
+type ciOptions struct {
+	on       bool
+	failures string        // -failures DIR
+	total    time.Duration // -time: the total budget (0: none, -runs bounds each target)
+	workers  int           // -workers if given (per target), else 0
+	procs    int           // worker processes in all (GOMAXPROCS)
+	seed     int64
+	seedSet  bool // -seed was given
+}
+
+func addCIFlags(fs *flag.FlagSet, c *ciOptions) {
+	fs.BoolVar(&c.on, "ci", false, "CI mode: fuzz every target of the packages (default ./...) in parallel within one total -time (default 5m), work directories under -workdir (default "+ciWorkdir+", cache it), one summary table; exit 1 only for a new failure, 2 for a setup error")
+	fs.StringVar(&c.failures, "failures", "", "with -ci: write the summary and each new failure, laid out as <package dir>/testdata/fuzz/<FuzzTarget>/<name>, to `DIR` (default "+ciFailures+"; upload it as an artefact)")
+}
+
+// setDefaults applies -ci's defaults to the flags not given on the
+// command line. It returns an exit status, or -1 to go on.
+func (c *ciOptions) setDefaults(fs *flag.FlagSet, o *options, total time.Duration, runs int64, workers int, seed *int64, stderr io.Writer) int {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["workdir"] {
+		o.workdir = ciWorkdir
+	}
+	if !set["o"] {
+		o.keep = ciBin
+	}
+	if c.failures == "" {
+		c.failures = ciFailures
+	}
+	if len(o.build.Patterns) == 0 {
+		o.build.Patterns = []string{"./..."}
+	}
+	if total == 0 && runs == 0 {
+		total = ciDefaultTime
+	}
+	c.total, c.workers = total, workers
+	c.procs = max(runtime.GOMAXPROCS(0), 1)
+	c.seedSet = set["seed"]
+	if !c.seedSet {
+		// A new seed each run: the restored corpus is explored along new
+		// paths. It is printed, so a run can be repeated.
+		*seed = rand.Int64N(1 << 31)
+	}
+	c.seed = *seed
+	return -1
+}
+
+// ciPlan is how -ci runs n targets on procs worker processes: in rounds,
+// each round's targets at once for per, sharing the processes.
+type ciPlan struct {
+	rounds  [][]int // indices of the targets of each round, in order
+	workers []int   // -workers of each target
+	per     time.Duration
+	short   bool // per was raised to ciMinTime: the run takes longer than the budget
+}
+
+// planCI divides the budget. Without -workers, a round holds up to procs
+// targets and divides the procs worker processes among its targets (the
+// first ones get one more when they do not divide evenly); with -workers
+// W, a round holds procs/W targets (at least one) of W workers each. The
+// targets are dealt to the rounds in turn, so that rounds differ by at
+// most one target, and each round lasts total/rounds (at least
+// ciMinTime, or total if less).
+func planCI(n, procs, workers int, total time.Duration) ciPlan {
+	procs = max(procs, 1)
+	capacity := procs
+	if workers > 0 {
+		capacity = max(procs/workers, 1)
+	}
+	nr := max((n+capacity-1)/capacity, 1)
+	p := ciPlan{rounds: make([][]int, nr), workers: make([]int, n)}
+	for i := range n {
+		p.rounds[i%nr] = append(p.rounds[i%nr], i)
+	}
+	for _, r := range p.rounds {
+		for j, i := range r {
+			if workers > 0 {
+				p.workers[i] = workers
+				continue
+			}
+			p.workers[i] = procs / len(r)
+			if j < procs%len(r) {
+				p.workers[i]++
+			}
+		}
+	}
+	if total > 0 {
+		p.per = (total / time.Duration(nr)).Truncate(time.Millisecond)
+		if floor := min(total, ciMinTime); p.per < floor {
+			p.per, p.short = floor, true
+		}
+	}
+	return p
+}
+
+// ciJob is one target's run.
+type ciJob struct {
+	bin      build.Binary
+	target   string
+	relDir   string // the package directory relative to the current one (or its import path)
+	wd       string
+	args     []string // all but -workers, -time and the target
+	report   int      // index of its -report entry, or -1
+	known    []string // failures/*.input before the run
+	ran      bool
+	code     int
+	newFails []string // failures/*.input paths this run added
+	stats    map[string]string
+}
+
+func (j *ciJob) label() string { return j.relDir + " " + j.target }
+
+func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
+	c := &o.ci
+	workBase, err := filepath.Abs(o.workdir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
+		return 2
+	}
+	if err := checkWritable(workBase); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir %s: %v; give a writable -workdir\n", o.workdir, err)
+		return 2
+	}
+	failDir, err := filepath.Abs(c.failures)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -failures: %v\n", err)
+		return 2
+	}
+	if err := checkWritable(failDir); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -failures %s: %v; give a writable -failures directory\n", c.failures, err)
+		return 2
+	}
+	outDir, err := filepath.Abs(o.keep)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -o: %v\n", err)
+		return 2
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
+		return 2
+	}
+	o.build.Output = outDir + string(filepath.Separator)
+	o.build.Stdout, o.build.Stderr = stderr, stderr
+	res, err := build.Build(ctx, o.build)
+	if err != nil {
+		// In CI a package that does not build is a broken job, not a
+		// finding: stop before fuzzing.
+		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
+		fmt.Fprintln(stderr, "gfz-run: -ci: nothing fuzzed: fix the build (exit status 2)")
+		return 2
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	names := map[string]int{}
+	total := 0
+	for _, b := range res.Binaries {
+		for _, t := range b.Targets {
+			names[t]++
+			total++
+		}
+	}
+	var jobs []*ciJob
+	for _, b := range res.Binaries {
+		fmt.Fprintf(stdout, "gfz-run: built %s (%d probes): %s\n", b.Package, b.Probes, strings.Join(b.Targets, ", "))
+		rel := b.Package // outside the current directory: its import path
+		if r, err := filepath.Rel(cwd, b.Dir); err == nil && r == "." {
+			rel = "."
+		} else if err == nil && filepath.IsLocal(r) {
+			rel = "./" + filepath.ToSlash(r)
+		}
+		for _, target := range b.Targets {
+			if o.only != "" && target != o.only {
+				continue
+			}
+			j := &ciJob{bin: b, target: target, relDir: rel, wd: workDir(workBase, b.Package, target), report: -1}
+			j.args, err = o.targetArgs(b, target, j.wd, names[target] > 1, total > 1)
+			if err != nil {
+				fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+				return 2
+			}
+			if o.report.dir != "" {
+				j.report = len(o.report.entries) - 1
+			}
+			jobs = append(jobs, j)
+		}
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
+		return 2
+	}
+
+	plan := planCI(len(jobs), c.procs, c.workers, c.total)
+	budget := "no time limit (-runs)"
+	if c.total > 0 {
+		budget = fmt.Sprintf("budget %v: %d round(s) of %v", c.total, len(plan.rounds), plan.per)
+	}
+	fmt.Fprintf(stdout, "gfz-run: -ci: %d target(s), %d worker process(es) (GOMAXPROCS), %s; seed %d; work directories under %s\n",
+		len(jobs), c.procs, budget, c.seed, workBase)
+	if plan.short {
+		fmt.Fprintf(stderr, "gfz-run: note: %d targets on %d worker processes: each target gets %v, so the run takes about %v, more than -time %v\n",
+			len(jobs), c.procs, plan.per, plan.per*time.Duration(len(plan.rounds)), c.total)
+	}
+	var mu sync.Mutex // serialises the children's lines
+	for _, round := range plan.rounds {
+		if ctx.Err() != nil {
+			break
+		}
+		var wg sync.WaitGroup
+		for _, i := range round {
+			j := jobs[i]
+			args := append(slices.Clone(j.args), "-workers", strconv.Itoa(plan.workers[i]))
+			if plan.per > 0 {
+				args = append(args, "-time", plan.per.String())
+			}
+			args = append(args, j.target)
+			j.known = failureInputs(j.wd)
+			j.ran = true
+			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(j.bin.Output), strings.Join(args, " "), j.bin.Dir)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				prefix := "[" + j.label() + "] "
+				out := &lineWriter{mu: &mu, w: stdout, prefix: prefix}
+				errw := &lineWriter{mu: &mu, w: stderr, prefix: prefix}
+				j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, out, errw)
+				out.flush()
+				errw.flush()
+			}()
+		}
+		wg.Wait()
+		for _, i := range round {
+			j := jobs[i]
+			after := failureInputs(j.wd)
+			for _, f := range after {
+				if !slices.Contains(j.known, f) {
+					j.newFails = append(j.newFails, filepath.Join(j.wd, "failures", f))
+				}
+			}
+			j.stats = readStatsFile(filepath.Join(j.wd, "stats"))
+			if j.report >= 0 {
+				o.report.setStatus(j.report, j.code)
+			}
+		}
+	}
+	interrupted := ctx.Err() != nil
+	code := 0
+	for _, j := range jobs {
+		switch {
+		case !j.ran:
+		case j.code == 0 && len(j.newFails) == 0:
+		case j.code == 0 || j.code == 1:
+			code = max(code, 1)
+		default:
+			code = 2
+		}
+	}
+	summary := ciSummaryText(jobs, o.regress, failDir, cwd)
+	fmt.Fprint(stdout, "\n"+summary)
+	if interrupted {
+		fmt.Fprintln(stderr, "gfz-run: interrupted: the targets not run are marked so")
+	}
+	if err := writeCIFailures(failDir, jobs, summary); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -failures: %v\n", err)
+		return 2
+	}
+	return code
+}
+
+// ciSummaryText is the summary table, then each new failure with its
+// reproduce commands.
+func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
+	nnew, nknown := 0, 0
+	for _, j := range jobs {
+		res := "ok"
+		switch {
+		case !j.ran:
+			res = "not run"
+		case j.code >= 2 || j.code < 0:
+			res = fmt.Sprintf("error (exit status %d)", j.code)
+		case len(j.newFails) > 0 || j.code == 1:
+			res = "NEW FAILURE"
+		}
+		stat := func(k string) string {
+			if v, ok := j.stats[k]; ok && v != "" {
+				return v
+			}
+			return "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", j.bin.Package, j.target, res, stat("execs"), stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known))
+		nnew += len(j.newFails)
+		nknown += len(j.known)
+	}
+	tw.Flush()
+	for _, j := range jobs {
+		if j.ran && j.code == 1 && len(j.newFails) == 0 {
+			fmt.Fprintf(&b, "\n%s %s: exit status 1 but no new file in %s (see its output above)\n", j.bin.Package, j.target, filepath.Join(j.wd, "failures"))
+		}
+	}
+	if nnew > 0 {
+		fmt.Fprintf(&b, "\n%d new failure(s):\n", nnew)
+	}
+	for _, j := range jobs {
+		for _, in := range j.newFails {
+			txt := strings.TrimSuffix(in, ".input") + ".txt"
+			kind, msg, repro := failureHeadline(txt)
+			fmt.Fprintf(&b, "\n%s %s: %s: %s\n", j.bin.Package, j.target, kind, msg)
+			fmt.Fprintf(&b, "  report:    %s\n", txt)
+			if repro != "" {
+				fmt.Fprintf(&b, "  reproduce: %s\n", repro)
+			}
+			name := regressName(in)
+			if name == "" {
+				continue
+			}
+			reg := filepath.Join(j.bin.Dir, "testdata", "fuzz", j.target, name)
+			art := filepath.Join(failDir, filepath.FromSlash(j.relDir), "testdata", "fuzz", j.target, name)
+			if regress {
+				fmt.Fprintf(&b, "  written:   %s (commit it: plain go test then replays it)\n", reg)
+			} else {
+				fmt.Fprintf(&b, "  artefact:  %s (copy it to %s)\n", art, reg)
+			}
+			fmt.Fprintf(&b, "  go test:   go test -run=%s/%s %s\n", j.target, name, j.relDir)
+		}
+	}
+	if nknown > 0 {
+		fmt.Fprintf(&b, "\n%d failure(s) known from earlier runs (in the work directories' failures/) do not fail the job.\n", nknown)
+	}
+	return b.String()
+}
+
+// writeCIFailures writes the summary and, for each new failure, its input
+// as failDir/<package dir>/testdata/fuzz/<FuzzTarget>/<name>, named as
+// -regress names it, and its report next to the summary.
+func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
+	var reports bytes.Buffer
+	for _, j := range jobs {
+		for _, in := range j.newFails {
+			data, err := os.ReadFile(in)
+			if err != nil {
+				return fmt.Errorf("reading a new failure: %w", err)
+			}
+			dst := filepath.Join(failDir, filepath.FromSlash(j.relDir), "testdata", "fuzz", j.target, regressNameOf(data))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			if err := gfzengine.WriteFileAtomic(dst, data); err != nil {
+				return err
+			}
+			txt, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
+			if err != nil {
+				txt = []byte(fmt.Sprintf("(report unreadable: %v)\n", err))
+			}
+			fmt.Fprintf(&reports, "\n==== %s %s: %s\n%s", j.bin.Package, j.target, in, txt)
+		}
+	}
+	if reports.Len() > 0 {
+		summary += "\nReports of the new failures:\n" + reports.String()
+	}
+	if err := gfzengine.WriteFileAtomic(filepath.Join(failDir, ciSummary), []byte(summary)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// regressName is the name -regress gives the file in testdata/fuzz: the
+// first 16 hex digits of the SHA-256 of its content ("" if unreadable).
+func regressName(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return regressNameOf(data)
+}
+
+func regressNameOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// failureInputs lists the base names of wd/failures/*.input, sorted.
+func failureInputs(wd string) []string {
+	m, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
+	for i := range m {
+		m[i] = filepath.Base(m[i])
+	}
+	slices.Sort(m)
+	return m
+}
+
+// readStatsFile reads a work directory's stats ("key: value" lines).
+func readStatsFile(path string) map[string]string {
+	m := map[string]string{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return m
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(l, ": "); ok {
+			m[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	return m
+}
+
+// failureHeadline reads a failure report's kind, the first line of its
+// message, and its reproduce command.
+func failureHeadline(txt string) (kind, msg, repro string) {
+	f, err := os.Open(txt)
+	if err != nil {
+		return "failure", fmt.Sprintf("(report unreadable: %v)", err), ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	inMsg := false
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case inMsg:
+			msg, inMsg = strings.TrimSpace(l), false
+		case strings.HasPrefix(l, "kind: ") && kind == "":
+			kind = strings.TrimPrefix(l, "kind: ")
+		case strings.HasPrefix(l, "reproduce: ") && repro == "":
+			repro = strings.TrimPrefix(l, "reproduce: ")
+		case l == "message:" && msg == "":
+			inMsg = true
+		}
+	}
+	if kind == "" {
+		kind = "failure"
+	}
+	return kind, msg, repro
+}
+
+// checkWritable creates dir if needed and checks that a file can be
+// created in it.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".gfz-probe*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// lineWriter writes whole lines to w, each with prefix, under mu: the
+// output of targets running at once stays readable line by line.
+type lineWriter struct {
+	mu     *sync.Mutex
+	w      io.Writer
+	prefix string
+	buf    []byte
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		l.emit(l.buf[:i+1])
+		l.buf = l.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// flush writes a last unterminated line.
+func (l *lineWriter) flush() {
+	if len(l.buf) > 0 {
+		l.emit(append(l.buf, '\n'))
+		l.buf = nil
+	}
+}
+
+func (l *lineWriter) emit(line []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = io.WriteString(l.w, l.prefix)
+	_, _ = l.w.Write(line)
+}
