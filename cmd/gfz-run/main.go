@@ -16,6 +16,11 @@
 // stop the others: the targets that built are run and the exit status is 1.
 // Exit status: 0 when no target failed, 1 when a target found a new failure
 // or a build failed, 2 for usage errors and when there is no go.mod.
+//
+// With -ci (ci.go) it is a CI step: the targets of ./... run in parallel
+// within one total -time, their work directories under .gfz-cache for a CI
+// cache, with one summary table at the end; the exit status is 1 only for
+// a new failure and 2 for any setup error, a build failure included.
 package main
 
 import (
