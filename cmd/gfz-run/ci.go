@@ -303,6 +303,9 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	for _, j := range jobs {
 		switch {
 		case !j.ran:
+			if j.report >= 0 {
+				o.report.entries[j.report].Status = "not run"
+			}
 		case j.code == 0 && len(j.newFails) == 0:
 		case j.code == 0 || j.code == 1:
 			code = max(code, 1)
