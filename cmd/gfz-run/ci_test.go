@@ -127,6 +127,31 @@ func TestCISetupErrors(t *testing.T) {
 	}
 }
 
+// TestCIBinarySetupError: a fuzz binary that exits 2 (here, a refused
+// seed file) makes the run's exit status 2, even when another target found
+// a new failure; both are in the summary.
+func TestCIBinarySetupError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a module")
+	}
+	files := map[string]string{
+		"s/s.go":                    "package s\n\nfunc F(n int) int { return n }\n",
+		"s/s_test.go":               strings.ReplaceAll(bugModule["p/p_test.go"], "package p", "package s"),
+		"s/testdata/fuzz/FuzzF/bad": "go test fuzz v1\nstring(\"x\")\n",
+		"go.mod":                    bugModule["go.mod"],
+		"p/p.go":                    bugModule["p/p.go"],
+		"p/p_test.go":               bugModule["p/p_test.go"],
+	}
+	files["s/s_test.go"] = strings.ReplaceAll(files["s/s_test.go"], "Check(", "F(")
+	t.Chdir(checkout(t, files))
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-ci", "-time", "3s"}, &out, &errb)
+	if code != 2 || !regexp.MustCompile(`(?m)^example\.com/bug/s +FuzzF +error \(exit status 2\)`).MatchString(out.String()) ||
+		!regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +NEW FAILURE `).MatchString(out.String()) {
+		t.Errorf("exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+}
+
 // The modules the recipes are tried on: one with a bug that the first
 // executions find, one without.
 var (
