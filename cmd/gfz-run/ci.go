@@ -67,8 +67,8 @@ func addCIFlags(fs *flag.FlagSet, c *ciOptions) {
 }
 
 // setDefaults applies -ci's defaults to the flags not given on the
-// command line. It returns an exit status, or -1 to go on.
-func (c *ciOptions) setDefaults(fs *flag.FlagSet, o *options, total time.Duration, runs int64, workers int, seed *int64, stderr io.Writer) int {
+// command line and records the budget.
+func (c *ciOptions) setDefaults(fs *flag.FlagSet, o *options, total time.Duration, runs int64, workers int, seed *int64) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["workdir"] {
@@ -95,7 +95,6 @@ func (c *ciOptions) setDefaults(fs *flag.FlagSet, o *options, total time.Duratio
 		*seed = rand.Int64N(1 << 31)
 	}
 	c.seed = *seed
-	return -1
 }
 
 // ciPlan is how -ci runs n targets on procs worker processes: in rounds,

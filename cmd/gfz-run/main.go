@@ -127,9 +127,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	if o.ci.on {
 		// -ci: -time is the total budget and -workers is chosen per
 		// target (ci.go); both are added to each target's arguments.
-		if code := o.ci.setDefaults(fs, o, dur.D, runs, workers, &seed, stderr); code >= 0 {
-			return nil, code
-		}
+		o.ci.setDefaults(fs, o, dur.D, runs, workers, &seed)
 	}
 	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String(),
 		"-rss_limit_mb", strconv.Itoa(rssLimit)}
