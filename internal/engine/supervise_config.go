@@ -52,6 +52,10 @@ type SupervisorConfig struct {
 	// bytes read. nil: such reports have no values and inputs are saved
 	// as published (extended to the size cap).
 	Describe func(ctx context.Context, input []byte, timeout time.Duration) (values string, consumed int, err error)
+	// Codec writes and reads the input files of the work directory (nil:
+	// BytesCodec); it must be the codec of the workers' executor (see
+	// CodecExecutor).
+	Codec Codec
 }
 
 // WorkerSpec tells a worker process what to do (passed by
