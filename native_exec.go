@@ -282,7 +282,7 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 		fi.Signature = "runtime.Goexit\n" + userFrames(j.pcs, nil)
 	}
 	if !e.repeat(fi.Signature) {
-		fi.Message = strings.TrimPrefix(e.logText(), "\n")
+		fi.Message = e.failureLog()
 		if fi.Kind == "runtime.Goexit" {
 			fi.Message = "the fuzz function called runtime.Goexit without failing or skipping" + e.logText()
 		}
@@ -308,6 +308,19 @@ func (e *nativeExec) repeat(sig string) bool {
 	return false
 }
 
+// failureLog is the message of a t.Fatal or t.Error failure: the last
+// line logged (the message of the call that failed, usually), then the
+// whole log when there is more.
+func (e *nativeExec) failureLog() string {
+	switch len(e.logs) {
+	case 0:
+		return ""
+	case 1:
+		return e.logs[0]
+	}
+	return e.logs[len(e.logs)-1] + "\nlog:" + e.logText()
+}
+
 // logText is the execution's log lines, each on a line of its own after a
 // newline ("" when there are none).
 func (e *nativeExec) logText() string {
@@ -331,7 +344,8 @@ func (e *nativeExec) lastLogSite() string {
 }
 
 // formatNativeStack prints pcs like a goroutine trace from the innermost
-// user-visible frame down to the fuzz function.
+// user frame down to the fuzz function (without the runtime's and the
+// testing package's frames, which a panic or t.Fatal adds on top).
 func formatNativeStack(pcs []uintptr) string {
 	var b strings.Builder
 	frames := runtime.CallersFrames(pcs)
@@ -340,7 +354,7 @@ func formatNativeStack(pcs []uintptr) string {
 		if strings.HasPrefix(fr.Function, "reflect.") || strings.HasPrefix(fr.Function, "github.com/gfz-dev/gfz.runNative") {
 			break
 		}
-		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) && !strings.HasPrefix(fr.Function, "runtime.") {
+		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) && !strings.HasPrefix(fr.Function, "runtime.") && !strings.HasPrefix(fr.Function, "testing.") {
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
 		}
 		if !more {
