@@ -732,7 +732,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			info += "&" + n
 		}
 		ldflags := "-X " + GfzPath + ".buildInfo=" + info
-		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary), "-o", out}
+		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary) + nativeDictLdflag(prep.Native[pkg], prep.Dictionary), "-o", out}
 		args = append(args, prep.BuildFlags...)
 		args = append(args, pkg)
 		cmd := exec.CommandContext(ctx, "go", args...)

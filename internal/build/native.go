@@ -305,3 +305,15 @@ func NoTargetsLine(pkgs []string) string {
 	}
 	return fmt.Sprintf("%d package(s) without fuzz targets not built: %s%s", len(pkgs), strings.Join(list, ", "), more)
 }
+
+// nativeDictLdflag returns the linker flag that hands the dictionary to
+// the driver of a binary with native targets (whose raw arguments get the
+// literals through the engine rather than through generators), with a
+// leading space; "" when the binary has none.
+func nativeDictLdflag(native map[string]string, tokens []string) string {
+	enc := EncodeDictionary(tokens)
+	if len(native) == 0 || enc == "" {
+		return ""
+	}
+	return " -X " + GfzPath + "/internal/driver.nativeDict=" + enc
+}

@@ -2,6 +2,8 @@ package driver
 
 import (
 	"fmt"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -75,4 +77,40 @@ func (c *config) encodeInput(data []byte) []byte {
 		return cd.EncodeFile(data)
 	}
 	return engine.EncodeInput(data)
+}
+
+// nativeDict is set by gfz-build with -ldflags "-X
+// github.com/gfz-dev/gfz/internal/driver.nativeDict=..." in binaries with
+// native targets: the literals of the instrumented packages, encoded as
+// for generators.builtinDict (tokens escaped with url.QueryEscape, joined
+// by commas). Native targets get them as the engine's dictionary; gfz
+// targets draw them through generators.
+var nativeDict string
+
+// dictionary returns the engine dictionary of the configured target:
+// nativeDict's tokens for a native target, nil otherwise.
+func (c *config) dictionary() [][]byte {
+	if c.codec() == nil || nativeDict == "" {
+		return nil
+	}
+	var out [][]byte
+	for _, p := range strings.Split(nativeDict, ",") {
+		if s, err := url.QueryUnescape(p); err == nil && s != "" {
+			out = append(out, []byte(s))
+		}
+	}
+	return out
+}
+
+// NativeDefaultEngine is the engine a native target runs with when -engine
+// is not given (see docs/CLI.md for the measurement behind the choice).
+const NativeDefaultEngine = "bytes"
+
+// defaultEngine returns the engine for the configured target when -engine
+// was not given.
+func (c *config) defaultEngine() string {
+	if c.codec() != nil {
+		return NativeDefaultEngine
+	}
+	return c.engine
 }

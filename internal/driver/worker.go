@@ -218,6 +218,8 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		Workdir: c.workdir,
 		Seeds:   seeds,
 		Status:  c.stderr,
+		// Native targets' raw arguments get the code's literals.
+		Dictionary: c.dictionary(),
 	}
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
