@@ -154,6 +154,17 @@ func FuzzBytes(f *testing.F) {
 	f.Add([]byte("crash"))
 	f.Fuzz(func(t *testing.T, data []byte) { Parse(data) })
 }
+
+func FuzzGo(f *testing.F) {
+	f.Add("go!", int8(-3))
+	f.Fuzz(func(t *testing.T, s string, n int8) {
+		if s == "go!" {
+			done := make(chan bool)
+			go func() { panic("in a goroutine") }()
+			<-done
+		}
+	})
+}
 `,
 		"nat/gen_test.go": `package nat
 
@@ -186,7 +197,7 @@ func TestNativeEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if len(res.Binaries) != 1 || strings.Join(res.Binaries[0].Targets, ",") != "FuzzGen,FuzzCheck,FuzzBytes" {
+	if len(res.Binaries) != 1 || strings.Join(res.Binaries[0].Targets, ",") != "FuzzGen,FuzzCheck,FuzzBytes,FuzzGo" {
 		t.Fatalf("binaries %+v", res.Binaries)
 	}
 	if !strings.Contains(stderr.String(), "1 package(s) without fuzz targets not built: example.com/nat/other") {
@@ -211,9 +222,12 @@ func TestNativeEndToEnd(t *testing.T) {
 
 	// The planted bug, found within a fixed number of executions.
 	work := t.TempDir()
-	o, code := run("-runs", "40000", "-seed", "1", "-workers", "1", "-workdir", work, "FuzzCheck")
+	o, code := run("-runs", "40000", "-seed", "1", "-workers", "1", "-workdir", work, "-v", "FuzzCheck")
 	if code != 1 || !strings.Contains(o, "new failure (t.Fatal): nat_test.go:10: Check: bad input") {
 		t.Fatalf("FuzzCheck: exit %d, want 1 and the planted failure:\n%s", code, o)
+	}
+	if !strings.Contains(o, "engine bytes,") {
+		t.Errorf("a native target's default engine is not bytes:\n%s", o)
 	}
 	inputs, _ := filepath.Glob(filepath.Join(work, "failures", "*.input"))
 	if len(inputs) != 1 {
@@ -270,6 +284,18 @@ func TestNativeEndToEnd(t *testing.T) {
 	if code != 1 || !strings.Contains(o, "parse: crash") {
 		t.Errorf("f.Add seed not run: exit %d\n%s", code, o)
 	}
+	// A crash the supervisor catches (a panic in a goroutine) is saved in
+	// the target's types too.
+	goWork := t.TempDir()
+	o, code = run("-runs", "1", "-workers", "1", "-workdir", goWork, "FuzzGo")
+	crash, _ := filepath.Glob(filepath.Join(goWork, "failures", "*.input"))
+	if code != 1 || len(crash) != 1 {
+		t.Fatalf("FuzzGo: exit %d, failures %v\n%s", code, crash, o)
+	}
+	if b, _ := os.ReadFile(crash[0]); string(b) != "go test fuzz v1\nstring(\"go!\")\nint8(-3)\n" {
+		t.Errorf("the supervisor saved %q", b)
+	}
+
 	// A seed file of other types is refused before the run starts.
 	if err := os.WriteFile(filepath.Join(seedDir, "bad"), []byte("go test fuzz v1\nint(1)\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -70,3 +70,22 @@ func (w *workdir) encode(data []byte) []byte {
 
 // readInput reads one input file of this work directory.
 func (w *workdir) readInput(path string) ([]byte, error) { return ReadFileWith(w.codec, path) }
+
+// InputExtender is implemented by codecs of targets whose decoding depends
+// on the input's length (a native target's last []byte or string argument
+// takes the bytes left), so that extending an input with PRNG bytes to the
+// size cap, as the engine does to save a crash or hang input of a gfz
+// target, would change it. ExtendInput returns instead the sequence an
+// execution of params with extension seed ext reads, which replays
+// identically with any extension seed.
+type InputExtender interface {
+	ExtendInput(params []byte, ext uint64, max int) []byte
+}
+
+// extendFor is extendedInput, or the codec's ExtendInput.
+func extendFor(c Codec, params []byte, ext uint64, max int) []byte {
+	if e, ok := c.(InputExtender); ok {
+		return e.ExtendInput(params, ext, max)
+	}
+	return extendedInput(params, ext, max)
+}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // Header is the first line of a native Go fuzz corpus file.
@@ -298,4 +300,26 @@ func Describe(args []Arg) string {
 		fmt.Fprintf(&b, "%s = %s\n", SpanName(i, a.Kind), formatArg(a))
 	}
 	return b.String()
+}
+
+// ExtendInput implements engine.InputExtender: the bytes an execution of
+// params with extension seed ext reads (params, plus the PRNG bytes of
+// fixed-size arguments past its end), which decode to the same arguments
+// with any extension seed.
+func (c Codec) ExtendInput(params []byte, ext uint64, max int) []byte {
+	src := param.New(params, ext)
+	src.SetMax(max)
+	src.SetRecording(false)
+	args := make([]Arg, len(c.Types))
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(param.Exhausted); !ok {
+					panic(r)
+				}
+			}
+		}()
+		NewDecoder(c.Types).Decode(src, min(len(params), max), args)
+	}()
+	return append([]byte(nil), src.Consumed()...)
 }

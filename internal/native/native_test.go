@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // sampleValues has, for every kind, values that exercise its edges.
@@ -169,5 +171,28 @@ func TestParseTypes(t *testing.T) {
 	}
 	if _, err := ParseTypes("int,complex128"); err == nil || !strings.Contains(err.Error(), "complex128") {
 		t.Errorf("ParseTypes(complex128) = %v, want an error naming it", err)
+	}
+}
+
+// TestExtendInput: an input extended for saving decodes as its execution
+// did (short inputs get the PRNG bytes of their fixed-size arguments; the
+// variable-length ones are not lengthened).
+func TestExtendInput(t *testing.T) {
+	c := Codec{Types{String, Int8, Uint32}}
+	for _, in := range []string{"", "ab", "abcdefgh"} {
+		src := param.New([]byte(in), 99)
+		src.SetRecording(false)
+		want := make([]Arg, 3)
+		NewDecoder(c.Types).Decode(src, len(in), want)
+		ext := c.ExtendInput([]byte(in), 99, 1<<20)
+		got, err := c.Types.DecodeBytes(ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if !sameValue(got[i].Value(), want[i].Value()) {
+				t.Errorf("%q: arg %d replays as %#v, executed as %#v", in, i, got[i].Value(), want[i].Value())
+			}
+		}
 	}
 }
