@@ -323,3 +323,20 @@ func TestNativeUnsupportedTypeBuild(t *testing.T) {
 		t.Errorf("Prepare = %v, want the unsupported type named with its line", err)
 	}
 }
+
+// TestBuildWithoutVet: a package with a go vet finding (here a
+// non-constant format string, reported for go 1.24 and later modules,
+// which requiring gfz makes an older module) still gets its fuzz binary.
+func TestBuildWithoutVet(t *testing.T) {
+	dir := t.TempDir()
+	testmod.Write(t, dir, map[string]string{
+		"go.mod":      "module example.com/v\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
+		"v/v.go":      "package v\n\nimport \"fmt\"\n\nfunc F(s string) error { return fmt.Errorf(s) }\n",
+		"v/v_test.go": "package v\n\nimport \"testing\"\n\nfunc FuzzV(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s string) { _ = F(s) })\n}\n",
+	})
+	var stderr bytes.Buffer
+	res, err := Build(context.Background(), Options{Patterns: []string{"./v"}, Dir: dir, Output: filepath.Join(t.TempDir(), "v.gfz"), Stderr: &stderr})
+	if err != nil || len(res.Binaries) != 1 {
+		t.Fatalf("Build: %v\n%s", err, stderr.String())
+	}
+}
