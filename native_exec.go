@@ -179,7 +179,9 @@ func runNativeJob(j *nativeJob) {
 			j.pcs = callers(j.pcs)
 		case !j.returned:
 			j.goexit = true
-			j.pcs = callers(j.pcs)
+			if t := j.nt.t; t.Failed() || !t.Skipped() {
+				j.pcs = callers(j.pcs) // a failure: its stack is reported
+			}
 		}
 		j.cleanup = runCleanups(j.nt)
 	}()
