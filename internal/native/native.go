@@ -10,15 +10,15 @@
 // Arguments are decoded from the parameter sequence in order. A
 // fixed-size argument takes its width in bytes, little-endian (bool: the
 // low bit of one byte; floats: their IEEE bits; int and uint: 8 bytes on
-// every platform). A []byte or string that is the last variable-length
-// argument takes every byte of the sequence left after the fixed-size
-// arguments drawn before it (so a target of a single []byte sees exactly
-// the parameter bytes, as under go test -fuzz), except the bytes the
-// fixed-size arguments after it need; any other variable-length
-// argument first draws a 4-byte length, reduced modulo the number of
-// bytes left (minus what the arguments after it need) plus one, then takes
-// that many bytes. Encode is the exact
-// inverse: Decode(Encode(args)) == args.
+// every platform). The []byte or string that is the last variable-length
+// argument takes every byte left except those the fixed-size arguments
+// after it need (so a target of a single []byte sees exactly the parameter
+// bytes, as under go test -fuzz). Any other variable-length argument first
+// draws a 4-byte length, reduced modulo the number of bytes left (minus
+// what the arguments after it need) plus one, then takes that many bytes.
+// Fixed-size arguments read past the end of the sequence get the source's
+// PRNG bytes; variable-length ones never extend it. Encode is the exact
+// inverse: decoding Encode(args) gives args.
 package native
 
 import (
