@@ -205,10 +205,7 @@ func runCleanups(nt nativeT) (p any) {
 
 // unsupportedMethods are the testing.T methods that need a running test,
 // which a native execution under gfz does not have.
-var unsupportedMethods = []string{
-	"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline", "testing.(*T).Chdir",
-	"testing.(*common).Chdir", "testing.(*common).ArtifactDir", "testing.(*common).Attr", "testing.(*common).Output",
-}
+var unsupportedMethods = []string{"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline"}
 
 // unsupportedHook reports a call of an unsupported testing.T method: in a
 // fuzz binary it prints msg and ends the run with a usage error, which is

@@ -2,6 +2,7 @@ package gfz
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"runtime"
@@ -104,6 +105,8 @@ func TestNativeOutcomes(t *testing.T) {
 		{"index", func(t *testing.T) { var a []int; _ = a[len(t.Name())] }, engine.Failure, "panic: runtime error: index out of range", "index out of range"},
 		{"Goexit", func(t *testing.T) { runtime.Goexit() }, engine.Failure, "runtime.Goexit", "runtime.Goexit"},
 		{"Helper", func(t *testing.T) { t.Helper(); t.Helper() }, engine.Valid, "", ""},
+		{"Output", func(t *testing.T) { fmt.Fprintln(t.Output(), "out"); t.Fail() }, engine.Failure, "t.Error", "out"},
+		{"Attr", func(t *testing.T) { t.Attr("key", "value") }, engine.Valid, "", ""},
 		{"FailedSkipped", func(t *testing.T) {
 			if t.Failed() || t.Skipped() {
 				panic("fresh T failed or skipped")
@@ -224,12 +227,17 @@ func TestNativeUnsupported(t *testing.T) {
 	old := unsupportedHook
 	unsupportedHook = func(m string) { msg = m }
 	defer func() { unsupportedHook = old }()
-	ex := nativeExecOf(t, func(t *testing.T, _ []byte) {
-		t.Run("sub", func(*testing.T) {})
-	})
-	out := ex.Exec(nil, 0)
-	if out.Result != engine.Failure || !strings.Contains(msg, "testing.(*T).Run") || !strings.Contains(msg, "does not support") {
-		t.Errorf("t.Run: result %v, message %q", out.Result, msg)
+	for name, fn := range map[string]func(*testing.T){
+		"Run":      func(t *testing.T) { t.Run("sub", func(*testing.T) {}) },
+		"Parallel": func(t *testing.T) { t.Parallel() },
+		"Deadline": func(t *testing.T) { t.Deadline() },
+	} {
+		msg = ""
+		ex := nativeExecOf(t, func(t *testing.T, _ []byte) { fn(t) })
+		out := ex.Exec(nil, 0)
+		if out.Result != engine.Failure || !strings.Contains(msg, "testing.(*T)."+name) || !strings.Contains(msg, "does not support") {
+			t.Errorf("t.%s: result %v, message %q", name, out.Result, msg)
+		}
 	}
 }
 

@@ -25,10 +25,10 @@ import (
 //   - cleanups is read after the execution to run the functions
 //     registered with Cleanup (TempDir and Setenv use it too).
 //
-// Fail, FailNow, SkipNow, Helper, Failed and Skipped need nothing. The
-// methods that need a running test (Run, Parallel, Deadline, Chdir,
-// ArtifactDir, Attr) are not supported: calling one ends the run with a
-// message saying so (see unsupportedCall). If a future Go release renames
+// Fail, FailNow, SkipNow, Helper, Failed, Skipped, Output, Attr, Chdir
+// and ArtifactDir need nothing more. The methods that need a running test
+// (Run, Parallel, Deadline) are not supported: calling one ends the run
+// with a message saying so (see unsupportedCall). If a future Go release renames
 // a field, the affected method degrades (logs not recorded, nil context)
 // and the missing fields are reported once by testTFieldsProblem.
 
