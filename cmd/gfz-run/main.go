@@ -129,8 +129,15 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		// target (ci.go); both are added to each target's arguments.
 		o.ci.setDefaults(fs, o, dur.D, runs, workers, &seed)
 	}
-	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-engine", engine, "-timeout", timeout.String(),
+	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-timeout", timeout.String(),
 		"-rss_limit_mb", strconv.Itoa(rssLimit)}
+	// -engine only when given: each binary then picks its targets' default
+	// (native targets have their own).
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "engine" {
+			o.run = append(o.run, "-engine", engine)
+		}
+	})
 	if workers > 0 && !o.ci.on {
 		o.run = append(o.run, "-workers", strconv.Itoa(workers))
 	}

@@ -301,3 +301,25 @@ func TestRunBrokenPackage(t *testing.T) {
 		t.Errorf("exit %d (want 1)\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 }
+
+// TestEngineOnlyWhenGiven: gfz-run passes -engine to the fuzz binaries
+// only when it is given, so that each target keeps its own default engine
+// (native targets run with bytes).
+func TestEngineOnlyWhenGiven(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-time", "1s", "."}, ""},
+		{[]string{"-engine", "ei", "."}, "-engine ei"},
+	} {
+		o, code := parse(c.args, io.Discard)
+		if o == nil {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		got := strings.Join(o.run, " ")
+		if c.want == "" && strings.Contains(got, "-engine") || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%v: binary flags %q, want -engine %q", c.args, got, c.want)
+		}
+	}
+}

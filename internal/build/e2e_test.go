@@ -25,12 +25,12 @@ func TestBuildFuzzBinary(t *testing.T) {
 	}
 	b := res.Binaries[0]
 	// The binary links only the target package, not the fixture's others.
-	if b.Package != "example.com/fixture/target" || b.Output != out || strings.Join(b.Targets, ",") != "FuzzParse" ||
+	if b.Package != "example.com/fixture/target" || b.Output != out || strings.Join(b.Targets, ",") != "FuzzParse,FuzzNative" ||
 		b.Probes != probesOf(res.Prepared, b.Package) || b.Probes >= res.Probes {
 		t.Errorf("binary %+v", b)
 	}
 	list, err := exec.Command(out, "-list").Output()
-	if err != nil || strings.TrimSpace(string(list)) != "FuzzParse" {
+	if err != nil || strings.TrimSpace(string(list)) != "FuzzParse\nFuzzNative" {
 		t.Fatalf("-list: %v %q", err, list)
 	}
 	prof := filepath.Join(t.TempDir(), "cover.out")

@@ -108,6 +108,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		}
 		return nil, ExitUsage // the flag package printed the error and usage
 	}
+	engineSet := false
+	fs.Visit(func(f *flag.Flag) { engineSet = engineSet || f.Name == "engine" })
 	if cfg.list {
 		for _, name := range cfg.targets {
 			fmt.Fprintln(stdout, name)
@@ -174,6 +176,9 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if cfg.workdir == "" {
 		cfg.workdir = filepath.Join("gfzwork", cfg.target)
+	}
+	if !engineSet {
+		cfg.engine = cfg.defaultEngine() // native targets have their own
 	}
 	return cfg, -1
 }

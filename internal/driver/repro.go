@@ -375,7 +375,7 @@ func (c *config) reportDeath(st *childState, path string) {
 	w := c.stdout
 	fmt.Fprintf(w, "result: %s\n", result)
 	if c.verbose {
-		if data, err := engine.ReadInputFile(path); err == nil {
+		if data, err := engine.ReadFileWith(c.codec(), path); err == nil {
 			fmt.Fprintf(w, "consumed: %d of %d bytes\n", st.read, len(data))
 		}
 	}
@@ -426,7 +426,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			return "", -1, fmt.Errorf("describe: %w", err)
 		}
 		defer os.Remove(f.Name())
-		_, err = f.Write(engine.EncodeInput(input))
+		_, err = f.Write(c.encodeInput(input))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -470,7 +470,7 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 	ex := t.Repro(onRead, onValue)
 	result := ExitOK
 	for i, path := range files {
-		data, err := engine.ReadInputFile(path)
+		data, err := readInputFor(t, path)
 		if err != nil {
 			fmt.Fprintf(stderr, "gfz: %v\n", err)
 			return ExitUsage

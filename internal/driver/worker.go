@@ -66,7 +66,7 @@ func (c *config) parentSetup() (exe string, ok bool) {
 		fmt.Fprintf(c.stderr, "gfz: cannot find own executable: %v\n", err)
 		return "", false
 	}
-	if err := checkSeedFiles(c.target); err != nil {
+	if err := checkSeedFiles(c.target, c.codec()); err != nil {
 		fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 		return "", false
 	}
@@ -105,6 +105,7 @@ func superviseWorkers(cfg *config) int {
 		},
 		Describe:   cfg.describer(exe),
 		NewFailure: newFailure,
+		Codec:      cfg.codec(),
 	})
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):
@@ -112,6 +113,10 @@ func superviseWorkers(cfg *config) int {
 		// the testing package refused (f.Add of another type than
 		// []byte): a -repro child says which on its status pipe.
 		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
+			if cfg.codec() != nil {
+				fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: its seed corpus was refused (see the message above)\n", cfg.target)
+				return ExitUsage
+			}
 			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.target)
 			return ExitUsage
 		}
@@ -136,7 +141,7 @@ func superviseWorkers(cfg *config) int {
 // the testing package reads it), holds one []byte value. The testing
 // package would refuse such a file in every child before gfz.Fuzz gets
 // control, which looks like a target that does not call gfz.Fuzz.
-func checkSeedFiles(target string) error {
+func checkSeedFiles(target string, codec engine.Codec) error {
 	dir := filepath.Join("testdata", "fuzz", target)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -148,7 +153,10 @@ func checkSeedFiles(target string) error {
 		if e.IsDir() {
 			continue // the testing package skips directories too
 		}
-		if _, err := engine.ReadInputFile(filepath.Join(dir, e.Name())); err != nil {
+		if _, err := engine.ReadFileWith(codec, filepath.Join(dir, e.Name())); err != nil {
+			if codec != nil {
+				return fmt.Errorf("seed file %w (a native target's seed files hold its argument values, one per line, in its own types)", err)
+			}
 			return fmt.Errorf("seed file %w (a gfz target's seeds hold one []byte value, as gfz and go test -fuzz write them)", err)
 		}
 	}
@@ -169,13 +177,29 @@ func (c *config) fuzz(f *testing.F, t Target) {
 		if !returned {
 			// f.Fuzz ended the test (runtime.Goexit) before running
 			// anything: the testing package refused a seed.
+			if _, ok := t.(SeedCollector); ok {
+				fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): the values of f.Add and of the files in testdata/fuzz/%s must match the fuzz function's arguments\n", c.target, c.target)
+				status.line("seeds", "")
+				return
+			}
 			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): gfz seeds, added with f.Add or in testdata/fuzz/%s, hold a single []byte value\n", c.target, c.target)
 			status.line("seeds", "")
 		}
 	}()
-	f.Fuzz(func(_ *testing.T, data []byte) {
-		seeds = append(seeds, bytes.Clone(data))
-	})
+	if sc, ok := t.(SeedCollector); ok {
+		var err error
+		seeds, err = sc.CollectSeeds(f)
+		if err != nil {
+			returned = true
+			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: %v\n", c.target, err)
+			status.line("seeds", "")
+			ExitChild(ExitUsage)
+		}
+	} else {
+		f.Fuzz(func(_ *testing.T, data []byte) {
+			seeds = append(seeds, bytes.Clone(data))
+		})
+	}
 	returned = true
 	if f.Failed() {
 		status.line("seeds", "")
@@ -204,6 +228,8 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		Workdir: c.workdir,
 		Seeds:   seeds,
 		Status:  c.stderr,
+		// Native targets' raw arguments get the code's literals.
+		Dictionary: c.dictionary(),
 	}
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time

@@ -104,6 +104,11 @@ type Config struct {
 	Workdir string // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
 	// Seeds are initial parameter sequences (f.Add seeds, testdata/fuzz files).
 	Seeds [][]byte
+	// Dictionary holds tokens (the code's literals) for the bytes engine's
+	// dictionary mutations (see dict.go); a fuzz binary sets it for native
+	// targets, whose arguments are raw bytes (gfz targets' generators use
+	// the dictionary themselves).
+	Dictionary [][]byte
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
 	MaxInputSize int
 	// Status receives a status line every StatusInterval (default 3s) and a

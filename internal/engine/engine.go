@@ -134,6 +134,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		return nil, err
 	}
 	f.wd = wd
+	wd.codec = codecOf(ex)
 	if cfg.SharedMem == "" {
 		// Worker processes run under their supervisor's lock.
 		lock, err := lockWorkdir(wd.root)

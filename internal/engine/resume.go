@@ -42,7 +42,7 @@ func (f *fuzzer) init() {
 		if f.seen != nil {
 			f.seen[filepath.Base(path)] = true
 		}
-		data, err := ReadInputFile(path)
+		data, err := f.wd.readInput(path)
 		if err != nil {
 			if f.shm == nil { // workers leave the report to the supervisor
 				f.warnf("skipping corrupt corpus file: %v", err)
@@ -91,7 +91,7 @@ func (f *fuzzer) syncCorpus() {
 			continue
 		}
 		f.seen[name] = true
-		data, err := ReadInputFile(path)
+		data, err := f.wd.readInput(path)
 		if err != nil {
 			continue // corrupt: reported by the supervisor at start
 		}

@@ -74,7 +74,7 @@ var engines = map[string]engineDef{
 	// followed JQF, found the bugs of the examples more slowly than zest:
 	// docs/ENGINE.md.)
 	"bytes": {queue: true, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return &classicTurns{f: f, mutate: func(dst, parent []byte) []byte { return mutateBytes(f.r, dst, parent, f.max, f.other) }},
+		return &classicTurns{f: f, mutate: withDictionary(f, func(dst, parent []byte) []byte { return mutateBytes(f.r, dst, parent, f.max, f.other) })},
 			&classicFeedback{owners: owners{}}
 	}},
 	// Execution-indexed mutation on the call tree, ei.go.

@@ -60,6 +60,10 @@ type SupervisorConfig struct {
 	// returns (if not empty) and records an error as a problem of the run.
 	// The fuzz binary's -regress uses it.
 	NewFailure func(input string) (note string, err error)
+	// Codec writes and reads the input files of the work directory (nil:
+	// BytesCodec); it must be the codec of the workers' executor (see
+	// CodecExecutor).
+	Codec Codec
 }
 
 // WorkerSpec tells a worker process what to do (passed by

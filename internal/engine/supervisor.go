@@ -137,6 +137,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		return nil, err
 	}
 	s.wd = wd
+	wd.codec = cfg.Codec
 	// One run per work directory: two would share (and truncate) the
 	// workers' shared memory files and mix their findings.
 	lock, err := lockWorkdir(wd.root)
@@ -223,7 +224,7 @@ func (s *supervisor) checkCorpus() {
 	}
 	good := 0
 	for _, p := range files {
-		if _, err := ReadInputFile(p); err != nil {
+		if _, err := s.wd.readInput(p); err != nil {
 			s.warnf("skipping corrupt corpus file: %v", err)
 			continue
 		}

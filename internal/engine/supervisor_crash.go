@@ -44,7 +44,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if kind == KindOutOfMemory && sl.kill == KindOutOfMemory {
 		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
 	}
-	input := extendedInput(cur, ext, s.max)
+	input := extendFor(s.wd.codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
 	if s.cfg.Describe != nil {
 		values, consumed, err := s.describe(input)

@@ -131,7 +131,7 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	if g := f.curGuide.Load(); g != nil {
 		params = g.snapshot() // a guided child: the bytes drawn so far
 	}
-	input := extendedInput(params, f.curExt, f.max)
+	input := extendFor(f.wd.codec, params, f.curExt, f.max)
 	stacks := allStacks()
 	info := FailureInfo{
 		Kind:      KindTimeout,

@@ -27,6 +27,8 @@ const (
 // workdir is an opened work directory.
 type workdir struct {
 	root, corpus, failures string
+	// codec writes and reads the input files (nil: BytesCodec).
+	codec Codec
 	// plot holds the plot_data content written so far (the previous runs'
 	// rows first, when resuming).
 	plot bytes.Buffer
@@ -104,7 +106,7 @@ func (w *workdir) saveCorpus(data []byte) (string, error) {
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	if err := WriteFileAtomic(path, EncodeInput(data)); err != nil {
+	if err := WriteFileAtomic(path, w.encode(data)); err != nil {
 		return "", fmt.Errorf("engine: save corpus entry: %w", err)
 	}
 	return path, nil
@@ -296,7 +298,7 @@ func hexLines(data []byte) string {
 func (w *workdir) saveFailure(r *failureReport) (path string, claimed bool, err error) {
 	base := filepath.Join(w.failures, failureName(r.Signature))
 	in := base + ".input"
-	if err := createExclusive(in, EncodeInput(r.Input)); err != nil {
+	if err := createExclusive(in, w.encode(r.Input)); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return in, false, nil
 		}

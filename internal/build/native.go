@@ -1,0 +1,319 @@
+package build
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gfz-dev/gfz/internal/native"
+)
+
+// NativeTarget is a native fuzz target: func FuzzXxx(f *testing.F) whose
+// body calls f.Fuzz(fn) with fn a function of typed arguments.
+type NativeTarget struct {
+	Name  string
+	File  string // the _test.go file declaring it
+	Types string // fn's argument types after the *testing.T, e.g. "[]byte,int" (native.Types.String)
+}
+
+// nativeImport is the name under which a rewritten file imports package
+// gfz.
+const nativeImport = "_gfznative"
+
+// NativeTargets finds the native fuzz targets of a _test.go source and
+// returns them with the file rewritten for the build overlay (nil when it
+// has none): every call p.Fuzz(fn), p being a parameter of type *testing.F
+// of the enclosing function, becomes _gfznative.FuzzNative(p, fn), and
+// package gfz is imported as _gfznative on the package clause's line. No
+// line moves, so positions in stacks and messages are the user's.
+//
+// A target's argument types are read from fn: a function literal or a
+// top-level function of the file. An argument of a type native fuzzing
+// does not accept, or an fn whose types cannot be read, is an error naming
+// the file and line.
+func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, err
+	}
+	testingName := ImportName(f, "testing", "testing")
+	if testingName == "" || testingName == "_" {
+		return nil, nil, nil
+	}
+	funcs := map[string]*ast.FuncType{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+			funcs[fd.Name.Name] = fd.Type
+		}
+	}
+	type edit struct {
+		start, end int
+		text       string
+	}
+	var edits []edit
+	var targets []NativeTarget
+	var firstErr error
+	// fParams returns the names of ft's parameters of type *testing.F.
+	fParams := func(ft *ast.FuncType) map[string]bool {
+		names := map[string]bool{}
+		for _, p := range ft.Params.List {
+			if star, ok := p.Type.(*ast.StarExpr); ok && IsSelector(star.X, testingName, "F") {
+				for _, n := range p.Names {
+					names[n.Name] = true
+				}
+			}
+		}
+		return names
+	}
+	var walk func(body ast.Node, fs map[string]bool, target string)
+	walk = func(body ast.Node, fs map[string]bool, target string) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				inner := map[string]bool{}
+				for k := range fs {
+					inner[k] = true
+				}
+				for _, p := range n.Type.Params.List {
+					for _, name := range p.Names {
+						delete(inner, name.Name) // shadowed
+					}
+				}
+				for k := range fParams(n.Type) {
+					inner[k] = true
+				}
+				walk(n.Body, inner, "")
+				return false
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok || sel.Sel.Name != "Fuzz" || len(n.Args) != 1 {
+					return true
+				}
+				x, ok := sel.X.(*ast.Ident)
+				if !ok || !fs[x.Name] {
+					return true
+				}
+				start, end := fset.Position(sel.Pos()).Offset, fset.Position(n.Lparen).Offset+1
+				text := nativeImport + ".FuzzNative(" + x.Name + ", " + strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
+				edits = append(edits, edit{start, end, text})
+				if target != "" {
+					types, err := nativeArgTypes(n.Args[0], funcs, testingName)
+					if err != nil && firstErr == nil {
+						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), target, err)
+					}
+					targets = append(targets, NativeTarget{Name: target, File: filename, Types: types})
+				}
+			}
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		target := ""
+		if fd.Recv == nil && isFuzzName(fd.Name.Name) && fd.Type.TypeParams == nil && len(fd.Type.Params.List) == 1 && len(fd.Type.Params.List[0].Names) <= 1 {
+			if len(fParams(fd.Type)) == 1 {
+				target = fd.Name.Name
+			}
+		}
+		walk(fd.Body, fParams(fd.Type), target)
+	}
+	if firstErr != nil {
+		return nil, nil, firstErr
+	}
+	if len(edits) == 0 {
+		return nil, nil, nil
+	}
+	// Import gfz on the package clause's line, then apply the call edits
+	// from the end.
+	pkgEnd := fset.Position(f.Name.End()).Offset
+	edits = append(edits, edit{pkgEnd, pkgEnd, "; import " + nativeImport + " " + `"` + GfzPath + `"`})
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
+	out := append([]byte(nil), src...)
+	for _, e := range edits {
+		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
+	}
+	return targets, out, nil
+}
+
+// nativeArgTypes returns the argument types (after the *testing.T) of the
+// function passed to f.Fuzz.
+func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, testingName string) (string, error) {
+	var ft *ast.FuncType
+	switch e := fn.(type) {
+	case *ast.FuncLit:
+		ft = e.Type
+	case *ast.Ident:
+		ft = funcs[e.Name]
+	}
+	if ft == nil {
+		return "", fmt.Errorf("cannot read the argument types of %s: gfz-build reads them from a function literal or a top-level function of the same file", exprString(fn))
+	}
+	var ts native.Types
+	first := true
+	for _, p := range ft.Params.List {
+		n := max(1, len(p.Names))
+		for range n {
+			if first {
+				first = false
+				if star, ok := p.Type.(*ast.StarExpr); !ok || !IsSelector(star.X, testingName, "T") {
+					return "", fmt.Errorf("the fuzz function's first argument must be a *testing.T, not %s", exprString(p.Type))
+				}
+				continue
+			}
+			k, ok := nativeKind(p.Type)
+			if !ok {
+				return "", fmt.Errorf("fuzz argument type %s is not supported: native fuzzing accepts %s", exprString(p.Type), native.Supported)
+			}
+			ts = append(ts, k)
+		}
+	}
+	if len(ts) == 0 {
+		return "", fmt.Errorf("the fuzz function takes no argument besides its *testing.T")
+	}
+	return ts.String(), nil
+}
+
+// nativeKind returns the kind of an argument type expression.
+func nativeKind(e ast.Expr) (native.Kind, bool) {
+	switch t := e.(type) {
+	case *ast.Ident:
+		k, ok := native.ParseKind(t.Name)
+		return k, ok && k != native.Bytes
+	case *ast.ArrayType:
+		if id, ok := t.Elt.(*ast.Ident); ok && t.Len == nil && (id.Name == "byte" || id.Name == "uint8") {
+			return native.Bytes, true
+		}
+	case *ast.ParenExpr:
+		return nativeKind(t.X)
+	}
+	return 0, false
+}
+
+func exprString(e ast.Expr) string {
+	var b strings.Builder
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.SelectorExpr:
+		return exprString(t.X) + "." + t.Sel.Name
+	case *ast.StarExpr:
+		return "*" + exprString(t.X)
+	case *ast.ArrayType:
+		if t.Len == nil {
+			return "[]" + exprString(t.Elt)
+		}
+		return "[...]" + exprString(t.Elt)
+	case *ast.MapType:
+		return "map[" + exprString(t.Key) + "]" + exprString(t.Value)
+	case *ast.FuncLit:
+		return "func literal"
+	}
+	fmt.Fprintf(&b, "%T", e)
+	return b.String()
+}
+
+// nativeFile is one _test.go file rewritten for native targets.
+type nativeFile struct {
+	orig string
+	src  []byte
+}
+
+// nativeScan finds the native targets of a package's _test.go files.
+// It returns the targets, the rewritten files and an error naming the
+// first unsupported f.Fuzz.
+func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
+	var targets []NativeTarget
+	var rewritten []nativeFile
+	for _, name := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
+		}
+		ts, out, err := NativeTargets(name, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		targets = append(targets, ts...)
+		if out != nil {
+			rewritten = append(rewritten, nativeFile{orig: name, src: out})
+		}
+	}
+	return targets, rewritten, nil
+}
+
+// nativeInfoPrefix is the prefix of the build-info key of a native
+// target's types; it must be driver.NativeInfoKey's (a test checks it;
+// package driver is not imported here because it links the testing
+// package).
+const nativeInfoPrefix = "native."
+
+// NativeBuildInfo returns the build-info entries of a binary's native
+// targets (nativeInfoPrefix+target = types), to append to BuildInfo's
+// value after an "&"; "" when there are none.
+func NativeBuildInfo(types map[string]string) string {
+	if len(types) == 0 {
+		return ""
+	}
+	v := url.Values{}
+	for name, ts := range types {
+		v.Set(nativeInfoPrefix+name, ts)
+	}
+	return v.Encode()
+}
+
+// writeNativeFiles writes the rewritten _test.go files into the work
+// directory and adds them to the overlay.
+func writeNativeFiles(work string, files []nativeFile, replace map[string]string) error {
+	if len(files) == 0 {
+		return nil
+	}
+	dir := filepath.Join(work, "native")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("gfz-build: %w", err)
+	}
+	for i, f := range files {
+		out := filepath.Join(dir, fmt.Sprintf("%03d_%s", i, filepath.Base(f.orig)))
+		if err := os.WriteFile(out, f.src, 0o644); err != nil {
+			return fmt.Errorf("gfz-build: %w", err)
+		}
+		replace[f.orig] = out
+	}
+	return nil
+}
+
+// NoTargetsLine is the one line that reports the matched packages without
+// fuzz targets, which are not built.
+func NoTargetsLine(pkgs []string) string {
+	const show = 5
+	list := pkgs
+	more := ""
+	if len(list) > show {
+		list, more = list[:show], fmt.Sprintf(" and %d more", len(pkgs)-show)
+	}
+	return fmt.Sprintf("%d package(s) without fuzz targets not built: %s%s", len(pkgs), strings.Join(list, ", "), more)
+}
+
+// nativeDictLdflag returns the linker flag that hands the dictionary to
+// the driver of a binary with native targets (whose raw arguments get the
+// literals through the engine rather than through generators), with a
+// leading space; "" when the binary has none.
+func nativeDictLdflag(native map[string]string, tokens []string) string {
+	enc := EncodeDictionary(tokens)
+	if len(native) == 0 || enc == "" {
+		return ""
+	}
+	return " -X " + GfzPath + "/internal/driver.nativeDict=" + enc
+}

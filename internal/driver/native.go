@@ -1,0 +1,116 @@
+package driver
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/native"
+)
+
+// NativeInfoKey is the build-info key ("native.FuzzX") under which
+// gfz-build records the argument types of a native target (one calling
+// f.Fuzz with a typed function, rewritten to gfz.FuzzNative), e.g.
+// native.FuzzX=%5B%5Dbyte%2Cint. The processes that never run the target
+// (the supervisor, the -repro parent) write and read its input files with
+// these types.
+func NativeInfoKey(target string) string { return "native." + target }
+
+// SeedCollector is implemented by targets that collect their seed corpus
+// themselves (a native target calls f.Fuzz with a function of its own
+// type and encodes each seed's values); other targets' seeds are single
+// []byte values.
+type SeedCollector interface {
+	CollectSeeds(f *testing.F) ([][]byte, error)
+}
+
+// CodecTarget is implemented by targets whose input files are written with
+// their own codec.
+type CodecTarget interface {
+	Codec() engine.Codec
+}
+
+// codec returns the input file codec of the configured target: its native
+// argument types from the build info, nil (engine.BytesCodec) for a gfz
+// target.
+func (c *config) codec() engine.Codec {
+	if c.info == nil || !c.info.Has(NativeInfoKey(c.target)) {
+		return nil
+	}
+	ts, err := native.ParseTypes(c.info.Get(NativeInfoKey(c.target)))
+	if err != nil {
+		return nil // checked by CheckNative in the worker
+	}
+	return native.Codec{Types: ts}
+}
+
+// CheckNative checks, in a child, that the native target's argument types
+// found at run time are those gfz-build recorded: the supervisor writes
+// the inputs of crashes with the recorded ones.
+func CheckNative(types native.Types) error {
+	if mode == nil || mode.info == nil {
+		return nil
+	}
+	key := NativeInfoKey(mode.target)
+	if !mode.info.Has(key) {
+		return fmt.Errorf("fuzz target %s calls f.Fuzz, but gfz-build did not record its argument types: rebuild it with the matching gfz-build", mode.target)
+	}
+	if got := mode.info.Get(key); got != types.String() {
+		return fmt.Errorf("fuzz target %s: gfz-build recorded the argument types %s, the fuzz function has %s: rebuild it with the matching gfz-build", mode.target, got, types)
+	}
+	return nil
+}
+
+// readInputFor reads an input file of target t with its codec.
+func readInputFor(t Target, path string) ([]byte, error) {
+	if ct, ok := t.(CodecTarget); ok {
+		return engine.ReadFileWith(ct.Codec(), path)
+	}
+	return engine.ReadFileWith(nil, path)
+}
+
+// encodeInput is the file content of an input of the configured target.
+func (c *config) encodeInput(data []byte) []byte {
+	if cd := c.codec(); cd != nil {
+		return cd.EncodeFile(data)
+	}
+	return engine.EncodeInput(data)
+}
+
+// nativeDict is set by gfz-build with -ldflags "-X
+// github.com/gfz-dev/gfz/internal/driver.nativeDict=..." in binaries with
+// native targets: the literals of the instrumented packages, encoded as
+// for generators.builtinDict (tokens escaped with url.QueryEscape, joined
+// by commas). Native targets get them as the engine's dictionary; gfz
+// targets draw them through generators.
+var nativeDict string
+
+// dictionary returns the engine dictionary of the configured target:
+// nativeDict's tokens for a native target, nil otherwise.
+func (c *config) dictionary() [][]byte {
+	if c.codec() == nil || nativeDict == "" {
+		return nil
+	}
+	var out [][]byte
+	for _, p := range strings.Split(nativeDict, ",") {
+		if s, err := url.QueryUnescape(p); err == nil && s != "" {
+			out = append(out, []byte(s))
+		}
+	}
+	return out
+}
+
+// NativeDefaultEngine is the engine a native target runs with when -engine
+// is not given (see docs/CLI.md for the measurement behind the choice).
+const NativeDefaultEngine = "bytes"
+
+// defaultEngine returns the engine for the configured target when -engine
+// was not given.
+func (c *config) defaultEngine() string {
+	if c.codec() != nil {
+		return NativeDefaultEngine
+	}
+	return c.engine
+}

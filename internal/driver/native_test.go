@@ -1,0 +1,49 @@
+package driver
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/native"
+)
+
+// TestNativeConfig: a native target named in the build info gets its
+// codec (its own types), the dictionary and the bytes engine by default;
+// -engine still overrides; a gfz target gets none of these.
+func TestNativeConfig(t *testing.T) {
+	old := nativeDict
+	nativeDict = "BEGIN%3A,42,%3BEND"
+	defer func() { nativeDict = old }()
+	info := "v=1&mapbits=16&probes=10&targets=FuzzG%2CFuzzN&native.FuzzN=string%2Cint8"
+	cfg, code := parseArgs(info, []string{"FuzzN"}, io.Discard, io.Discard)
+	if cfg == nil {
+		t.Fatalf("parseArgs: exit %d", code)
+	}
+	if cfg.engine != NativeDefaultEngine {
+		t.Errorf("native target engine %q, want %q", cfg.engine, NativeDefaultEngine)
+	}
+	c, ok := cfg.codec().(native.Codec)
+	if !ok || c.Types.String() != "string,int8" {
+		t.Fatalf("codec %#v, want the native types", cfg.codec())
+	}
+	if file := string(cfg.encodeInput([]byte("ab\x05"))); file != "go test fuzz v1\nstring(\"ab\")\nint8(5)\n" {
+		t.Errorf("encodeInput = %q", file)
+	}
+	var toks []string
+	for _, tok := range cfg.dictionary() {
+		toks = append(toks, string(tok))
+	}
+	if strings.Join(toks, " ") != "BEGIN: 42 ;END" {
+		t.Errorf("dictionary %q", toks)
+	}
+	cfg, _ = parseArgs(info, []string{"-engine", "zest", "FuzzN"}, io.Discard, io.Discard)
+	if cfg.engine != "zest" {
+		t.Errorf("-engine zest gave %q", cfg.engine)
+	}
+	cfg, _ = parseArgs(info, []string{"FuzzG"}, io.Discard, io.Discard)
+	if cfg.engine != engine.DefaultEngine || cfg.codec() != nil || cfg.dictionary() != nil {
+		t.Errorf("gfz target: engine %q, codec %v, dictionary %q", cfg.engine, cfg.codec(), cfg.dictionary())
+	}
+}

@@ -1,0 +1,364 @@
+package gfz
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strings"
+
+	"github.com/gfz-dev/gfz/internal/driver"
+	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/param"
+)
+
+// nativeExec runs a native fuzz function on parameter sequences for the
+// engine: it decodes the arguments (each one span of the source's record)
+// and calls the function on a runner goroutine with a fresh testing.T.
+//
+// The function runs on a goroutine of its own (nativeRunner) because
+// t.FailNow, t.Fatal, t.SkipNow and t.Skip end the calling goroutine with
+// runtime.Goexit, as in a test: the runner notices, reports the execution
+// and ends, and the next execution starts a new runner. Executions that
+// return (the common case) reuse the runner, at the cost of a goroutine
+// switch each way.
+type nativeExec struct {
+	tg      *nativeTarget
+	dec     *native.Decoder
+	src     *param.Source
+	args    []native.Arg
+	slots   []reflect.Value // one settable value per argument
+	in      []reflect.Value // the call's arguments: the T, then the slots
+	job     nativeJob
+	runner  bool // a runner goroutine is waiting for jobs
+	jobs    chan *nativeJob
+	repeats map[string]bool
+	logs    []string
+	onValue func(label, text string)
+}
+
+func newNativeExec(tg *nativeTarget) *nativeExec {
+	src := param.New(nil, 0)
+	src.SetRecording(false)
+	e := &nativeExec{
+		tg: tg, dec: native.NewDecoder(tg.types), src: src,
+		args: make([]native.Arg, len(tg.types)),
+		in:   make([]reflect.Value, len(tg.types)+1),
+		jobs: make(chan *nativeJob),
+	}
+	for i, k := range tg.types {
+		e.slots = append(e.slots, reflect.New(k.Type()).Elem())
+		e.in[i+1] = e.slots[i]
+	}
+	e.job.done = make(chan struct{})
+	return e
+}
+
+// SetRecording implements engine.Recorder.
+func (e *nativeExec) SetRecording(on bool) { e.src.SetRecording(on) }
+
+// SetBriefRepeats implements engine.BriefRepeater (see executor).
+func (e *nativeExec) SetBriefRepeats(on bool) {
+	e.repeats = nil
+	if on {
+		e.repeats = make(map[string]bool)
+	}
+}
+
+// Codec implements engine.CodecExecutor: inputs are written as native
+// corpus files of the target's types.
+func (e *nativeExec) Codec() engine.Codec { return native.Codec{Types: e.tg.types} }
+
+// Exec implements engine.Executor.
+func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
+	e.src.Reset(params, extSeed)
+	e.logs = nil
+	if !e.decode(len(params)) {
+		return engine.Outcome{Result: engine.Invalid, Consumed: e.src.Consumed()}
+	}
+	if e.onValue != nil {
+		for i, a := range e.args {
+			e.onValue(native.SpanName(i, a.Kind), formatArgValue(a))
+		}
+	}
+	for i, a := range e.args {
+		a.Set(e.slots[i])
+	}
+	j := &e.job
+	j.reset(newNativeT(e.tg.name))
+	e.in[0] = reflect.ValueOf(j.nt.t)
+	j.fn, j.in = e.tg.fn, e.in
+	if !e.runner {
+		go runNative(e.jobs)
+		e.runner = true
+	}
+	e.jobs <- j
+	<-j.done
+	if j.exited {
+		e.runner = false
+	}
+	res, fi := e.classify(j)
+	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi}
+	if e.src.Recording() {
+		out.Record = e.src.Record()
+	}
+	j.in = nil
+	return out
+}
+
+// formatArgValue is an argument's value as the corpus file writes it.
+func formatArgValue(a native.Arg) string {
+	s := native.Describe([]native.Arg{a})
+	_, v, _ := strings.Cut(strings.TrimSuffix(s, "\n"), " = ")
+	return v
+}
+
+// decode decodes the arguments; false when they do not fit the cap.
+func (e *nativeExec) decode(n int) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok2 := r.(param.Exhausted); !ok2 {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	e.dec.Decode(e.src, min(n, param.DefaultMaxSize), e.args)
+	return true
+}
+
+// nativeJob is one execution handed to the runner goroutine, and what
+// happened.
+type nativeJob struct {
+	fn   reflect.Value
+	in   []reflect.Value
+	nt   nativeT
+	done chan struct{}
+
+	returned bool      // fn returned
+	panicked bool      // fn panicked (panicVal)
+	panicVal any       //
+	goexit   bool      // fn ended its goroutine (t.FailNow, t.SkipNow, runtime.Goexit)
+	exited   bool      // the runner goroutine ended
+	pcs      []uintptr // the stack of a panic or Goexit
+	cleanup  any       // a panic of a cleanup function
+}
+
+func (j *nativeJob) reset(nt nativeT) {
+	*j = nativeJob{done: j.done, nt: nt, pcs: j.pcs[:0]}
+}
+
+// runNative is the runner goroutine: it runs jobs until one ends it.
+func runNative(jobs chan *nativeJob) {
+	var cur *nativeJob
+	defer func() {
+		// Reached only when a job ended the goroutine (runtime.Goexit
+		// from the function or from a cleanup).
+		if cur != nil {
+			cur.exited = true
+			cur.done <- struct{}{}
+		}
+	}()
+	for j := range jobs {
+		cur = j
+		runNativeJob(j)
+		cur = nil
+		j.done <- struct{}{}
+	}
+}
+
+// runNativeJob calls the function, then (whatever ended it) cancels the
+// test's context and runs its cleanups.
+func runNativeJob(j *nativeJob) {
+	defer func() {
+		r := recover()
+		switch {
+		case r != nil:
+			j.panicked, j.panicVal = true, r
+			j.pcs = callers(j.pcs)
+		case !j.returned:
+			j.goexit = true
+			if t := j.nt.t; t.Failed() || !t.Skipped() {
+				j.pcs = callers(j.pcs) // a failure: its stack is reported
+			}
+		}
+		j.cleanup = runCleanups(j.nt)
+	}()
+	j.fn.Call(j.in)
+	j.returned = true
+}
+
+func callers(buf []uintptr) []uintptr {
+	var pcs [64]uintptr
+	n := runtime.Callers(3, pcs[:])
+	return append(buf[:0], pcs[:n]...)
+}
+
+// runCleanups runs the test's cleanups and returns the value of a panic
+// in one (nil if none).
+func runCleanups(nt nativeT) (p any) {
+	defer func() { p = recover() }()
+	nt.finish()
+	return nil
+}
+
+// unsupportedMethods are the testing.T methods that need a running test,
+// which a native execution under gfz does not have.
+var unsupportedMethods = []string{"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline"}
+
+// unsupportedHook reports a call of an unsupported testing.T method: in a
+// fuzz binary it prints msg and ends the run with a usage error, which is
+// clearer than a failure of the target; tests replace it.
+var unsupportedHook = func(msg string) {
+	fmt.Fprintln(os.Stderr, msg)
+	driver.ExitChild(ExitUsage)
+}
+
+// unsupportedCall returns the unsupported testing.T method on the stack
+// of a panic, "" if none.
+func unsupportedCall(pcs []uintptr) string {
+	frames := runtime.CallersFrames(pcs)
+	for {
+		fr, more := frames.Next()
+		for _, m := range unsupportedMethods {
+			if fr.Function == m {
+				return m
+			}
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// classify turns what happened to the job into the execution's result.
+func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo) {
+	t := j.nt.t
+	e.logs = j.nt.logs()
+	if j.panicked {
+		if m := unsupportedCall(j.pcs); m != "" {
+			msg := fmt.Sprintf("gfz: fuzz target %s: the fuzz function called %s, which gfz does not support in native targets (an execution has no running test); the call panicked with: %v", e.tg.name, m, j.panicVal)
+			unsupportedHook(msg)
+			return engine.Failure, &engine.FailureInfo{Kind: "unsupported", Signature: "unsupported\n" + m, Message: msg}
+		}
+		fi := &engine.FailureInfo{
+			Kind:      "panic: " + panicKind(j.panicVal),
+			Signature: engine.PanicSignatureKind(j.panicVal) + "\n" + userFrames(j.pcs, nil),
+		}
+		if !e.repeat(fi.Signature) {
+			fi.Message = fmt.Sprint(j.panicVal) + e.logText()
+			fi.Stack = formatNativeStack(j.pcs)
+			fi.Value = native.Describe(e.args)
+		}
+		return engine.Failure, fi
+	}
+	failed, skipped := t.Failed(), t.Skipped()
+	if j.cleanup != nil {
+		fi := &engine.FailureInfo{Kind: "panic: " + panicKind(j.cleanup), Signature: engine.PanicSignatureKind(j.cleanup) + "\ncleanup\n"}
+		if !e.repeat(fi.Signature) {
+			fi.Message = fmt.Sprint(j.cleanup) + e.logText()
+			fi.Value = native.Describe(e.args)
+		}
+		return engine.Failure, fi
+	}
+	switch {
+	case !failed && skipped:
+		return engine.Invalid, nil
+	case !failed && !j.goexit:
+		return engine.Valid, nil
+	}
+	fi := &engine.FailureInfo{}
+	switch {
+	case failed && j.goexit:
+		fi.Kind = "t.Fatal"
+		fi.Signature = "fatal\n" + userFrames(j.pcs, nil)
+	case failed:
+		fi.Kind = "t.Error"
+		fi.Signature = "fatal\n" + e.lastLogSite()
+	default:
+		fi.Kind = "runtime.Goexit"
+		fi.Signature = "runtime.Goexit\n" + userFrames(j.pcs, nil)
+	}
+	if !e.repeat(fi.Signature) {
+		fi.Message = e.failureLog()
+		if fi.Kind == "runtime.Goexit" {
+			fi.Message = "the fuzz function called runtime.Goexit without failing or skipping" + e.logText()
+		}
+		if j.goexit {
+			fi.Stack = formatNativeStack(j.pcs)
+		}
+		fi.Value = native.Describe(e.args)
+	}
+	return engine.Failure, fi
+}
+
+// repeat is T.repeat for a native executor (see executor.SetBriefRepeats).
+func (e *nativeExec) repeat(sig string) bool {
+	if e.repeats == nil {
+		return false
+	}
+	if e.repeats[sig] {
+		return true
+	}
+	if len(e.repeats) < maxRepeats {
+		e.repeats[sig] = true
+	}
+	return false
+}
+
+// failureLog is the message of a t.Fatal or t.Error failure: the last
+// line logged (the message of the call that failed, usually), then the
+// whole log when there is more.
+func (e *nativeExec) failureLog() string {
+	switch len(e.logs) {
+	case 0:
+		return ""
+	case 1:
+		return e.logs[0]
+	}
+	return e.logs[len(e.logs)-1] + "\nlog:" + e.logText()
+}
+
+// logText is the execution's log lines, each on a line of its own after a
+// newline ("" when there are none).
+func (e *nativeExec) logText() string {
+	if len(e.logs) == 0 {
+		return ""
+	}
+	return "\n" + strings.Join(e.logs, "\n")
+}
+
+// lastLogSite is the "file.go:line" of the last log line (t.Error logs its
+// message where it fails), the signature of a failure by t.Error, Errorf
+// or Fail; "(no message)" when nothing was logged.
+func (e *nativeExec) lastLogSite() string {
+	for i := len(e.logs) - 1; i >= 0; i-- {
+		l := e.logs[i]
+		if site, _, ok := strings.Cut(l, ": "); ok && strings.Contains(site, ".go:") {
+			return site + "\n"
+		}
+	}
+	return "(no message)\n"
+}
+
+// formatNativeStack prints pcs like a goroutine trace from the innermost
+// user frame down to the fuzz function (without the runtime's and the
+// testing package's frames, which a panic or t.Fatal adds on top).
+func formatNativeStack(pcs []uintptr) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs)
+	for {
+		fr, more := frames.Next()
+		if strings.HasPrefix(fr.Function, "reflect.") || strings.HasPrefix(fr.Function, "github.com/gfz-dev/gfz.runNative") {
+			break
+		}
+		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) && !strings.HasPrefix(fr.Function, "runtime.") && !strings.HasPrefix(fr.Function, "testing.") {
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}
