@@ -76,6 +76,7 @@ type fuzzer struct {
 	// Stability check (see recheck).
 	snapA, snapB []classWord
 	rechecks     int64
+	shrinkExecs  int64 // candidate executions of shrinks (shrink_run.go)
 
 	// Worker mode (cfg.SharedMem).
 	shm     *shm
