@@ -84,6 +84,12 @@ type config struct {
 	verbose      bool
 	workers      int
 	rssLimitMB   int
+	// -shrinktime and -shrinkruns (0: no shrinking); shrinkRunsSet tells
+	// whether -shrinkruns was given (otherwise a death's shrink uses
+	// engine.DefaultDeathShrinkRuns).
+	shrinkTime    time.Duration
+	shrinkRuns    int64
+	shrinkRunsSet bool
 	worker       *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer

@@ -94,7 +94,9 @@ func superviseWorkers(cfg *config) int {
 			cmd.Stdout = cfg.stdout
 			return cmd
 		},
-		Describe: cfg.describer(exe),
+		Describe:   cfg.describer(exe),
+		Probe:      cfg.prober(exe),
+		ShrinkRuns: shrinkBound(cfg.deathShrinkRuns()), ShrinkTime: shrinkBound(cfg.shrinkTime),
 	})
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):
@@ -194,6 +196,9 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		Workdir: c.workdir,
 		Seeds:   seeds,
 		Status:  c.stderr,
+
+		ShrinkRuns: shrinkBound(c.shrinkRuns),
+		ShrinkTime: shrinkBound(c.shrinkTime),
 	}
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
@@ -241,4 +246,24 @@ func writeCoverProfile(path string) error {
 		return fmt.Errorf("-coverprofile: %w", err)
 	}
 	return nil
+}
+
+// shrinkBound maps a -shrinkruns or -shrinktime value to the engine's
+// (0 on the command line turns shrinking off; in the engine 0 is the
+// default).
+func shrinkBound[N int64 | time.Duration](v N) N {
+	if v == 0 {
+		return engine.NoShrink
+	}
+	return v
+}
+
+// deathShrinkRuns is the execution bound of shrinking a failure that
+// kills the process: each candidate is a new -repro process, so without
+// an explicit -shrinkruns it is engine.DefaultDeathShrinkRuns.
+func (c *config) deathShrinkRuns() int64 {
+	if !c.shrinkRunsSet {
+		return min(c.shrinkRuns, engine.DefaultDeathShrinkRuns) // 0 stays "off"
+	}
+	return c.shrinkRuns
 }

@@ -54,13 +54,7 @@ func (f *fuzzer) failure(out Outcome) {
 	// Saved as found first: a candidate that crashes or hangs the process
 	// while shrinking cannot lose it.
 	f.shrinkFailure(rep, path)
-	shrunk := ""
-	if rep.Shrink != nil {
-		shrunk = "\n\tshrunk: " + rep.Shrink.summary()
-		if rep.Shrink.Original != "" {
-			shrunk += "\n\toriginal: " + rep.Shrink.Original
-		}
-	}
+	shrunk := rep.Shrink.lines()
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(info.Kind), firstLine(info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {

@@ -71,6 +71,19 @@ func (n *shrinkNote) summary() string {
 	return b.String()
 }
 
+// lines is what the "new failure" message adds about the shrink ("" for
+// none).
+func (n *shrinkNote) lines() string {
+	if n == nil {
+		return ""
+	}
+	s := "\n\tshrunk: " + n.summary()
+	if n.Original != "" {
+		s += "\n\toriginal: " + n.Original
+	}
+	return s
+}
+
 // write adds the shrink lines to a report.
 func (n *shrinkNote) write(b *bytes.Buffer) {
 	if n == nil {
