@@ -90,7 +90,7 @@ type config struct {
 	shrinkTime    time.Duration
 	shrinkRuns    int64
 	shrinkRunsSet bool
-	worker       *engine.WorkerSpec // set in a worker process
+	worker        *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer
 	called         bool
