@@ -262,8 +262,8 @@ func TestResume(t *testing.T) {
 		t.Errorf("resumed run reported %d new failures (%d known)", more.NewFailures, more.Failures)
 	}
 	fails := dirContents(t, filepath.Join(dir, failuresDir))
-	if len(fails) != 2 {
-		t.Errorf("failures/ holds %v, want one .input and one .txt", sortedKeys(fails))
+	if len(fails) != 3 {
+		t.Errorf("failures/ holds %v, want one .input, its .txt and the .original it was shrunk from", sortedKeys(fails))
 	}
 }
 
