@@ -368,7 +368,7 @@ func (s *shrinker) deleteChunks() {
 }
 
 // zeroSpans sets every byte of a span, then of a draw, to zero (each
-// generator's simplest value).
+// generator's simplest value); without a record, aligned chunks.
 func (s *shrinker) zeroSpans() {
 	zero := func(from, to int32) {
 		if from >= to || int(to) > len(s.best) || allZero(s.best[from:to]) {
@@ -383,6 +383,16 @@ func (s *shrinker) zeroSpans() {
 	for i := 0; i < len(s.draws()) && !s.out(); i++ {
 		d := s.draws()[i]
 		zero(d.Offset, d.Offset+d.Width)
+	}
+	if s.rec != nil {
+		return
+	}
+	// No record: aligned chunks of 8, 4 and 2 bytes (lowerBytes zeroes
+	// single bytes).
+	for _, k := range []int32{8, 4, 2} {
+		for i := int32(0); int(i+k) <= len(s.best) && !s.out(); i += k {
+			zero(i, i+k)
+		}
 	}
 }
 
