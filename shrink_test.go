@@ -226,3 +226,34 @@ func TestShrinkDeath(t *testing.T) {
 		t.Errorf("-repro of the shrunk input: exit %d\n%s", rcode, rout)
 	}
 }
+
+// TestShrinkLeavesLoopAlone: shrinking a failure does not change the
+// fuzzing that follows: with and without shrinking, the same seed and
+// budget give the same corpus, coverage and counts (zest, and ei, whose
+// children are guided executions).
+func TestShrinkLeavesLoopAlone(t *testing.T) {
+	for _, eng := range []string{"zest", "ei"} {
+		var corpora [2]string
+		var sums [2]engine.Summary
+		for i, runs := range []int64{engine.NoShrink, 0} {
+			dir := t.TempDir()
+			cfg := engine.Config{Engine: eng, Seed: 2, Runs: 20_000, Workdir: dir, Timeout: engine.NoTimeout, ShrinkRuns: runs}
+			sum, err := engine.Run(context.Background(), cfg, gfz.NewExecutor(fuzzSevenThree))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.NewFailures != 1 {
+				t.Fatalf("%s: %d new failures, want the planted one", eng, sum.NewFailures)
+			}
+			ents, _ := os.ReadDir(filepath.Join(dir, "corpus"))
+			for _, e := range ents {
+				corpora[i] += e.Name() + " "
+			}
+			sums[i] = *sum
+		}
+		a, b := sums[0], sums[1]
+		if corpora[0] != corpora[1] || a.Execs != b.Execs || a.Valid != b.Valid || a.TotalCov != b.TotalCov || a.ValidCov != b.ValidCov {
+			t.Errorf("%s: the run differs with shrinking on:\n%+v\n%+v\ncorpus %s\ncorpus %s", eng, a, b, corpora[0], corpora[1])
+		}
+	}
+}
