@@ -146,7 +146,9 @@ func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
 	cur, curExt := f.cur, f.curExt
 	defer func() { f.cur, f.curExt = cur, curExt }()
 	sig := rep.Signature
+	defer func() { f.shrinkSeq = 0 }()
 	probe := func(cand []byte) (bool, []byte, *param.Record) {
+		f.shrinkSeq++
 		out := f.execExt(cand, shrinkExt, false)
 		f.shrinkExecs++
 		same := out.Result == Failure && out.Failure != nil && signatureOf(*out.Failure) == sig
@@ -160,6 +162,7 @@ func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
 		// The message and stack of the shrunk input's own failure.
+		f.shrinkSeq++
 		if out := f.execExt(res.Input, shrinkExt, false); out.Failure != nil && signatureOf(*out.Failure) == sig {
 			fi := *out.Failure
 			rep.Info.Message, rep.Info.Stack = fi.Message, fi.Stack

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -84,5 +86,39 @@ func TestShrinkBoundsOf(t *testing.T) {
 		if got := shrinkBoundsOf(c.runs, c.d, DefaultShrinkRuns); got.Runs != c.want.Runs || got.Time != c.want.Time {
 			t.Errorf("shrinkBoundsOf(%d, %v) = %+v, want %+v", c.runs, c.d, got, c.want)
 		}
+	}
+}
+
+// slowFail fails (signature "slow") when its input has at least 40 bytes
+// and one of them is 200 or more; every execution takes 2ms.
+type slowFail struct{}
+
+func (slowFail) Exec(params []byte, _ uint64) Outcome {
+	time.Sleep(2 * time.Millisecond)
+	out := Outcome{Result: Valid, Consumed: params}
+	for _, c := range params {
+		if c >= 200 && len(params) >= 40 {
+			out.Result, out.Failure = Failure, &FailureInfo{Kind: "t.Fatal", Signature: "slow"}
+		}
+	}
+	return out
+}
+
+// TestShrinkNotAHang: a shrink of hundreds of quick candidates, longer in
+// all than the per-input timeout, is not taken for a hung execution: each
+// candidate is published as an execution of its own.
+func TestShrinkNotAHang(t *testing.T) {
+	old := exitProcess
+	var exited atomic.Bool
+	exitProcess = func(int) { exited.Store(true) }
+	defer func() { exitProcess = old }()
+	seed := bytes.Repeat([]byte{17, 250, 3, 99}, 16)
+	var status bytes.Buffer
+	sum := run(t, Config{Seed: 1, Runs: 1, Seeds: [][]byte{seed}, Workdir: t.TempDir(), Timeout: 200 * time.Millisecond, Status: &status}, slowFail{})
+	if exited.Load() || strings.Contains(status.String(), "TIMEOUT") {
+		t.Fatalf("the shrink was taken for a hang:\n%s", status.String())
+	}
+	if sum.NewFailures != 1 || !strings.Contains(status.String(), "shrunk: 64 -> 40 bytes") {
+		t.Errorf("summary %+v, status:\n%s", sum, status.String())
 	}
 }
