@@ -182,48 +182,60 @@ func TestShrinkOff(t *testing.T) {
 	}
 }
 
-// TestShrinkDeath: a failure that kills the worker (os.Exit) is shrunk by
-// the supervisor in -repro processes: the maze bytes the exit does not
-// depend on become zeros, k (a byte taken modulo 32, found as 199) becomes
-// 7, the original is kept.
+// TestShrinkDeath: a failure that kills the worker (os.Exit, a hang) is
+// shrunk by the supervisor in -repro processes: the maze bytes the death
+// does not depend on become zeros, k (a byte taken modulo 32, found as
+// 199 with seed 3) becomes 7, the original is kept, and the shrunk input
+// still dies the same way.
 func TestShrinkDeath(t *testing.T) {
 	bin := crashersBinary(t)
-	wd := filepath.Join(t.TempDir(), "wd")
-	out, code := runBin(t, bin, "-workers", "1", "-seed", "3", "-runs", "300", "-workdir", wd, "FuzzExit")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, out)
-	}
-	inputs, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
-	if len(inputs) != 1 {
-		t.Fatalf("inputs %v\n%s", inputs, out)
-	}
-	in, err := engine.ReadInputFile(inputs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []byte{7, 0, 0, 0, 0}; string(in) != string(want) {
-		t.Errorf("shrunk death input %v, want %v\n%s", in, want, out)
-	}
-	rep, err := os.ReadFile(strings.TrimSuffix(inputs[0], ".input") + ".txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"\nshrunk: 5 -> 5 bytes, ", " (each a -repro process) ", "\nvalue:\n\tk = 7\n\tByte = 0x0\n", "original input: "} {
-		if !strings.Contains(string(rep), want) {
-			t.Errorf("report lacks %q:\n%s", want, rep)
-		}
-	}
-	if !strings.Contains(out, "\tshrunk: 5 -> 5 bytes") {
-		t.Errorf("the new-failure message does not say it shrank:\n%s", out)
-	}
-	orig, err := engine.ReadInputFile(strings.TrimSuffix(inputs[0], ".input") + ".original")
-	if err != nil || len(orig) != 5 || orig[0]%32 != 7 || string(orig) == string(in) {
-		t.Errorf("original %v (%v): want the unshrunk 5 bytes", orig, err)
-	}
-	// The shrunk input still dies the same way.
-	rout, rcode := runBin(t, bin, "-repro", inputs[0], "FuzzExit")
-	if rcode != 1 || !strings.Contains(rout, "exit status 3") {
-		t.Errorf("-repro of the shrunk input: exit %d\n%s", rcode, rout)
+	for _, c := range []struct {
+		target, kind string
+		args         []string
+	}{
+		{"FuzzExit", "exit status 3", nil},
+		// Every candidate that hangs costs the timeout.
+		{"FuzzHang", "timeout", []string{"-timeout", "500ms"}},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			wd := filepath.Join(t.TempDir(), "wd")
+			args := append([]string{"-workers", "1", "-seed", "3", "-runs", "300", "-workdir", wd}, c.args...)
+			out, code := runBin(t, bin, append(args, c.target)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, out)
+			}
+			inputs, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
+			if len(inputs) != 1 {
+				t.Fatalf("inputs %v\n%s", inputs, out)
+			}
+			in, err := engine.ReadInputFile(inputs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []byte{7, 0, 0, 0, 0}; string(in) != string(want) {
+				t.Errorf("shrunk death input %v, want %v\n%s", in, want, out)
+			}
+			rep, err := os.ReadFile(strings.TrimSuffix(inputs[0], ".input") + ".txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"\nkind: " + c.kind + "\n", "\nshrunk: 5 -> 5 bytes, ", " (each a -repro process) ", "\nvalue:\n\tk = 7\n\tByte = 0x0\n", "original input: "} {
+				if !strings.Contains(string(rep), want) {
+					t.Errorf("report lacks %q:\n%s", want, rep)
+				}
+			}
+			if !strings.Contains(out, "\tshrunk: 5 -> 5 bytes") {
+				t.Errorf("the new-failure message does not say it shrank:\n%s", out)
+			}
+			orig, err := engine.ReadInputFile(strings.TrimSuffix(inputs[0], ".input") + ".original")
+			if err != nil || len(orig) != 5 || orig[0]%32 != 7 || string(orig) == string(in) {
+				t.Errorf("original %v (%v): want the unshrunk 5 bytes", orig, err)
+			}
+			rout, rcode := runBin(t, bin, append(c.args, "-repro", inputs[0], c.target)...)
+			if rcode != 1 || !strings.Contains(rout, "kind: "+c.kind) {
+				t.Errorf("-repro of the shrunk input: exit %d\n%s", rcode, rout)
+			}
+		})
 	}
 }
 

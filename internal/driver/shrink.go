@@ -12,7 +12,10 @@ import (
 
 // prober returns the engine's SupervisorConfig.Probe: it runs one input in
 // a -repro child and returns the signature of the death it ended in ("" if
-// the child did not die running it) and the bytes it had read.
+// the child did not die running it) and the bytes it had read. A child
+// stopped for a timeout or for memory counts as dead even if it reported
+// the end of the input afterwards (-repro turns SIGQUIT into a TIMEOUT
+// result after printing the stacks).
 func (c *config) prober(exe string) func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
 	return func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
 		f, err := os.CreateTemp("", "gfz-shrink-*.input")
@@ -43,7 +46,7 @@ func (c *config) prober(exe string) func(ctx context.Context, input []byte, time
 		if st.input < 0 {
 			return "", -1, fmt.Errorf("shrink: the process ended (%s) before running the input", st.ps)
 		}
-		if st.doneSeen || !st.running {
+		if st.kill == "" && (st.doneSeen || !st.running) {
 			return "", st.read, nil // it ran the input to its end: no death
 		}
 		return engine.DeathSignature(st.tail, st.ps, st.kill), st.read, nil

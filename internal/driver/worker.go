@@ -182,6 +182,9 @@ func (c *config) fuzz(f *testing.F, t Target) {
 // runTarget runs the engine or the repro and returns the exit status.
 func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	if len(c.repro) > 0 {
+		// A hang's stacks as a worker prints them, so that its signature
+		// is the one the supervisor saved (shrinking compares them).
+		defer engine.DumpOnQuit()()
 		return repro(c.stdout, c.stderr, t, c.repro, c.verbose, status)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -15,6 +15,14 @@ import (
 // turns shrinking off.
 const NoShrink = -1
 
+// DumpOnQuit makes the process answer SIGQUIT as a worker does: the stacks
+// of all goroutines (runtime.Stack, which shows a hung goroutine the Go
+// runtime's own dump may not), then exit status 2. A -repro child calls it
+// so that a hang it is stopped for gets the same signature as in a worker:
+// the supervisor shrinks hangs by comparing the two. The returned function
+// stops the handling.
+func DumpOnQuit() (stop func()) { return dumpOnQuit() }
+
 // shrinkBoundsOf turns configured bounds (0: the default, negative: off)
 // into shrinkBounds.
 func shrinkBoundsOf(runs int64, d time.Duration, defRuns int64) shrinkBounds {
