@@ -198,8 +198,9 @@ func TestClassicFavoringAndChildren(t *testing.T) {
 	}
 }
 
-// foundAtRe matches the time line of a failure report.
-var foundAtRe = regexp.MustCompile(`(?m)^found at: .*$`)
+// foundAtRe matches the time line of a failure report, and the time its
+// shrink took.
+var foundAtRe = regexp.MustCompile(`(?m)^found at: .*$|executions in [^;]+;`)
 
 func TestSameSeedSameCorpus(t *testing.T) {
 	for _, eng := range []string{"zest", "bytes", "random"} {
