@@ -109,8 +109,10 @@ func shrink(input []byte, probe shrinkProbe, bounds shrinkBounds) *shrinkResult 
 		return res
 	}
 	s.best = bytes.Clone(consumed)
-	if len(s.best) > len(input) {
-		s.best = bytes.Clone(input) // cannot read more than it did, but keep the original if so
+	if len(consumed) > len(input) {
+		// It read past the input (PRNG extension bytes): keep the input as
+		// found, which its record does not describe.
+		s.best, rec = bytes.Clone(input), nil
 	}
 	if rec != nil {
 		s.rec = rec.Clone()
