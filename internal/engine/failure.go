@@ -56,7 +56,7 @@ func (f *fuzzer) failure(out Outcome) {
 	f.shrinkFailure(rep, path)
 	shrunk := rep.Shrink.lines()
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(info.Kind), firstLine(info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+		oneLine(info.Kind), firstLine(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {
 		f.stopped = true
 	}
