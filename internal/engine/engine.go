@@ -76,7 +76,6 @@ type fuzzer struct {
 	// Stability check (see recheck).
 	snapA, snapB []classWord
 	rechecks     int64
-	shrinkExecs  int64 // candidate executions of shrinks (shrink_run.go)
 	// shrinkSeq numbers the candidates of the shrink under way (0: none):
 	// added to the execution number execExt publishes, so that the hang
 	// watchdog and the supervisor, which see a hang as the same number

@@ -158,7 +158,6 @@ func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
 	probe := func(cand []byte) (bool, []byte, *param.Record) {
 		f.shrinkSeq++
 		out := f.execExt(cand, shrinkExt, false)
-		f.shrinkExecs++
 		same := out.Result == Failure && out.Failure != nil && signatureOf(*out.Failure) == sig
 		return same, out.Consumed, out.Record
 	}
