@@ -94,6 +94,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
 	fs.StringVar(&o.report.dir, "report", "", "write an HTML report per target to `DIR`/<import path>/<FuzzTarget>/index.html and an index of them to DIR/index.html")
+	shrinkTime := fs.String("shrinktime", "", "passed to every fuzz binary: time bound of shrinking each new failure (a duration; 0: no shrinking; default: the binary's)")
+	shrinkRuns := fs.String("shrinkruns", "", "passed to every fuzz binary: execution bound of shrinking each new failure (0: no shrinking; default: the binary's)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	addCIFlags(fs, &o.ci)
 	fs.Usage = func() {
@@ -134,8 +136,13 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	// -engine only when given: each binary then picks its targets' default
 	// (native targets have their own).
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "engine" {
+		switch f.Name {
+		case "engine":
 			o.run = append(o.run, "-engine", engine)
+		case "shrinktime":
+			o.run = append(o.run, "-shrinktime", *shrinkTime)
+		case "shrinkruns":
+			o.run = append(o.run, "-shrinkruns", *shrinkRuns)
 		}
 	})
 	if workers > 0 && !o.ci.on {

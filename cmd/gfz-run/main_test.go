@@ -323,3 +323,20 @@ func TestEngineOnlyWhenGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestShrinkBoundsPassedOn: gfz-run passes -shrinktime and -shrinkruns to
+// the fuzz binaries when given, and neither otherwise.
+func TestShrinkBoundsPassedOn(t *testing.T) {
+	o, code := parse([]string{"-shrinktime", "5s", "-shrinkruns", "100", "."}, io.Discard)
+	if o == nil {
+		t.Fatalf("exit %d", code)
+	}
+	got := strings.Join(o.run, " ")
+	if !strings.Contains(got, "-shrinktime 5s") || !strings.Contains(got, "-shrinkruns 100") {
+		t.Errorf("binary flags %q, want -shrinktime 5s and -shrinkruns 100", got)
+	}
+	o, _ = parse([]string{"."}, io.Discard)
+	if got := strings.Join(o.run, " "); strings.Contains(got, "-shrink") {
+		t.Errorf("binary flags %q, want no -shrink flags when not given", got)
+	}
+}

@@ -85,8 +85,14 @@ type config struct {
 	verbose      bool
 	workers      int
 	rssLimitMB   int
-	regress      string             // -regress: the package directory ("": off)
-	worker       *engine.WorkerSpec // set in a worker process
+	regress      string // -regress: the package directory ("": off)
+	// -shrinktime and -shrinkruns (0: no shrinking); shrinkRunsSet tells
+	// whether -shrinkruns was given (otherwise a death's shrink uses
+	// engine.DefaultDeathShrinkRuns).
+	shrinkTime    time.Duration
+	shrinkRuns    int64
+	shrinkRunsSet bool
+	worker        *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer
 	called         bool

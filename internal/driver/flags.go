@@ -99,6 +99,9 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.StringVar(&cfg.report, "report", "", "after the run, write an HTML report of the work directory (charts, failures, source coverage) to `DIR`/index.html")
 	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
+	shrinkTime := cliflag.Duration{D: engine.DefaultShrinkTime}
+	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
+	fs.Int64Var(&cfg.shrinkRuns, "shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	var regress regressFlag
 	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
@@ -121,6 +124,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		return nil, ExitUsage
 	}
 	cfg.time = timeFlag.D
+	cfg.shrinkTime = shrinkTime.D
+	fs.Visit(func(fl *flag.Flag) { cfg.shrinkRunsSet = cfg.shrinkRunsSet || fl.Name == "shrinkruns" })
 	switch {
 	case timeoutFlag.IsAuto:
 		cfg.timeout = 0 // the engine calibrates it
@@ -129,8 +134,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	default:
 		cfg.timeout = timeoutFlag.D
 	}
-	if cfg.runs < 0 || cfg.rssLimitMB < 0 {
-		fmt.Fprintln(stderr, "gfz: -runs and -rss_limit_mb must not be negative")
+	if cfg.runs < 0 || cfg.rssLimitMB < 0 || cfg.shrinkRuns < 0 {
+		fmt.Fprintln(stderr, "gfz: -runs, -rss_limit_mb and -shrinkruns must not be negative")
 		return nil, ExitUsage
 	}
 	if floor := rssFloorMB(vals.Get("mapbits")); cfg.rssLimitMB > 0 && cfg.rssLimitMB < floor {

@@ -106,6 +106,8 @@ func superviseWorkers(cfg *config) int {
 		Describe:   cfg.describer(exe),
 		NewFailure: newFailure,
 		Codec:      cfg.codec(),
+		Probe:      cfg.prober(exe),
+		ShrinkRuns: shrinkBound(cfg.deathShrinkRuns()), ShrinkTime: shrinkBound(cfg.shrinkTime),
 	})
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):
@@ -214,6 +216,9 @@ func (c *config) fuzz(f *testing.F, t Target) {
 // runTarget runs the engine or the repro and returns the exit status.
 func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	if len(c.repro) > 0 {
+		// A hang's stacks as a worker prints them, so that its signature
+		// is the one the supervisor saved (shrinking compares them).
+		defer engine.DumpOnQuit()()
 		return repro(c.stdout, c.stderr, t, c.repro, c.verbose, status)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -230,6 +235,9 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		Status:  c.stderr,
 		// Native targets' raw arguments get the code's literals.
 		Dictionary: c.dictionary(),
+
+		ShrinkRuns: shrinkBound(c.shrinkRuns),
+		ShrinkTime: shrinkBound(c.shrinkTime),
 	}
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
@@ -277,4 +285,24 @@ func writeCoverProfile(path string) error {
 		return fmt.Errorf("-coverprofile: %w", err)
 	}
 	return nil
+}
+
+// shrinkBound maps a -shrinkruns or -shrinktime value to the engine's
+// (0 on the command line turns shrinking off; in the engine 0 is the
+// default).
+func shrinkBound[N int64 | time.Duration](v N) N {
+	if v == 0 {
+		return engine.NoShrink
+	}
+	return v
+}
+
+// deathShrinkRuns is the execution bound of shrinking a failure that
+// kills the process: each candidate is a new -repro process, so without
+// an explicit -shrinkruns it is engine.DefaultDeathShrinkRuns.
+func (c *config) deathShrinkRuns() int64 {
+	if !c.shrinkRunsSet {
+		return min(c.shrinkRuns, engine.DefaultDeathShrinkRuns) // 0 stays "off"
+	}
+	return c.shrinkRuns
 }

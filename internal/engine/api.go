@@ -122,6 +122,11 @@ type Config struct {
 	// and the edges whose hit-count class differs between the two runs are
 	// counted as unstable (Summary.Stability).
 	NoRecheck bool
+	// ShrinkRuns and ShrinkTime bound the shrinking of each new failure
+	// (shrink.go): candidate executions (0: DefaultShrinkRuns) and time
+	// (0: DefaultShrinkTime). NoShrink in either turns shrinking off.
+	ShrinkRuns int64
+	ShrinkTime time.Duration
 
 	// Worker mode (set by a fuzz binary's worker process, see Supervise).
 	// SharedMem is the path of the shared-memory file the supervisor

@@ -76,6 +76,12 @@ type fuzzer struct {
 	// Stability check (see recheck).
 	snapA, snapB []classWord
 	rechecks     int64
+	// shrinkSeq numbers the candidates of the shrink under way (0: none):
+	// added to the execution number execExt publishes, so that the hang
+	// watchdog and the supervisor, which see a hang as the same number
+	// published for longer than the timeout, see every candidate as a new
+	// execution.
+	shrinkSeq uint64
 
 	// Worker mode (cfg.SharedMem).
 	shm     *shm
@@ -266,7 +272,7 @@ func (f *fuzzer) exec(params []byte) Outcome {
 // execExt is exec with the extension seed given; a recheck (count false)
 // does not count as an execution (it is counted in f.rechecks).
 func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
-	n := uint64(f.execs)
+	n := uint64(f.execs) + f.shrinkSeq
 	f.cur, f.curExt = params, ext
 	// A worker publishes the execution in shared memory for the
 	// supervisor, which watches for hangs; a run without a supervisor

@@ -198,8 +198,9 @@ func TestClassicFavoringAndChildren(t *testing.T) {
 	}
 }
 
-// foundAtRe matches the time line of a failure report.
-var foundAtRe = regexp.MustCompile(`(?m)^found at: .*$`)
+// foundAtRe matches the time line of a failure report, and the time its
+// shrink took.
+var foundAtRe = regexp.MustCompile(`(?m)^found at: .*$|executions in [^;]+;`)
 
 func TestSameSeedSameCorpus(t *testing.T) {
 	for _, eng := range []string{"zest", "bytes", "random"} {
@@ -262,8 +263,8 @@ func TestResume(t *testing.T) {
 		t.Errorf("resumed run reported %d new failures (%d known)", more.NewFailures, more.Failures)
 	}
 	fails := dirContents(t, filepath.Join(dir, failuresDir))
-	if len(fails) != 2 {
-		t.Errorf("failures/ holds %v, want one .input and one .txt", sortedKeys(fails))
+	if len(fails) != 3 {
+		t.Errorf("failures/ holds %v, want one .input, its .txt and the .original it was shrunk from", sortedKeys(fails))
 	}
 }
 

@@ -51,8 +51,12 @@ func (f *fuzzer) failure(out Outcome) {
 	if !claimed {
 		return // another worker saved it first and announces it
 	}
-	f.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(info.Kind), firstLine(info.Message), path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+	// Saved as found first: a candidate that crashes or hangs the process
+	// while shrinking cannot lose it.
+	f.shrinkFailure(rep, path)
+	shrunk := rep.Shrink.lines()
+	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(info.Kind), firstLine(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {
 		f.stopped = true
 	}

@@ -64,6 +64,16 @@ type SupervisorConfig struct {
 	// BytesCodec); it must be the codec of the workers' executor (see
 	// CodecExecutor).
 	Codec Codec
+	// Probe, when set, runs one input in a fresh -repro process as Describe
+	// does and returns the signature of the death it ended in
+	// (DeathSignature; "" if it did not kill the process) and the bytes
+	// it had read. The supervisor shrinks each new failure that killed a
+	// worker with it (shrink_crash.go), each candidate one process, within
+	// ShrinkRuns candidates (0: DefaultDeathShrinkRuns) and ShrinkTime
+	// (0: DefaultShrinkTime); NoShrink in either turns it off.
+	Probe      func(ctx context.Context, input []byte, timeout time.Duration) (sig string, consumed int, err error)
+	ShrinkRuns int64
+	ShrinkTime time.Duration
 }
 
 // WorkerSpec tells a worker process what to do (passed by

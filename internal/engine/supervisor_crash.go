@@ -73,8 +73,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if !claimed {
 		return // a worker saved the same failure at the same time and announced it
 	}
-	s.printf("gfz: new failure (%s): %s\n\tinput: %s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(kind), msg, path, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+	s.shrinkDeath(rep, path) // saved as found first: nothing is lost if shrinking is cut short
+	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
+		oneLine(kind), msg, path, rep.Shrink.lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	s.newFailure(path)
 }
 

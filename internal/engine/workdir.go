@@ -213,6 +213,7 @@ type failureReport struct {
 	Found     time.Time
 	Into      time.Duration // time into the run
 	Repro     string
+	Shrink    *shrinkNote // the shrink of Input (shrink_run.go); nil: not shrunk
 }
 
 // format renders the .txt report. The signature line is Go-quoted so that
@@ -244,8 +245,12 @@ func (r *failureReport) format() []byte {
 		fmt.Fprintf(&b, "found at: %s (%v into the run)\n", r.Found.Format(time.RFC3339), r.Into.Round(time.Millisecond))
 	}
 	fmt.Fprintf(&b, "reproduce: %s\n", r.Repro)
+	r.Shrink.write(&b)
 	section(&b, "message", r.Info.Message)
 	section(&b, "value", r.Info.Value)
+	if r.Shrink != nil && r.Shrink.Original != "" {
+		section(&b, "original value (before shrinking)", r.Shrink.OrigValue)
+	}
 	params := hexLines(r.Input[:min(len(r.Input), maxHexDump)])
 	if len(r.Input) > maxHexDump {
 		params += fmt.Sprintf("\n... (%d bytes in all; see the .input file)", len(r.Input))

@@ -1,0 +1,54 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+)
+
+// prober returns the engine's SupervisorConfig.Probe: it runs one input in
+// a -repro child and returns the signature of the death it ended in ("" if
+// the child did not die running it) and the bytes it had read. A child
+// stopped for a timeout or for memory counts as dead even if it reported
+// the end of the input afterwards (-repro turns SIGQUIT into a TIMEOUT
+// result after printing the stacks).
+func (c *config) prober(exe string) func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+	return func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+		f, err := os.CreateTemp("", "gfz-shrink-*.input")
+		if err != nil {
+			return "", -1, fmt.Errorf("shrink: %w", err)
+		}
+		defer os.Remove(f.Name())
+		_, err = f.Write(c.encodeInput(input))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", -1, fmt.Errorf("shrink: %w", err)
+		}
+		if timeout <= 0 {
+			timeout = reproDefaultTimeout
+		}
+		st, err := runChild(exe, childOptions{
+			args: []string{"-repro", f.Name(), c.target}, stdout: io.Discard,
+			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
+		})
+		if err != nil {
+			return "", -1, fmt.Errorf("shrink: %w", err)
+		}
+		if err := ctx.Err(); err != nil {
+			return "", -1, fmt.Errorf("shrink: %w", err)
+		}
+		if st.input < 0 {
+			return "", -1, fmt.Errorf("shrink: the process ended (%s) before running the input", st.ps)
+		}
+		if st.kill == "" && (st.doneSeen || !st.running) {
+			return "", st.read, nil // it ran the input to its end: no death
+		}
+		return engine.DeathSignature(st.tail, st.ps, st.kill), st.read, nil
+	}
+}

@@ -1,0 +1,77 @@
+//go:build unix
+
+package engine
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/gfz-dev/gfz/param"
+)
+
+// Shrinking the failures that kill a worker (exit, crash, hang, memory):
+// the supervisor runs each candidate in a new -repro process
+// (SupervisorConfig.Probe) and compares the signature of its death.
+
+// DeathSignature is the signature the supervisor gives to a process that
+// died with this stderr tail and exit state, killed by the supervisor for
+// kill (KindTimeout, KindOutOfMemory) or not ("").
+func DeathSignature(stderrTail string, ps *os.ProcessState, kill string) string {
+	kind, stack, framed := classifyCrash(stderrTail, ps, kill)
+	return crashSignature(kind, stack, framed)
+}
+
+// shrinkDeath shrinks a failure that killed a worker, saved at path, and
+// rewrites its files if it got smaller. The supervisor watches no worker
+// meanwhile (as while describing a crash); the hang clocks restart after.
+func (s *supervisor) shrinkDeath(rep *failureReport, path string) {
+	b := shrinkBoundsOf(s.cfg.ShrinkRuns, s.cfg.ShrinkTime, DefaultDeathShrinkRuns)
+	if !b.enabled() || s.cfg.Probe == nil {
+		return
+	}
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	b.stop = func() bool { return ctx.Err() != nil }
+	to := s.timeout
+	if to <= 0 {
+		to = maxCalibratedTimeout
+	}
+	defer s.restartHangClocks()
+	probe := func(cand []byte) (bool, []byte, *param.Record) {
+		c, cancel := context.WithTimeout(ctx, to+killGrace+10*time.Second)
+		sig, consumed, err := s.cfg.Probe(c, cand, to)
+		cancel()
+		if err != nil || sig != rep.Signature {
+			return false, nil, nil
+		}
+		switch {
+		case consumed < 0:
+			return true, cand, nil
+		case consumed <= len(cand):
+			return true, cand[:consumed], nil
+		default:
+			// It read PRNG extension bytes (-repro extends with seed 0).
+			return true, extendedInput(cand, 0, consumed), nil
+		}
+	}
+	res := shrink(rep.Input, probe, b)
+	rep.Shrink = noteOf(res)
+	rep.Shrink.Where = " (each a -repro process)"
+	orig := rep.Input
+	if res.Shrunk() {
+		rep.Shrink.Original = originalPath(path)
+		rep.Shrink.OrigValue = rep.Info.Value
+		rep.Input = res.Input
+		if s.cfg.Describe != nil {
+			if values, _, err := s.describe(res.Input); err == nil {
+				rep.Info.Value = values
+			}
+		}
+	}
+	if err := s.wd.rewriteShrunk(rep, path, orig); err != nil {
+		s.errorf("%v (the unshrunk failure is saved)", err)
+	}
+}
