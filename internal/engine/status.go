@@ -57,6 +57,7 @@ func (f *fuzzer) writeStats(state string) error {
 		kv("saved_cov", f.savedBy[reasonCov])
 		kv("saved_count", f.savedBy[reasonCount])
 		kv("saved_valid", f.savedBy[reasonValid])
+		f.domainStats(kv)
 		r.metrics.keys(kv)
 	})
 }
@@ -67,6 +68,9 @@ func (f *fuzzer) printFinal() {
 	f.printf("gfz: done: %s\n", f.statusText(el))
 	m := f.metricsRow()
 	f.printf("gfz: metrics: %s\n", m.text())
+	for _, line := range f.domainSummary() {
+		f.printf("gfz: %s\n", line)
+	}
 	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
