@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/intern"
 	"github.com/gfz-dev/gfz/param"
 )
@@ -42,6 +43,9 @@ type T struct {
 	brief   bool              // the last failure was a brief repeat
 
 	helpers map[string]bool // functions marked by Helper
+
+	wpOn bool              // record waypoints (fuzz-binary executor; feedback.go)
+	wps  []engine.Waypoint // this execution's waypoints when wpOn
 }
 
 // value is one top-level generated value recorded for failure reports.
@@ -77,6 +81,7 @@ func (t *T) reset() {
 	t.logs = t.logs[:0]
 	clear(t.values)
 	t.values = t.values[:0]
+	t.wps = t.wps[:0]
 }
 
 // Source returns the parametric source generators draw from. It is the
