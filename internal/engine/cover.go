@@ -189,7 +189,7 @@ func nonZero(w uint64) uint64 { return (w | -w) >> 63 }
 func (c *coverage) clearMap(n int64) {
 	if !c.scanned || n%fullResetEvery == 0 {
 		gfzrt.Reset()
-		if gfzrt.CountLaps && c.clearLaps {
+		if c.clearLaps {
 			gfzrt.ClearLaps()
 		}
 	} else {
