@@ -35,11 +35,11 @@ type domain interface {
 	// called when that execution is saved (for whatever reason), with the
 	// name of its corpus file.
 	commit(name string)
-	// stats writes the domain's keys of the stats file.
+	// stats writes the domain's keys of the stats file, each starting
+	// with the domain's name and an underscore ("perf_max_path"). The
+	// final summary is made from them (feedbackSummary), and so is the
+	// supervisor's merge of its workers' (mergeFeedback).
 	stats(kv func(string, any))
-	// summary returns the domain's lines of the final summary (may be
-	// none).
-	summary() []string
 }
 
 // Feedback names (Config.Feedback, the fuzz binary's -feedback): a
@@ -152,15 +152,55 @@ func (f *fuzzer) domainStats(kv func(string, any)) {
 	}
 }
 
-// domainSummary returns the domains' lines of the final summary.
-func (f *fuzzer) domainSummary() []string {
-	var out []string
-	for i, d := range f.doms {
-		lines := d.summary()
-		if f.domSaved[i] > 0 || len(lines) > 0 {
-			out = append(out, fmt.Sprintf("feedback %s: %d inputs saved for it alone", d.reason(), f.domSaved[i]))
+// domainKV returns the domains' stats keys in order.
+func (f *fuzzer) domainKV() []kvPair {
+	var out []kvPair
+	f.domainStats(func(k string, v any) { out = append(out, kvPair{k, fmt.Sprint(v)}) })
+	return out
+}
+
+// kvPair is one stats line.
+type kvPair struct{ k, v string }
+
+// lookup returns the value of key k in kvs ("" if absent).
+func lookup(kvs []kvPair, k string) string {
+	for _, p := range kvs {
+		if p.k == k {
+			return p.v
 		}
-		out = append(out, lines...)
+	}
+	return ""
+}
+
+// feedbackSummary makes the final summary's lines about the feedback
+// domains from their stats keys: the inputs saved for them alone, then
+// each domain's best (for perf, the slowest input and its top edges
+// against the corpus median).
+func feedbackSummary(kvs []kvPair) []string {
+	var out, saved []string
+	for _, p := range kvs {
+		if strings.HasPrefix(p.k, "saved_") && p.v != "0" {
+			saved = append(saved, "+"+strings.TrimPrefix(p.k, "saved_")+" "+p.v)
+		}
+	}
+	if len(saved) > 0 {
+		out = append(out, "feedback: inputs saved for a feedback domain alone: "+strings.Join(saved, ", "))
+	}
+	if s := lookup(kvs, "perf_slowest"); s != "" {
+		out = append(out,
+			fmt.Sprintf("perf: slowest input %s: path length %s (corpus median %s), max edge count %s",
+				s, lookup(kvs, "perf_slowest_path"), lookup(kvs, "perf_median_path"), lookup(kvs, "perf_max_edge")),
+			"perf: its top edges, hits (corpus median): "+lookup(kvs, "perf_slowest_edges"))
+	}
+	if s := lookup(kvs, "mem_largest"); s != "" {
+		out = append(out, fmt.Sprintf("mem: most allocating input %s: %s bytes; most heap objects in one execution %s",
+			s, lookup(kvs, "mem_max_bytes"), lookup(kvs, "mem_max_objects")))
+	}
+	if n := lookup(kvs, "waypoint_keys"); n != "" {
+		out = append(out, fmt.Sprintf("waypoints: %s keys, best %s", n, lookup(kvs, "waypoint_best")))
+	}
+	if n := lookup(kvs, "diff_keys"); n != "" && n != "0" {
+		out = append(out, fmt.Sprintf("diff: %s keys, largest divergence %s", n, lookup(kvs, "diff_max")))
 	}
 	return out
 }

@@ -203,6 +203,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	if f.shm != nil {
 		f.publish()
+		f.writeFeedbackFile()
 		f.shm.store(offPhase, phaseDone)
 		return f.summary(), f.err
 	}

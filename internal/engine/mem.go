@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"fmt"
-	"runtime"
-)
+import "runtime"
 
 // -feedback mem: FuzzFactory's mem domain, per execution rather than per
 // allocation site (Go gives no cheap per-site count): two keys, the bytes
@@ -71,9 +68,3 @@ func (m *memDomain) stats(kv func(string, any)) {
 	}
 }
 
-func (m *memDomain) summary() []string {
-	if m.largest == "" {
-		return nil
-	}
-	return []string{fmt.Sprintf("mem: most allocating input corpus/%s: %d bytes; most objects in one execution %d", m.largest, m.maxBytes, m.maxObjs)}
-}

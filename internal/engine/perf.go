@@ -175,13 +175,3 @@ func (p *perfDomain) stats(kv func(string, any)) {
 	}
 }
 
-func (p *perfDomain) summary() []string {
-	name, total, med, edges := p.report(perfTop)
-	if name == "" {
-		return nil
-	}
-	return []string{
-		fmt.Sprintf("perf: slowest input corpus/%s: path length %d (corpus median %d), max edge count %d", name, total, med, p.maxEdge()),
-		"perf: its top edges (hits vs corpus median): " + edges,
-	}
-}

@@ -13,6 +13,7 @@ func (f *fuzzer) status() {
 	if f.shm != nil {
 		f.publish()
 		f.publishMetrics()
+		f.writeFeedbackFile()
 		return
 	}
 	el := time.Since(f.start)
@@ -68,7 +69,7 @@ func (f *fuzzer) printFinal() {
 	f.printf("gfz: done: %s\n", f.statusText(el))
 	m := f.metricsRow()
 	f.printf("gfz: metrics: %s\n", m.text())
-	for _, line := range f.domainSummary() {
+	for _, line := range feedbackSummary(f.domainKV()) {
 		f.printf("gfz: %s\n", line)
 	}
 	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)

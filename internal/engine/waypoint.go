@@ -142,13 +142,6 @@ func (w *waypointDomain) stats(kv func(string, any)) {
 	kv("waypoint_best", text)
 }
 
-func (w *waypointDomain) summary() []string {
-	n, text := w.keysText(false)
-	if n == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("waypoints: %d keys, best %s", n, text)}
-}
 
 // diffDomain is -feedback diff: the Diverge waypoints of T.DiffWithin
 // (the distance between two implementations' results, maximised per key).
@@ -169,10 +162,3 @@ func (d *diffDomain) stats(kv func(string, any)) {
 	}
 }
 
-func (d *diffDomain) summary() []string {
-	n, text := d.w.keysText(true)
-	if n == 0 {
-		return nil
-	}
-	return []string{fmt.Sprintf("diff: %d keys, largest divergence %s", n, text)}
-}
