@@ -67,4 +67,3 @@ func (m *memDomain) stats(kv func(string, any)) {
 		kv("mem_largest", "corpus/"+m.largest)
 	}
 }
-

@@ -174,4 +174,3 @@ func (p *perfDomain) stats(kv func(string, any)) {
 		kv("perf_slowest_edges", edges)
 	}
 }
-

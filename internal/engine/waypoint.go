@@ -142,7 +142,6 @@ func (w *waypointDomain) stats(kv func(string, any)) {
 	kv("waypoint_best", text)
 }
 
-
 // diffDomain is -feedback diff: the Diverge waypoints of T.DiffWithin
 // (the distance between two implementations' results, maximised per key).
 // Its state lives in the waypoint domain.
@@ -161,4 +160,3 @@ func (d *diffDomain) stats(kv func(string, any)) {
 		kv("diff_max", text)
 	}
 }
-
