@@ -218,3 +218,16 @@ func TestUnknownFeedback(t *testing.T) {
 		t.Errorf("ParseFeedback: %q, %v", got, err)
 	}
 }
+
+// benchFeedback runs the zest loop on the trivial target with feedback
+// for b.N executions (docs/BENCHMARKS.md, "Feedback domains": the cost of
+// each domain per execution).
+func benchFeedback(b *testing.B, feedback []string) {
+	ex := &trivialExec{src: param.New(nil, 0)}
+	b.ResetTimer()
+	run(b, Config{Seed: 1, Runs: int64(b.N), Workdir: b.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
+}
+
+func BenchmarkFeedbackNone(b *testing.B) { benchFeedback(b, nil) }
+func BenchmarkFeedbackPerf(b *testing.B) { benchFeedback(b, []string{"perf"}) }
+func BenchmarkFeedbackMem(b *testing.B)  { benchFeedback(b, []string{"mem"}) }
