@@ -1,39 +1,26 @@
 // Package mem is a gfz example for -feedback mem: a record decoder whose
-// allocation is driven by a header field.
+// allocation is chosen by its input.
 //
-// Decode reads records: a count byte, then for each record a length byte
-// and that many payload bytes. It preallocates each record's buffer from
-// the length byte shifted by a scale nibble of the header, without checking
-// it against the input's size: a short input can make it allocate
-// megabytes. Coverage sees the same code for a small and a huge
-// allocation; mem keeps every input that allocates more, and drives the
-// scale and lengths up. The fuzz target fails when one input allocates more
-// than MaxAlloc bytes for its records.
+// Decode makes one record per input byte and preallocates the record's
+// buffer from the size class in the byte's low three bits: 16 << class
+// bytes, trusting the input. An input allocates more than MaxAlloc only
+// when nearly all of its (at most 12) records ask for the largest class.
+// Coverage sees the same path whatever the classes; mem sees the bytes
+// allocated and keeps every input that asks for more, one record at a
+// time. The fuzz target checks the budget.
 package mem
 
 // MaxAlloc is the allocation budget the fuzz target checks.
-const MaxAlloc = 1 << 20
+const MaxAlloc = 20_000
 
-// Decode decodes data (header, then records) into records and returns
-// them with the bytes it allocated for them.
+// Decode decodes data into records and returns them with the bytes it
+// allocated for their buffers.
 func Decode(data []byte) (records [][]byte, allocated int) {
-	if len(data) < 2 {
-		return nil, 0
-	}
-	scale := uint(data[0] & 0x0f) // the header's scale nibble
-	count := int(data[1])
-	data = data[2:]
-	for range count {
-		if len(data) == 0 {
-			break
-		}
-		n := int(data[0]) << scale
-		data = data[1:]
-		buf := make([]byte, 0, n) // trusts the header: the planted flaw
-		allocated += n
-		take := min(n, len(data))
-		buf = append(buf, data[:take]...)
-		data = data[take:]
+	for _, b := range data {
+		size := 16 << (b & 7) // the planted trust in the input
+		buf := make([]byte, 0, size)
+		buf = append(buf, b)
+		allocated += size
 		records = append(records, buf)
 	}
 	return records, allocated
