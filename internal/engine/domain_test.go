@@ -231,3 +231,19 @@ func benchFeedback(b *testing.B, feedback []string) {
 func BenchmarkFeedbackNone(b *testing.B) { benchFeedback(b, nil) }
 func BenchmarkFeedbackPerf(b *testing.B) { benchFeedback(b, []string{"perf"}) }
 func BenchmarkFeedbackMem(b *testing.B)  { benchFeedback(b, []string{"mem"}) }
+
+// TestMergeFeedback: the supervisor sums the workers' saved_* counts and
+// takes each domain's keys from the worker with the best primary value.
+func TestMergeFeedback(t *testing.T) {
+	w0 := []kvPair{{"saved_waypoint", "1"}, {"saved_perf", "4"}, {"perf_max_path", "900"}, {"perf_slowest", "corpus/a"}, {"mem_max_bytes", "70"}}
+	w1 := []kvPair{{"saved_waypoint", "0"}, {"saved_perf", "6"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"}, {"mem_max_bytes", "50"}}
+	got := mergeFeedback([][]kvPair{w0, w1})
+	want := []kvPair{{"saved_waypoint", "1"}, {"saved_perf", "10"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"}, {"mem_max_bytes", "70"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("merge: %v, want %v", got, want)
+	}
+	lines := feedbackSummary(got)
+	if len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "+perf 10") || !strings.Contains(strings.Join(lines, "\n"), "slowest input corpus/b") {
+		t.Errorf("summary %q", lines)
+	}
+}
