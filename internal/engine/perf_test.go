@@ -20,8 +20,9 @@ import (
 // Coverage sees that edge's hit-count class only (its top class is 128+);
 // perf sees its count. maxPath is the longest path executed so far.
 type chainExec struct {
-	src     *param.Source
-	maxPath uint64
+	src       *param.Source
+	maxPath   uint64
+	waypoints bool // also report the number of buckets used (Minimize) and the steps (Diverge)
 }
 
 func newChainExec() *chainExec { return &chainExec{src: param.New(nil, 0)} }
@@ -42,7 +43,17 @@ func (c *chainExec) Exec(params []byte, ext uint64) Outcome {
 		setCount(40, steps)
 	}
 	c.maxPath = max(c.maxPath, steps)
-	return Outcome{Result: Valid, Consumed: c.src.Consumed()}
+	out := Outcome{Result: Valid, Consumed: c.src.Consumed()}
+	if c.waypoints {
+		used := 0
+		for _, b := range buckets {
+			if b > 0 {
+				used++
+			}
+		}
+		out.Waypoints = []Waypoint{{Key: "buckets", Value: float64(used), Kind: Minimize}, {Key: "steps", Value: float64(steps), Kind: Diverge}}
+	}
+	return out
 }
 
 // chainMaxPath runs the chain target for runs executions with seed and
@@ -76,5 +87,22 @@ func TestPerfDrivesQuadraticPath(t *testing.T) {
 		if p := chainMaxPath(t, seed, runs, []string{"perf"}); p < reach {
 			t.Errorf("seed %d: zest with perf reached path length %d < %d in %d runs", seed, p, reach, runs)
 		}
+	}
+}
+
+// TestFeedbackDeterministic: a run with feedback domains (perf and the
+// target's waypoints) is a function of its seed: two runs save the same
+// corpus.
+func TestFeedbackDeterministic(t *testing.T) {
+	corpus := func() map[string]string {
+		ex := newChainExec()
+		ex.waypoints = true
+		dir := t.TempDir()
+		run(t, Config{Seed: 7, Runs: 3000, Workdir: dir, Feedback: []string{"perf", "diff"}, Timeout: NoTimeout}, ex)
+		return dirContents(t, dir+"/corpus")
+	}
+	a, b := corpus(), corpus()
+	if len(a) < 5 || fmt.Sprint(sortedKeys(a)) != fmt.Sprint(sortedKeys(b)) {
+		t.Errorf("two runs with seed 7 saved %d and %d inputs, or different ones", len(a), len(b))
 	}
 }
