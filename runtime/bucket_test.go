@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func TestBucket(t *testing.T) {
 	cases := map[uint8]uint8{0: 0, 1: 1, 2: 2, 3: 4, 4: 8, 7: 8, 8: 16, 15: 16, 16: 32, 31: 32, 32: 64, 127: 64, 128: 128, 255: 128}
@@ -113,6 +116,9 @@ func TestCount(t *testing.T) {
 // TestHitCountsLaps: with CountLaps (gfz-build -counts) 1000 hits of one
 // edge count 1000; without it the 8-bit counter wraps (1000 mod 256).
 func TestHitCountsLaps(t *testing.T) {
+	if os.Getenv("GFZ_WANT_COUNTLAPS") == "1" && !CountLaps {
+		t.Fatal("GFZ_WANT_COUNTLAPS=1 but this build has CountLaps false (the -counts overlay was not applied)")
+	}
 	Reset()
 	ClearLaps()
 	var blk uint8
