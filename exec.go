@@ -35,7 +35,7 @@ func newExecutor(fn func(*T), maxSize int) *executor {
 	src := param.New(nil, 0)
 	src.SetMax(maxSize)
 	src.SetRecording(false)
-	return &executor{fn: fn, src: src, t: &T{src: src, quiet: true}}
+	return &executor{fn: fn, src: src, t: &T{src: src, quiet: true, wpOn: true}}
 }
 
 // Exec implements engine.Executor. It runs the fuzz function in the calling
@@ -52,7 +52,7 @@ func (e *executor) Exec(params []byte, extSeed uint64) engine.Outcome {
 	e.src.Reset(params, extSeed)
 	e.t.reset()
 	res, fi := run(e.t, e.fn)
-	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi}
+	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi, Waypoints: e.t.wps}
 	if e.src.Recording() {
 		out.Record = e.src.Record()
 	}
@@ -66,7 +66,7 @@ func (e *executor) ExecGuided(g param.Guide, extSeed uint64) engine.Outcome {
 	e.src.ResetGuided(g, extSeed)
 	e.t.reset()
 	res, fi := run(e.t, e.fn)
-	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi, Record: e.src.Record()}
+	out := engine.Outcome{Result: res, Consumed: e.src.Consumed(), Failure: fi, Record: e.src.Record(), Waypoints: e.t.wps}
 	e.src.SetRecording(recording)
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/intern"
 	"github.com/gfz-dev/gfz/param"
 )
@@ -48,6 +49,8 @@ type T struct {
 	// its span. indent is the Repeat nesting level of the values noted.
 	topDepth int
 	indent   int
+	wpOn     bool              // record waypoints (fuzz-binary executor; feedback.go)
+	wps      []engine.Waypoint // this execution's waypoints when wpOn
 }
 
 // value is one top-level generated value recorded for failure reports,
@@ -87,6 +90,7 @@ func (t *T) reset() {
 	t.logs = t.logs[:0]
 	clear(t.values)
 	t.values = t.values[:0]
+	t.wps = t.wps[:0]
 }
 
 // Source returns the parametric source generators draw from. It is the

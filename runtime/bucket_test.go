@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func TestBucket(t *testing.T) {
 	cases := map[uint8]uint8{0: 0, 1: 1, 2: 2, 3: 4, 4: 8, 7: 8, 8: 16, 15: 16, 16: 32, 31: 32, 32: 64, 127: 64, 128: 128, 255: 128}
@@ -93,4 +96,43 @@ func BenchmarkProbeNeverZero(b *testing.B) {
 			hitNeverZero(j*0x9e3779b1, &blk[j])
 		}
 	}
+}
+
+// TestCount: an edge's count is its byte plus 128 per lap (what a probe
+// built with gfz-build -counts leaves), and ClearLaps clears the laps.
+func TestCount(t *testing.T) {
+	Reset()
+	Map[5], Laps[5] = 200, 3
+	if c := Count(5); c != 200+3*128 {
+		t.Errorf("Count = %d, want %d", c, 200+3*128)
+	}
+	ClearLaps()
+	if c := Count(5); c != 200 {
+		t.Errorf("after ClearLaps: Count = %d, want 200", c)
+	}
+	Reset()
+}
+
+// TestHitCountsLaps: with CountLaps (gfz-build -counts) 1000 hits of one
+// edge count 1000; without it the 8-bit counter wraps (1000 mod 256).
+func TestHitCountsLaps(t *testing.T) {
+	if os.Getenv("GFZ_WANT_COUNTLAPS") == "1" && !CountLaps {
+		t.Fatal("GFZ_WANT_COUNTLAPS=1 but this build has CountLaps false (the -counts overlay was not applied)")
+	}
+	Reset()
+	ClearLaps()
+	var blk uint8
+	for range 1000 {
+		Hit(8, &blk)
+		prev = 0 // the same edge every time
+	}
+	want := uint64(1000 % 256)
+	if CountLaps {
+		want = 1000
+	}
+	if c := Count(8); c != want {
+		t.Errorf("CountLaps %v: Count = %d after 1000 hits, want %d", CountLaps, c, want)
+	}
+	Reset()
+	ClearLaps()
 }

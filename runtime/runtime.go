@@ -16,6 +16,32 @@ const MapSize = 1 << MapBits
 // a probe with ID cur increments Map[(cur^prev)&(MapSize-1)].
 var Map [MapSize]uint8
 
+// Laps extends Map's counters past 255 in binaries built with
+// gfz-build -counts (CountLaps): a counter that would wrap from 255 to 0 is
+// set back to lapBase (128) and its lap is counted here, so the execution's
+// exact hit count of edge i is Count(i) = Map[i] + lapBase*Laps[i], and a
+// count of 256 or more never reads as 0 in Map (its hit-count class stays
+// the top one). Without CountLaps (the default) probes never write Laps,
+// counters wrap, and Count is exact only below 256. The engine clears the
+// entries it reads (the perf feedback, -feedback perf) and ClearLaps.
+var Laps [MapSize]uint32
+
+// lapBase is the value a counting probe's counter restarts from after 255.
+const lapBase = 128
+
+// Count returns the exact hit count of edge i in the current execution
+// (see Laps).
+//
+//go:norace
+func Count(i uint32) uint64 {
+	return uint64(Map[i&(MapSize-1)]) + lapBase*uint64(Laps[i&(MapSize-1)])
+}
+
+// ClearLaps clears Laps.
+//
+//go:norace
+func ClearLaps() { clear(Laps[:]) }
+
 // prev is the shifted ID of the previous probe (AFL's prev_location).
 //
 // Map, prev, packages and the layout of Package are also defined, through
@@ -30,6 +56,10 @@ var prev uint32
 //go:norace
 func Hit(cur uint32, block *uint8) {
 	Map[(cur^prev)&(MapSize-1)]++
+	if CountLaps && Map[(cur^prev)&(MapSize-1)] == 0 {
+		Map[(cur^prev)&(MapSize-1)] = lapBase
+		Laps[(cur^prev)&(MapSize-1)]++
+	}
 	prev = cur >> 1
 	*block = 1
 }
@@ -40,6 +70,10 @@ func Hit(cur uint32, block *uint8) {
 //go:norace
 func HitE(cur uint32, block *uint8) bool {
 	Map[(cur^prev)&(MapSize-1)]++
+	if CountLaps && Map[(cur^prev)&(MapSize-1)] == 0 {
+		Map[(cur^prev)&(MapSize-1)] = lapBase
+		Laps[(cur^prev)&(MapSize-1)]++
+	}
 	prev = cur >> 1
 	*block = 1
 	return true

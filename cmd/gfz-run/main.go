@@ -33,6 +33,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -79,6 +80,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		coverprof string
 		workers   int
 		rssLimit  int
+		feedback  string
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
@@ -88,6 +90,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
+	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+" (the fuzz binaries' -feedback; perf also builds with -counts)")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU; with -ci: chosen so that all targets together use GOMAXPROCS); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
@@ -112,6 +115,14 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	if err := o.build.CheckFlags(); err != nil {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
 		return nil, 2
+	}
+	fb, err := gfzengine.ParseFeedback(feedback)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -feedback: %v\n", err)
+		return nil, 2
+	}
+	if slices.Contains(fb, "perf") {
+		o.build.Counts = true // exact hit counts past 255
 	}
 	if runs < 0 || workers < 0 || rssLimit < 0 {
 		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
@@ -147,6 +158,9 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	})
 	if workers > 0 && !o.ci.on {
 		o.run = append(o.run, "-workers", strconv.Itoa(workers))
+	}
+	if len(fb) > 0 {
+		o.run = append(o.run, "-feedback", strings.Join(fb, ","))
 	}
 	if dur.D > 0 && !o.ci.on {
 		o.run = append(o.run, "-time", dur.String())

@@ -7,7 +7,8 @@ import (
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -instrument, -skip, -tags, -race and -mapbits, storing into o.
+// -cover, -instrument, -skip, -tags, -race, -mapbits and -counts, storing
+// into o.
 // Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*patternList)(&o.Cover), "cover", "also instrument these `packages` (comma or space separated), e.g. std packages such as encoding/json")
@@ -16,6 +17,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.Tags, "tags", "", "comma-separated list of build `tags`")
 	fs.BoolVar(&o.Race, "race", false, "build with the race detector")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
+	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
 }
 
 // CheckFlags validates the values set through AddFlags.

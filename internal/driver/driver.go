@@ -79,6 +79,7 @@ type config struct {
 	seed         int64
 	repro        []string
 	engine       string
+	feedback     []string // -feedback names (engine.ParseFeedback)
 	timeout      time.Duration
 	coverprofile string
 	report       string // -report DIR

@@ -94,6 +94,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
 	fs.StringVar(&cfg.engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
+	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+" (docs/CLI.md)")
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
 	fs.StringVar(&cfg.report, "report", "", "after the run, write an HTML report of the work directory (charts, failures, source coverage) to `DIR`/index.html")
@@ -121,6 +122,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if !slices.Contains(engine.Engines(), cfg.engine) {
 		fmt.Fprintf(stderr, "gfz: unknown engine %q (want %s)\n", cfg.engine, engine.EngineList())
+		return nil, ExitUsage
+	}
+	if cfg.feedback, err = engine.ParseFeedback(*feedback); err != nil {
+		fmt.Fprintf(stderr, "gfz: -feedback: %v\n", err)
 		return nil, ExitUsage
 	}
 	cfg.time = timeFlag.D

@@ -239,6 +239,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		ShrinkRuns: shrinkBound(c.shrinkRuns),
 		ShrinkTime: shrinkBound(c.shrinkTime),
 	}
+	ecfg.Feedback = c.feedback
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync

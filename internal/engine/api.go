@@ -60,7 +60,29 @@ type Outcome struct {
 	Record *param.Record
 	// Failure is set when Result is Failure or Timeout.
 	Failure *FailureInfo
+	// Waypoints are the values the target reported for the feedback
+	// domains (T.Maximize, T.Minimize, T.DiffWithin), in call order. It
+	// may alias executor storage until the next Exec.
+	Waypoints []Waypoint
 }
+
+// A Waypoint is one value a target reported under a key in one execution
+// (domain.go, waypoint.go): an input whose value improves the best value
+// seen for its key is saved.
+type Waypoint struct {
+	Key   string
+	Value float64
+	Kind  WaypointKind
+}
+
+// WaypointKind tells how a Waypoint's values are compared.
+type WaypointKind uint8
+
+const (
+	Maximize WaypointKind = iota // T.Maximize: larger is better
+	Minimize                     // T.Minimize: smaller is better
+	Diverge                      // T.DiffWithin: larger is better, only with -feedback diff
+)
 
 // Executor runs the fuzz target on one parameter sequence. extSeed seeds
 // the PRNG that extends the sequence when the target reads past its end.
@@ -127,6 +149,11 @@ type Config struct {
 	// (0: DefaultShrinkTime). NoShrink in either turns shrinking off.
 	ShrinkRuns int64
 	ShrinkTime time.Duration
+	// Feedback names the feedback domains used beside coverage (a subset
+	// of FeedbackNames(): "perf", "mem", "cmp", "diff"; ParseFeedback
+	// parses the fuzz binary's -feedback). The target's own waypoints
+	// (T.Maximize, T.Minimize) are always used.
+	Feedback []string
 
 	// Worker mode (set by a fuzz binary's worker process, see Supervise).
 	// SharedMem is the path of the shared-memory file the supervisor

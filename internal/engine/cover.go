@@ -81,6 +81,10 @@ type coverage struct {
 	// (including edges never merged into total: see unstableCovered).
 	unstable      [mapWords]uint64
 	unstableEdges int
+	// clearLaps makes a full clear of the map clear runtime.Laps too
+	// (-feedback perf reads and clears the laps of the edges it visits;
+	// the others are cleared here).
+	clearLaps bool
 }
 
 func newCoverage() *coverage {
@@ -185,6 +189,9 @@ func nonZero(w uint64) uint64 { return (w | -w) >> 63 }
 func (c *coverage) clearMap(n int64) {
 	if !c.scanned || n%fullResetEvery == 0 {
 		gfzrt.Reset()
+		if c.clearLaps {
+			gfzrt.ClearLaps()
+		}
 	} else {
 		m := liveMap()
 		for _, i := range c.lines {

@@ -98,6 +98,14 @@ type fuzzer struct {
 	statusDue atomic.Bool
 	wdDone    chan struct{}
 	outMu     sync.Mutex // serialises status output
+
+	// Feedback domains (domain.go): doms[0] is the target's waypoints;
+	// domSaved counts the inputs saved for each and not for coverage; mem
+	// is set with -feedback mem (it brackets every execution).
+	doms      []domain
+	domSaved  []int64
+	waypoints *waypointDomain
+	mem       *memDomain
 }
 
 // Run fuzzes ex with the engine selected by cfg.Engine until ctx is
@@ -115,6 +123,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	f.recorder, _ = ex.(Recorder)
 	f.gex, _ = ex.(GuidedExecutor)
 	if err := f.setEngine(cfg.Engine); err != nil {
+		return nil, err
+	}
+	if err := f.setDomains(); err != nil {
 		return nil, err
 	}
 	if b, ok := ex.(BriefRepeater); ok {
@@ -199,6 +210,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	if f.shm != nil {
 		f.publish()
+		f.writeFeedbackFile()
 		f.shm.store(offPhase, phaseDone)
 		return f.summary(), f.err
 	}
@@ -284,10 +296,16 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	}
 	f.cov.clearMap(f.execs)
 	var out Outcome
+	if f.mem != nil {
+		f.mem.begin()
+	}
 	if g := f.curGuide.Load(); g != nil {
 		out = f.gex.ExecGuided(g, ext)
 	} else {
 		out = f.ex.Exec(params, ext)
+	}
+	if f.mem != nil {
+		f.mem.end()
 	}
 	if f.shm == nil {
 		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
@@ -341,7 +359,9 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	n := f.cov.check(valid)
 	f.lastUnique = f.div.observe(f.cov)
 	f.handled = out
-	keep := f.fb.keep(n, valid)
+	keepCov := f.fb.keep(n, valid)
+	imp := f.checkDomains(&out, valid)
+	keep := keepCov || imp != 0
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
 		if out.Result != Valid && out.Result != Invalid {
@@ -351,10 +371,13 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		}
 		valid = out.Result == Valid
 		f.handled = out
-		keep = f.fb.keep(n, valid)
+		keepCov = f.fb.keep(n, valid)
+		imp = f.checkDomains(&out, valid)
+		keep = keepCov || imp != 0
 	}
 	var e *entry
 	if keep {
+		f.commitDomains(out.Consumed, imp, keepCov)
 		e = f.save(out, valid, write)
 	} else if n != 0 && !f.stopped {
 		f.cov.merge(valid, false, &f.mbuf)
@@ -417,7 +440,9 @@ func (f *fuzzer) recheck(first Outcome) (Outcome, novelty) {
 // save merges the execution's coverage and saves its consumed input.
 func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	f.cov.merge(valid, f.def.queue, &f.mbuf)
-	f.savedBy[f.mbuf.novelty.reason()]++
+	if r := f.mbuf.novelty.reason(); r != reasonNone {
+		f.savedBy[r]++ // an input saved for a feedback domain only is counted in f.domSaved
+	}
 	data := append([]byte{}, out.Consumed...)
 	if write {
 		path, err := f.wd.saveCorpus(data)

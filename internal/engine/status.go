@@ -13,6 +13,7 @@ func (f *fuzzer) status() {
 	if f.shm != nil {
 		f.publish()
 		f.publishMetrics()
+		f.writeFeedbackFile()
 		return
 	}
 	el := time.Since(f.start)
@@ -57,6 +58,7 @@ func (f *fuzzer) writeStats(state string) error {
 		kv("saved_cov", f.savedBy[reasonCov])
 		kv("saved_count", f.savedBy[reasonCount])
 		kv("saved_valid", f.savedBy[reasonValid])
+		f.domainStats(kv)
 		r.metrics.keys(kv)
 	})
 }
@@ -67,6 +69,9 @@ func (f *fuzzer) printFinal() {
 	f.printf("gfz: done: %s\n", f.statusText(el))
 	m := f.metricsRow()
 	f.printf("gfz: metrics: %s\n", m.text())
+	for _, line := range feedbackSummary(f.domainKV()) {
+		f.printf("gfz: %s\n", line)
+	}
 	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)

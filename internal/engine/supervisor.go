@@ -146,6 +146,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	}
 	defer lock.unlock()
 	wd.removeOrphanInputs()
+	removeFeedbackFiles(wd.root)
 	if s.known, err = wd.knownFailures(s.warnf); err != nil {
 		return nil, err
 	}

@@ -189,6 +189,9 @@ func (s *supervisor) writeStats(state string) error {
 		kv("rss_supervisor_kb", selfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
 		kv("errors", len(s.errs))
+		for _, p := range mergeFeedback(readFeedbackFiles(s.wd.root)) {
+			kv(p.k, p.v)
+		}
 	})
 }
 
@@ -210,6 +213,9 @@ func (s *supervisor) printFinal() {
 	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
 	m := s.metrics()
 	s.printf("gfz: metrics: %s\n", m.text())
+	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.root))) {
+		s.printf("gfz: %s\n", line)
+	}
 	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)

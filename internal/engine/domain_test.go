@@ -1,0 +1,249 @@
+package engine
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// setCount sets edge e's count in the current execution to c, as a probe
+// built with gfz-build -counts leaves it (runtime.Laps).
+func setCount(e int, c uint64) {
+	e %= gfzrt.MapSize
+	if c < 256 {
+		gfzrt.Map[e], gfzrt.Laps[e] = uint8(c), 0
+		return
+	}
+	laps := (c - 128) / 128
+	gfzrt.Map[e], gfzrt.Laps[e] = uint8(c-128*laps), uint32(laps)
+}
+
+// byteExec is a target that reads one byte v, always covers edge 1, and
+// then does what do says with v.
+type byteExec struct {
+	src *param.Source
+	do  func(v byte, out *Outcome)
+}
+
+func newByteExec(do func(v byte, out *Outcome)) *byteExec {
+	return &byteExec{src: param.New(nil, 0), do: do}
+}
+
+func (b *byteExec) Exec(params []byte, ext uint64) Outcome {
+	b.src.Reset(params, ext)
+	v := byte(b.src.Uint(1, param.Value))
+	hit(1)
+	out := Outcome{Result: Valid, Consumed: b.src.Consumed()}
+	b.do(v, &out)
+	return out
+}
+
+// seedRun runs ex on seeds only (Runs = len(seeds): the loop never starts)
+// and returns the work directory.
+func seedRun(t *testing.T, ex Executor, feedback []string, seeds ...byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	var ss [][]byte
+	for _, s := range seeds {
+		ss = append(ss, []byte{s})
+	}
+	run(t, Config{Seed: 1, Runs: int64(len(ss)), Workdir: dir, Seeds: ss, Feedback: feedback, Timeout: NoTimeout}, ex)
+	return dir
+}
+
+// corpusHas reports whether the corpus of dir holds the one-byte input v.
+func corpusHas(t *testing.T, dir string, v byte) bool {
+	t.Helper()
+	_, err := os.Stat(filepath.Join(dir, "corpus", contentName([]byte{v})))
+	return err == nil
+}
+
+// statsOf reads dir's stats file as key -> value.
+func statsOf(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, statsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ": "); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// TestWaypointKeepsImproving: an input whose Maximize value beats the best
+// of the saved inputs is saved, one that does not is not (and the same for
+// Minimize). Every input covers the same edge once: coverage saves only
+// the first.
+func TestWaypointKeepsImproving(t *testing.T) {
+	for _, c := range []struct {
+		kind       WaypointKind
+		seeds      []byte
+		kept, lost []byte
+		best       string
+	}{
+		{Maximize, []byte{5, 3, 9, 9, 7}, []byte{5, 9}, []byte{3, 7}, "max(k)=9"},
+		{Minimize, []byte{5, 7, 2, 2, 4}, []byte{5, 2}, []byte{7, 4}, "min(k)=2"},
+	} {
+		ex := newByteExec(func(v byte, out *Outcome) {
+			out.Waypoints = append(out.Waypoints, Waypoint{Key: "k", Value: float64(v), Kind: c.kind})
+		})
+		dir := seedRun(t, ex, nil, c.seeds...)
+		for _, v := range c.kept {
+			if !corpusHas(t, dir, v) {
+				t.Errorf("kind %d: improving input %d not saved", c.kind, v)
+			}
+		}
+		for _, v := range c.lost {
+			if corpusHas(t, dir, v) {
+				t.Errorf("kind %d: input %d saved, but it improves no key", c.kind, v)
+			}
+		}
+		st := statsOf(t, dir)
+		if st["saved_waypoint"] != "1" || st["waypoint_best"] != c.best {
+			t.Errorf("kind %d: stats saved_waypoint %q waypoint_best %q, want 1 and %q", c.kind, st["saved_waypoint"], st["waypoint_best"], c.best)
+		}
+	}
+}
+
+// TestDiffFeedbackOnlyWithFlag: Diverge waypoints (T.DiffWithin) save
+// inputs only with -feedback diff.
+func TestDiffFeedbackOnlyWithFlag(t *testing.T) {
+	ex := newByteExec(func(v byte, out *Outcome) {
+		out.Waypoints = append(out.Waypoints, Waypoint{Key: "mean", Value: float64(v) / 100, Kind: Diverge})
+	})
+	off := seedRun(t, ex, nil, 1, 4)
+	on := seedRun(t, ex, []string{"diff"}, 1, 4, 2)
+	if corpusHas(t, off, 4) {
+		t.Error("without -feedback diff, a larger divergence was saved")
+	}
+	if !corpusHas(t, on, 4) || corpusHas(t, on, 2) {
+		t.Error("with -feedback diff: want the larger divergence (4) saved and the smaller (2) not")
+	}
+	if st := statsOf(t, on); st["saved_diff"] != "1" || st["diff_max"] != "max(mean)=0.04" {
+		t.Errorf("stats saved_diff %q diff_max %q", st["saved_diff"], st["diff_max"])
+	}
+}
+
+// TestPerfKeepsMaxCount: with -feedback perf, an input that raises one
+// edge's maximum hit count is saved although its hit-count class (all of
+// 40, 50 and 45 are in 32-63) adds no coverage; without it, it is not.
+// Counts past 255 (runtime.Laps) are compared exactly.
+func TestPerfKeepsMaxCount(t *testing.T) {
+	counts := map[byte]uint64{40: 40, 50: 50, 45: 45, 200: 300, 201: 299, 202: 700}
+	ex := newByteExec(func(v byte, out *Outcome) { setCount(77, counts[v]) })
+	seeds := []byte{40, 50, 45, 200, 201, 202}
+	plain := seedRun(t, ex, nil, seeds...)
+	perf := seedRun(t, ex, []string{"perf"}, seeds...)
+	for _, v := range []byte{50, 202} {
+		if corpusHas(t, plain, v) {
+			t.Errorf("without perf, input %d (no new hit-count class) was saved", v)
+		}
+		if !corpusHas(t, perf, v) {
+			t.Errorf("with perf, input %d raising the edge's max count was not saved", v)
+		}
+	}
+	for _, v := range []byte{45, 201} {
+		if corpusHas(t, perf, v) {
+			t.Errorf("with perf, input %d (below the max count) was saved", v)
+		}
+	}
+	st := statsOf(t, perf)
+	if st["perf_max_edge"] != "700" || st["perf_slowest"] != "corpus/"+contentName([]byte{202}) {
+		t.Errorf("stats perf_max_edge %q perf_slowest %q", st["perf_max_edge"], st["perf_slowest"])
+	}
+}
+
+// memSink keeps the allocations of memExec alive past the execution.
+var memSink []byte
+
+// TestMemKeepsMoreAllocation: with -feedback mem, an input that allocates
+// more than every saved one is saved; coverage (the same edge for all)
+// would not.
+func TestMemKeepsMoreAllocation(t *testing.T) {
+	ex := newByteExec(func(v byte, out *Outcome) { memSink = make([]byte, int(v)<<16) })
+	seeds := []byte{2, 4, 3}
+	plain := seedRun(t, ex, nil, seeds...)
+	mem := seedRun(t, ex, []string{"mem"}, seeds...)
+	if corpusHas(t, plain, 4) {
+		t.Error("without mem, the input allocating more was saved")
+	}
+	if !corpusHas(t, mem, 4) || corpusHas(t, mem, 3) {
+		t.Error("with mem: want the input allocating 256 KiB saved and the one allocating 192 KiB (less) not")
+	}
+	st := statsOf(t, mem)
+	if st["mem_largest"] != "corpus/"+contentName([]byte{4}) || st["saved_mem"] != "1" {
+		t.Errorf("stats mem_largest %q saved_mem %q", st["mem_largest"], st["saved_mem"])
+	}
+}
+
+// TestDomainsSurviveResume: a run resumed from a work directory rebuilds
+// every domain's best values from its corpus (re-executed at start).
+func TestDomainsSurviveResume(t *testing.T) {
+	ex := newByteExec(func(v byte, out *Outcome) {
+		setCount(77, uint64(v)*10)
+		out.Waypoints = append(out.Waypoints, Waypoint{Key: "k", Value: float64(v), Kind: Maximize})
+	})
+	dir := seedRun(t, ex, []string{"perf"}, 5, 9, 3)
+	// Resume with no seeds: exactly the corpus (5 and 9) is executed.
+	run(t, Config{Seed: 2, Runs: 2, Workdir: dir, Feedback: []string{"perf"}, Timeout: NoTimeout}, ex)
+	st := statsOf(t, dir)
+	if st["waypoint_best"] != "max(k)=9" || st["perf_max_edge"] != "90" {
+		t.Errorf("after resume: waypoint_best %q perf_max_edge %q, want max(k)=9 and 90", st["waypoint_best"], st["perf_max_edge"])
+	}
+}
+
+// TestUnknownFeedback: Run refuses an unknown feedback name, naming the
+// valid ones; ParseFeedback too.
+func TestUnknownFeedback(t *testing.T) {
+	_, err := Run(t.Context(), Config{Workdir: t.TempDir(), Feedback: []string{"speed"}}, newByteExec(func(byte, *Outcome) {}))
+	if err == nil || !strings.Contains(err.Error(), `unknown feedback "speed"`) || !strings.Contains(err.Error(), "perf, mem, cmp or diff") {
+		t.Errorf("Run: err %v", err)
+	}
+	if _, err := ParseFeedback("perf,nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("ParseFeedback: err %v", err)
+	}
+	if got, err := ParseFeedback(" mem,perf ,mem"); err != nil || !slices.Equal(got, []string{"mem", "perf"}) {
+		t.Errorf("ParseFeedback: %q, %v", got, err)
+	}
+}
+
+// benchFeedback runs the zest loop on the trivial target with feedback
+// for b.N executions (docs/BENCHMARKS.md, "Feedback domains": the cost of
+// each domain per execution).
+func benchFeedback(b *testing.B, feedback []string) {
+	ex := &trivialExec{src: param.New(nil, 0)}
+	b.ResetTimer()
+	run(b, Config{Seed: 1, Runs: int64(b.N), Workdir: b.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
+}
+
+func BenchmarkFeedbackNone(b *testing.B) { benchFeedback(b, nil) }
+func BenchmarkFeedbackPerf(b *testing.B) { benchFeedback(b, []string{"perf"}) }
+func BenchmarkFeedbackMem(b *testing.B)  { benchFeedback(b, []string{"mem"}) }
+
+// TestMergeFeedback: the supervisor sums the workers' saved_* counts and
+// takes each domain's keys from the worker with the best primary value.
+func TestMergeFeedback(t *testing.T) {
+	w0 := []kvPair{{"saved_waypoint", "1"}, {"saved_perf", "4"}, {"perf_max_path", "900"}, {"perf_slowest", "corpus/a"}, {"mem_max_bytes", "70"}}
+	w1 := []kvPair{{"saved_waypoint", "0"}, {"saved_perf", "6"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"}, {"mem_max_bytes", "50"}}
+	got := mergeFeedback([][]kvPair{w0, w1})
+	want := []kvPair{{"saved_waypoint", "1"}, {"saved_perf", "10"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"}, {"mem_max_bytes", "70"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("merge: %v, want %v", got, want)
+	}
+	lines := feedbackSummary(got)
+	if len(lines) == 0 || !strings.Contains(strings.Join(lines, "\n"), "+perf 10") || !strings.Contains(strings.Join(lines, "\n"), "slowest input corpus/b") {
+		t.Errorf("summary %q", lines)
+	}
+}

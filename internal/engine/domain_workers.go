@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Feedback domains under a supervisor: each worker rewrites its domains'
+// stats keys in <workdir>/.feedback-<slot> at every status interval and at
+// its end; the supervisor merges them into its stats file and final
+// summary. (The domains' best values need no exchange: a worker imports
+// the inputs the others save, and re-executing them updates its domains.)
+
+// feedbackFilePrefix names the workers' files in the work directory.
+const feedbackFilePrefix = ".feedback-"
+
+// writeFeedbackFile writes a worker's domain stats (nothing when no domain
+// was asked for and the target reported no waypoint).
+func (f *fuzzer) writeFeedbackFile() {
+	if f.shm == nil || (len(f.cfg.Feedback) == 0 && len(f.waypoints.best) == 0) {
+		return
+	}
+	var b bytes.Buffer
+	for _, p := range f.domainKV() {
+		fmt.Fprintf(&b, "%s: %s\n", p.k, p.v)
+	}
+	slot := f.shm.load(offWorkerID)
+	path := filepath.Join(f.wd.root, feedbackFilePrefix+strconv.FormatUint(slot, 10))
+	if err := writeAtomic(path, b.Bytes(), false); err != nil && f.err == nil {
+		f.err = fmt.Errorf("engine: write feedback stats: %w", err)
+	}
+}
+
+// removeFeedbackFiles removes the workers' files of an earlier run.
+func removeFeedbackFiles(root string) {
+	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
+	for _, p := range paths {
+		os.Remove(p)
+	}
+}
+
+// readFeedbackFiles reads the workers' files (missing or unreadable ones
+// are skipped: a worker may not have written one yet).
+func readFeedbackFiles(root string) [][]kvPair {
+	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
+	var out [][]kvPair
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var kvs []kvPair
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			if k, v, ok := strings.Cut(sc.Text(), ": "); ok {
+				kvs = append(kvs, kvPair{k, v})
+			}
+		}
+		out = append(out, kvs)
+	}
+	return out
+}
+
+// feedbackPrimary is, per domain key prefix, the key whose largest value
+// across workers selects the worker whose keys of that prefix are
+// reported.
+var feedbackPrimary = map[string]string{
+	"perf":     "perf_max_path",
+	"mem":      "mem_max_bytes",
+	"waypoint": "waypoint_keys",
+	"diff":     "diff_keys",
+}
+
+// mergeFeedback merges the workers' domain stats: saved_* counts are
+// summed; the other keys of a domain come from the worker with the largest
+// value of the domain's primary key (the first worker for a domain without
+// one), in that worker's order.
+func mergeFeedback(files [][]kvPair) []kvPair {
+	var out []kvPair
+	sums := map[string]int64{}
+	chosen := map[string]int{}
+	best := map[string]float64{}
+	for w, kvs := range files {
+		for _, p := range kvs {
+			if strings.HasPrefix(p.k, "saved_") {
+				if _, ok := sums[p.k]; !ok {
+					out = append(out, kvPair{k: p.k})
+				}
+				n, _ := strconv.ParseInt(p.v, 10, 64)
+				sums[p.k] += n
+				continue
+			}
+			dom, _, _ := strings.Cut(p.k, "_")
+			if _, ok := chosen[dom]; !ok {
+				chosen[dom], best[dom] = w, -1
+			}
+			if prim := feedbackPrimary[dom]; p.k == prim {
+				if v, err := strconv.ParseFloat(p.v, 64); err == nil && v > best[dom] {
+					chosen[dom], best[dom] = w, v
+				}
+			}
+		}
+	}
+	for i := range out {
+		out[i].v = strconv.FormatInt(sums[out[i].k], 10)
+	}
+	done := map[string]bool{}
+	for _, kvs := range files {
+		for _, p := range kvs {
+			dom, _, _ := strings.Cut(p.k, "_")
+			if strings.HasPrefix(p.k, "saved_") || done[dom] {
+				continue
+			}
+			done[dom] = true
+			for _, q := range files[chosen[dom]] {
+				if d, _, _ := strings.Cut(q.k, "_"); d == dom && !strings.HasPrefix(q.k, "saved_") {
+					out = append(out, q)
+				}
+			}
+		}
+	}
+	return out
+}
