@@ -287,6 +287,11 @@ func (c *config) reproArgs(files []string) []string {
 	if c.verbose {
 		args = append(args, "-v")
 	}
+	if c.lf != nil {
+		// The child reads the files as libFuzzer does (raw bytes too) and
+		// prints libFuzzer's lines for a failure.
+		args = append(args, "-close_fd_mask="+strconv.Itoa(c.lf.closeFDMask))
+	}
 	for _, f := range files {
 		args = append(args, "-repro", f)
 	}
@@ -391,6 +396,9 @@ func (c *config) reportDeath(st *childState, path string) {
 	} else {
 		fmt.Fprintf(c.stderr, "gfz: %s: the fuzz process crashed while running the input (%s)\n", path, oneLine(kind))
 	}
+	if c.lf != nil {
+		c.lf.reproDeath(c, st)
+	}
 }
 
 // setupFailure maps the end of a -repro child that never got to run an
@@ -470,7 +478,7 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 	ex := t.Repro(onRead, onValue)
 	result := ExitOK
 	for i, path := range files {
-		data, err := engine.ReadInputFile(path)
+		data, err := readInputFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "gfz: %v\n", err)
 			return ExitUsage
@@ -493,6 +501,9 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 			fmt.Fprintf(stdout, "message:\n%s", Indent(fi.Message+"\n"))
 			fmt.Fprintf(stdout, "signature:\n%s", Indent(fi.Signature))
 			fmt.Fprintf(stdout, "stack:\n%s", Indent(fi.Stack))
+			if mode != nil && mode.lf != nil {
+				reproFailure(stderr, fi, out.Result)
+			}
 		}
 	}
 	return result
