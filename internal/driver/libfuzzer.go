@@ -641,7 +641,7 @@ func importCorpora(dirs []string, corpusDir string) (int, error) {
 			return 0, fmt.Errorf("corpus input: %w", err)
 		}
 		sum := sha1.Sum(data)
-		dst := filepath.Join(corpusDir, "lf-"+hex.EncodeToString(sum[:]))
+		dst := filepath.Join(corpusDir, importPrefix+hex.EncodeToString(sum[:]))
 		if _, err := os.Stat(dst); err == nil {
 			continue
 		}
@@ -652,9 +652,13 @@ func importCorpora(dirs []string, corpusDir string) (int, error) {
 	return len(files), nil
 }
 
-// exportCorpus writes every input of the engine's corpus directory into
-// dir as raw bytes named by their SHA-1 (libFuzzer's corpus layout), unless
-// a file of that name is there already, and returns how many it wrote.
+// importPrefix starts the names of the corpus files importCorpora writes.
+const importPrefix = "lf-"
+
+// exportCorpus writes every input of the engine's corpus directory but
+// those importCorpora wrote (that is, the new units) into dir as raw bytes
+// named by their SHA-1 (libFuzzer's corpus layout), unless a file of that
+// name is there already, and returns how many it wrote.
 func exportCorpus(corpusDir, dir string) (int, error) {
 	files, err := corpusFiles(corpusDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -664,6 +668,9 @@ func exportCorpus(corpusDir, dir string) (int, error) {
 	}
 	n := 0
 	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), importPrefix) {
+			continue // read from a corpus directory: not a new unit
+		}
 		data, err := engine.ReadInputFile(f)
 		if err != nil {
 			continue // a file the engine did not write
@@ -758,4 +765,18 @@ func chainNewFailure(a, b func(string) (string, error)) func(string) (string, er
 		}
 		return note, errors.Join(err, err2)
 	}
+}
+
+// lfChildArgs are the arguments that put a -repro child in libFuzzer mode
+// (raw input files, libFuzzer's failure lines) with the same dictionary
+// (the generators draw from it); none in gfz mode.
+func (c *config) lfChildArgs() []string {
+	if c.lf == nil {
+		return nil
+	}
+	args := []string{"-close_fd_mask=" + strconv.Itoa(c.lf.closeFDMask)}
+	if c.lf.dict != "" {
+		args = append(args, "-dict="+c.lf.dict)
+	}
+	return args
 }

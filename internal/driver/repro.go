@@ -287,11 +287,7 @@ func (c *config) reproArgs(files []string) []string {
 	if c.verbose {
 		args = append(args, "-v")
 	}
-	if c.lf != nil {
-		// The child reads the files as libFuzzer does (raw bytes too) and
-		// prints libFuzzer's lines for a failure.
-		args = append(args, "-close_fd_mask="+strconv.Itoa(c.lf.closeFDMask))
-	}
+	args = append(args, c.lfChildArgs()...)
 	for _, f := range files {
 		args = append(args, "-repro", f)
 	}
@@ -448,7 +444,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			}
 		}
 		st, err := runChild(exe, childOptions{
-			args: []string{"-repro", f.Name(), c.target}, stdout: io.Discard,
+			args: append(c.lfChildArgs(), "-repro", f.Name(), c.target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {
