@@ -2,11 +2,9 @@ package gfz_test
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,12 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/gfz-dev/gfz/internal/build"
 )
 
 // The libFuzzer conformance test: a fuzz binary of testdata/libfuzzer,
-// copied under the names docs/CLUSTERFUZZ.md's build.sh gives it, is run
+// built into $OUT by docs/clusterfuzz/build.sh (see docs/CLUSTERFUZZ.md), is run
 // with the command lines ClusterFuzzLite's libFuzzer runner uses (fuzzing
 // with a corpus directory and -artifact_prefix, -merge=1, reproducing a
 // crash artefact given as a file argument), and what it writes and prints
@@ -28,15 +24,15 @@ import (
 var lfz struct {
 	once sync.Once
 	dir  string
-	bin  string
+	out  string // $OUT
 	err  error
 	log  string
 }
 
-// lfzBinary builds testdata/libfuzzer once per test process and returns a
-// copy named as build.sh names it for target, in $OUT (a directory of the
-// test's own).
-func lfzBinary(t *testing.T, target string) string {
+// lfzOut builds testdata/libfuzzer once per test process with the
+// build.sh recipe (docs/clusterfuzz/build.sh, with a gfz-build built from
+// this tree) and returns its $OUT.
+func lfzOut(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds testdata/libfuzzer with gfz-build")
@@ -47,46 +43,30 @@ func lfzBinary(t *testing.T, target string) string {
 			return
 		}
 		var log bytes.Buffer
-		res, err := build.Build(context.Background(), build.Options{
-			Patterns: []string{"./testdata/libfuzzer"}, Output: filepath.Join(lfz.dir, "lfz.gfz"),
-			Stdout: &log, Stderr: &log,
-		})
-		lfz.log = log.String()
-		if err != nil {
-			lfz.err = err
+		gb := filepath.Join(lfz.dir, "gfz-build")
+		cmd := exec.Command("go", "build", "-o", gb, "./cmd/gfz-build")
+		cmd.Stdout, cmd.Stderr = &log, &log
+		if lfz.err = cmd.Run(); lfz.err != nil {
+			lfz.log = log.String()
 			return
 		}
-		lfz.bin = res.Binaries[0].Output
+		lfz.out = filepath.Join(lfz.dir, "out")
+		cmd = exec.Command("bash", "docs/clusterfuzz/build.sh", "./testdata/libfuzzer")
+		cmd.Env = append(os.Environ(), "OUT="+lfz.out, "GFZ_BUILD="+gb)
+		cmd.Stdout, cmd.Stderr = &log, &log
+		lfz.err = cmd.Run()
+		lfz.log = log.String()
 	})
 	if lfz.err != nil {
-		t.Fatalf("build testdata/libfuzzer: %v\n%s", lfz.err, lfz.log)
+		t.Fatalf("build testdata/libfuzzer with build.sh: %v\n%s", lfz.err, lfz.log)
 	}
-	out := filepath.Join(t.TempDir(), "out")
-	if err := os.Mkdir(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(out, "lfz_"+target)
-	copyFile(t, lfz.bin, dst)
-	return dst
+	return lfz.out
 }
 
-func copyFile(t *testing.T, src, dst string) {
+// lfzBinary returns the fuzzer build.sh wrote for target.
+func lfzBinary(t *testing.T, target string) string {
 	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return filepath.Join(lfzOut(t), "lfz_"+target)
 }
 
 // runIn runs bin with args in dir and returns its combined output and exit
@@ -282,10 +262,7 @@ func TestLibFuzzerConformanceTimeout(t *testing.T) {
 func TestLibFuzzerDict(t *testing.T) {
 	bin := lfzBinary(t, "FuzzDict")
 	work := t.TempDir()
-	dict := filepath.Join(work, "fuzz.dict")
-	if err := os.WriteFile(dict, []byte("# gfz test\nmagic=\"zqx\\x6av\\x6B\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dict := bin + ".dict" // build.sh copied testdata/FuzzDict.dict
 	out, code := runIn(t, work, bin, "-dict="+dict, "-runs=50000", "-seed=1", "-artifact_prefix=./")
 	if code != 77 {
 		t.Fatalf("exit status %d, want 77:\n%s", code, out)
@@ -304,5 +281,59 @@ func TestLibFuzzerDict(t *testing.T) {
 	os.WriteFile(bad, []byte("\"ok\"\nbroken\n"), 0o644)
 	if out, code := runIn(t, work, bin, "-dict="+bad, "-runs=10"); code != 2 || !strings.Contains(out, "bad.dict:2") {
 		t.Errorf("bad dictionary: exit status %d, output %q; want 2 naming bad.dict:2", code, out)
+	}
+}
+
+// TestClusterFuzzBuildScript checks what docs/clusterfuzz/build.sh writes
+// to $OUT: one executable per fuzz target, named P_T, that OSS-Fuzz's
+// helper scripts recognise as a fuzz target (it holds the string
+// LLVMFuzzerTestOneInput), its seed corpus zip, dictionary and options
+// file; and that a fuzzer fuzzes its seed corpus as ClusterFuzzLite runs it
+// (the unzipped seeds in a second corpus directory).
+func TestClusterFuzzBuildScript(t *testing.T) {
+	out := lfzOut(t)
+	for _, target := range []string{"FuzzCrash", "FuzzCover", "FuzzHang", "FuzzDict"} {
+		p := filepath.Join(out, "lfz_"+target)
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode()&0o111 == 0 {
+			t.Fatalf("%s: %v, mode %v", p, err, fi.Mode())
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte("LLVMFuzzerTestOneInput")) {
+			t.Errorf("%s lacks the string LLVMFuzzerTestOneInput", p)
+		}
+	}
+	opts, err := os.ReadFile(filepath.Join(out, "lfz_FuzzDict.options"))
+	if err != nil || string(opts) != "[libfuzzer]\ndict = lfz_FuzzDict.dict\n" {
+		t.Errorf("options file: %q, %v", opts, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "lfz_FuzzDict.dict")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "lfz_FuzzCrash_seed_corpus.zip")); err == nil {
+		t.Error("seed corpus zip for FuzzCrash, which has no testdata/fuzz/FuzzCrash")
+	}
+	work := t.TempDir()
+	seeds, corpus := filepath.Join(work, "seeds"), filepath.Join(work, "corpus")
+	os.Mkdir(corpus, 0o755)
+	if b, err := exec.Command("unzip", "-q", "-d", seeds, filepath.Join(out, "lfz_FuzzCover_seed_corpus.zip")).CombinedOutput(); err != nil {
+		t.Fatalf("unzip seed corpus: %v\n%s", err, b)
+	}
+	if got := dirFiles(t, seeds); len(got) != 1 || got[0] != "seed1" {
+		t.Fatalf("seed corpus %q, want [seed1]", got)
+	}
+	o, code := runIn(t, work, filepath.Join(out, "lfz_FuzzCover"), "-runs=200", "-seed=1", corpus, seeds)
+	if code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, o)
+	}
+	mustContain(t, "fuzzing with seeds", o, `INFO: gfz zest engine on FuzzCover, 1 inputs from 2 corpus directories`)
+	if len(dirFiles(t, corpus)) == 0 {
+		t.Errorf("no new unit in the corpus directory:\n%s", o)
+	}
+	if len(dirFiles(t, seeds)) != 1 {
+		t.Errorf("the second corpus directory was written to: %q", dirFiles(t, seeds))
 	}
 }
