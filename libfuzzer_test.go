@@ -189,6 +189,13 @@ func TestLibFuzzerConformanceCrash(t *testing.T) {
 		`(?m)^\s+\S*lfz_test\.go:\d+`,
 		`(?m)^SUMMARY: libFuzzer: deadly signal$`,
 	)
+	// The target's stdout passes through, unless -close_fd_mask=1 closes it.
+	mustContain(t, "reproducing", out, `(?m)^lfz: stdout of the target$`)
+	out, code = runIn(t, work, bin, "-close_fd_mask=1", crash)
+	if code != 77 || strings.Contains(out, "lfz: stdout of the target") {
+		t.Errorf("-close_fd_mask=1: exit status %d (want 77), and the target's stdout must be dropped:\n%s", code, out)
+	}
+	mustContain(t, "reproducing with -close_fd_mask=1", out, `(?m)^SUMMARY: libFuzzer: deadly signal$`)
 	// A corpus unit does not crash: exit 0.
 	if out, code := runIn(t, work, bin, filepath.Join(corpus, units[0])); code != 0 {
 		t.Errorf("corpus unit: exit status %d, want 0:\n%s", code, out)
@@ -257,6 +264,28 @@ func TestLibFuzzerConformanceTimeout(t *testing.T) {
 	)
 }
 
+// TestLibFuzzerConformanceOOM checks the out-of-memory artefact, lines
+// and exit status.
+func TestLibFuzzerConformanceOOM(t *testing.T) {
+	bin := lfzBinary(t, "FuzzAlloc")
+	work := t.TempDir()
+	out, code := runIn(t, work, bin, "-rss_limit_mb=128", "-timeout=25", "-runs=100000", "-seed=1", "-artifact_prefix=./")
+	if code != 71 {
+		t.Fatalf("exit status %d, want 71 (libFuzzer's out-of-memory status):\n%s", code, out)
+	}
+	p := checkArtifact(t, work, "oom")
+	mustContain(t, "oom", out,
+		`(?m)^==\d+== ERROR: libFuzzer: out-of-memory \(used: \d+Mb; exceeds: 128Mb\)$`,
+		`(?m)^SUMMARY: libFuzzer: out-of-memory$`,
+		`Test unit written to \./`+regexp.QuoteMeta(filepath.Base(p)),
+	)
+	out, code = runIn(t, work, bin, "-rss_limit_mb=128", "-timeout=25", p)
+	if code != 71 {
+		t.Errorf("reproducing: exit status %d, want 71:\n%s", code, out)
+	}
+	mustContain(t, "reproducing oom", out, `(?m)^SUMMARY: libFuzzer: out-of-memory$`)
+}
+
 // TestLibFuzzerDict checks that -dict=FILE entries reach the generators'
 // dictionary: FuzzDict fails only on a token of the file.
 func TestLibFuzzerDict(t *testing.T) {
@@ -292,7 +321,7 @@ func TestLibFuzzerDict(t *testing.T) {
 // (the unzipped seeds in a second corpus directory).
 func TestClusterFuzzBuildScript(t *testing.T) {
 	out := lfzOut(t)
-	for _, target := range []string{"FuzzCrash", "FuzzCover", "FuzzHang", "FuzzDict"} {
+	for _, target := range []string{"FuzzCrash", "FuzzCover", "FuzzHang", "FuzzDict", "FuzzAlloc"} {
 		p := filepath.Join(out, "lfz_"+target)
 		fi, err := os.Stat(p)
 		if err != nil || fi.Mode()&0o111 == 0 {

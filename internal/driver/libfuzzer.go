@@ -513,7 +513,7 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 	pid := os.Getpid()
 	switch kind {
 	case "timeout":
-		secs := int(cfg.reproTimeout().Round(time.Second) / time.Second)
+		secs := timeoutSeconds(r, cfg)
 		fmt.Fprintf(b, "ALARM: working on the last Unit for %d seconds\n       and the timeout value is %d (use -timeout=N to change)\n", secs, secs)
 		writeGoStack(b, r)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: timeout after %d seconds\n", pid, secs)
@@ -535,8 +535,16 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 
 // writeGoStack writes the failure as the Go runtime prints a panic: a
 // "panic: ..." line (the kind and message), a blank line and the stack
-// under a "goroutine N [running]:" header.
+// under a "goroutine N [running]:" header. A stack that is the output of a
+// dying process (it has goroutine headers and its own "panic:", "fatal
+// error:" or "SIGQUIT:" line) is written as it is.
 func writeGoStack(b *strings.Builder, r failureReport) {
+	st := strings.TrimRight(r.stack, "\n")
+	hasGoroutines := strings.HasPrefix(st, "goroutine ") || strings.Contains(st, "\ngoroutine ")
+	if hasGoroutines && goHeadRE.MatchString(st) {
+		b.WriteString(st + "\n\n")
+		return
+	}
 	head := r.kind
 	if strings.HasPrefix(head, "panic: ") || head == "" {
 		head = "panic: " + strings.TrimRight(r.message, "\n")
@@ -544,8 +552,7 @@ func writeGoStack(b *strings.Builder, r failureReport) {
 		head = head + ": " + strings.TrimRight(r.message, "\n")
 	}
 	b.WriteString(head + "\n\n")
-	st := strings.TrimRight(r.stack, "\n")
-	if !strings.HasPrefix(st, "goroutine ") {
+	if !hasGoroutines {
 		b.WriteString("goroutine 1 [running]:\n")
 	}
 	if st != "" {
@@ -553,6 +560,25 @@ func writeGoStack(b *strings.Builder, r failureReport) {
 	}
 	b.WriteString("\n")
 }
+
+// goHeadRE matches the line by which the Go runtime starts the report of
+// a dying process.
+var goHeadRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |SIGQUIT: |SIG[A-Z]+: |runtime: )`)
+
+// timeoutSeconds is the per-input timeout of a timeout failure in whole
+// seconds (at least 1), as libFuzzer prints it: read from the report's
+// message ("ran for more than D"), else -timeout.
+func timeoutSeconds(r failureReport, cfg *config) int {
+	d := cfg.reproTimeout()
+	if m := moreThanRE.FindStringSubmatch(r.message + " " + r.kind); m != nil {
+		if v, err := time.ParseDuration(m[1]); err == nil {
+			d = v
+		}
+	}
+	return max(1, int(d.Round(time.Second)/time.Second))
+}
+
+var moreThanRE = regexp.MustCompile(`more than ([0-9][0-9.]*[a-zµ]+)`)
 
 // reproFailure prints, in libFuzzer mode, the lines ClusterFuzz's parsers
 // read after an input run as a file argument failed in the child.

@@ -32,3 +32,17 @@ func Spin() int {
 		x++
 	}
 }
+
+// hog keeps what Hog allocates reachable.
+var hog [][]byte
+
+// Hog allocates without bound, touching every page.
+func Hog() {
+	for {
+		b := make([]byte, 1<<20)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		hog = append(hog, b)
+	}
+}

@@ -1,6 +1,7 @@
 package lfz
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gfz-dev/gfz"
@@ -13,6 +14,7 @@ func FuzzCrash(f *testing.F) {
 		k := gen.IntRange(0, 31).Named("k").Draw(t)
 		Classify(gen.Byte().Draw(t))
 		if k == 7 {
+			fmt.Println("lfz: stdout of the target")
 			panic("lfz: boom")
 		}
 	})
@@ -46,6 +48,15 @@ func FuzzDict(f *testing.F) {
 		s := gen.DictionaryOr(gen.String()).Draw(t)
 		if s == magic {
 			panic("lfz: dictionary token " + s)
+		}
+	})
+}
+
+// FuzzAlloc allocates without bound when k is 7.
+func FuzzAlloc(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if gen.IntRange(0, 31).Draw(t) == 7 {
+			Hog()
 		}
 	})
 }
