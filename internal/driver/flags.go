@@ -32,6 +32,10 @@ runs out of memory is restarted and the input it ran is saved as a failure.
 Exit status: 0 nothing failed, 1 a failure was found, 2 usage or setup
 error (or something found could not be saved).
 
+It also accepts libFuzzer's command line (-max_total_time=S, -timeout=S,
+-artifact_prefix=P, -dict=F, -merge=1, corpus directories, input files),
+for ClusterFuzzLite and OSS-Fuzz; see docs/CLI.md, "libFuzzer command line".
+
 flags:
 `
 
