@@ -141,8 +141,8 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			fi, err := os.Stat(a)
 			switch {
 			case err != nil:
-				if lf.merge || len(lf.corpus) > 0 {
-					return nil, nil, fmt.Errorf("corpus directory %s: %w (create it first)", a, err)
+				if lf.merge || len(lf.corpus) > 0 || !strings.HasPrefix(filepath.Base(a), "Fuzz") {
+					return nil, nil, fmt.Errorf("%s: not a fuzz target, corpus directory or input file: %w (create a corpus directory first)", a, err)
 				}
 				rest = append(rest, a) // the flag checks say it is no target
 				continue
@@ -421,6 +421,11 @@ func (lf *libFuzzer) artifactPath(kind string, data []byte) string {
 // stops the run, as libFuzzer stops at its first crash.
 func (lf *libFuzzer) writeArtifact(cfg *config, input string) error {
 	defer lf.stop()
+	if lf.kind() != "" {
+		// Found before the run stopped: libFuzzer reports one failure per
+		// run. gfz's own report lines above name it.
+		return nil
+	}
 	data, err := readNativeOrRaw(input)
 	if err != nil {
 		return fmt.Errorf("libFuzzer artefact: %w", err)

@@ -92,7 +92,9 @@ func TestLibFuzzerArgs(t *testing.T) {
 		{[]string{"-merge=1", corpus, "FuzzA"}, "-merge=1 needs an output corpus directory and at least one input directory"},
 		{[]string{corpus, input, "FuzzA"}, "not both"},
 		{[]string{"-max_total_time=ten", corpus, "FuzzA"}, "-max_total_time=ten: want an integer"},
-		{[]string{corpus, filepath.Join(dir, "missing"), "FuzzA"}, "create it first"},
+		{[]string{corpus, filepath.Join(dir, "missing"), "FuzzA"}, "missing: not a fuzz target, corpus directory or input file"},
+		{[]string{"corpus_dir", "FuzzA"}, "corpus_dir: not a fuzz target, corpus directory or input file"},
+		{[]string{"FuzzC"}, `unknown fuzz target "FuzzC"`},
 		{[]string{"-nosuch_flag=1", corpus, "FuzzA"}, "flag provided but not defined"},
 	} {
 		errb.Reset()
