@@ -262,6 +262,15 @@ func TestLibFuzzerConformanceTimeout(t *testing.T) {
 		`(?m)^SUMMARY: libFuzzer: timeout$`,
 		`Test unit written to \./`+regexp.QuoteMeta(filepath.Base(p)),
 	)
+	out, code = runIn(t, work, bin, "-timeout=1", p)
+	if code != 70 {
+		t.Fatalf("reproducing: exit status %d, want 70:\n%s", code, out)
+	}
+	mustContain(t, "reproducing timeout", out,
+		`(?m)^==\d+== ERROR: libFuzzer: timeout after 1 seconds$`,
+		`(?m)^SUMMARY: libFuzzer: timeout$`,
+		`(?m)^goroutine \d+ \[`,
+	)
 }
 
 // TestLibFuzzerConformanceOOM checks the out-of-memory artefact, lines
