@@ -192,6 +192,10 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			continue
 		}
 		on = true
+		if name == "help" && value != "0" {
+			rest = append(rest, "-h") // gfz's usage, which names libFuzzer mode
+			continue
+		}
 		if lfIgnoredFlags[name] {
 			lf.notes = append(lf.notes, a)
 			continue

@@ -84,6 +84,13 @@ func TestLibFuzzerArgs(t *testing.T) {
 		}
 	}
 
+	// -help=1 prints the usage, which names libFuzzer mode.
+	out.Reset()
+	errb.Reset()
+	if _, code := parseArgs(testInfo, []string{"-help=1"}, &out, &errb); code != ExitOK || !strings.Contains(errb.String(), "libFuzzer's command line") {
+		t.Errorf("-help=1: code %d, stderr %q", code, errb.String())
+	}
+
 	// Errors.
 	for _, c := range []struct {
 		args []string
