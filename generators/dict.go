@@ -24,10 +24,11 @@ var (
 
 // Dictionary returns the dictionary gfz-build collected from the
 // instrumented packages: their string literals (unquoted) and number
-// literals (as written), deduplicated, followed by the entries of the
-// dictionary file given to the fuzz binary with -dict=FILE (if any), in the order gfz-build found them
-// (packages in load order, files and literals in source order). It is
-// empty in a plain go test binary. The slice is shared: do not modify it.
+// literals (as written), deduplicated, in the order gfz-build found them
+// (packages in load order, files and literals in source order), followed
+// by the new entries of the dictionary file given to the fuzz binary with
+// -dict=FILE, if any. It is empty in a plain go test binary. The slice is
+// shared: do not modify it.
 func Dictionary() []string {
 	dictOnce.Do(func() {
 		dict = DecodeDictionary(builtinDict)
