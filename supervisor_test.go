@@ -66,6 +66,9 @@ func TestMain(m *testing.M) {
 	if crashers.dir != "" {
 		os.RemoveAll(crashers.dir)
 	}
+	if lfz.dir != "" {
+		os.RemoveAll(lfz.dir)
+	}
 	os.Exit(code)
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gfz-dev/gfz"
+	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -24,10 +25,28 @@ var (
 // Dictionary returns the dictionary gfz-build collected from the
 // instrumented packages: their string literals (unquoted) and number
 // literals (as written), deduplicated, in the order gfz-build found them
-// (packages in load order, files and literals in source order). It is
-// empty in a plain go test binary. The slice is shared: do not modify it.
+// (packages in load order, files and literals in source order), followed
+// by the new entries of the dictionary file given to the fuzz binary with
+// -dict=FILE, if any. It is empty in a plain go test binary. The slice is
+// shared: do not modify it.
 func Dictionary() []string {
-	dictOnce.Do(func() { dict = DecodeDictionary(builtinDict) })
+	dictOnce.Do(func() {
+		dict = DecodeDictionary(builtinDict)
+		// The fuzz binary's -dict=FILE entries (libFuzzer's command
+		// line) come after the literals, duplicates left out.
+		if extra := userdict.Tokens(); len(extra) > 0 {
+			seen := make(map[string]bool, len(dict)+len(extra))
+			for _, w := range dict {
+				seen[w] = true
+			}
+			for _, w := range extra {
+				if !seen[w] {
+					seen[w] = true
+					dict = append(dict, w)
+				}
+			}
+		}
+	})
 	return dict
 }
 

@@ -36,6 +36,7 @@
 package driver
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/url"
@@ -95,6 +96,19 @@ type config struct {
 	shrinkRunsSet bool
 	worker        *engine.WorkerSpec // set in a worker process
 
+	// libFuzzer mode (libfuzzer.go): lf is the libFuzzer part of the
+	// command line (nil: gfz's own command line); workdirSet tells whether
+	// -workdir was given; childArgs (nil: os.Args[1:]) are the workers'
+	// arguments, ctx (nil: none) stops the run, onNewFailure is called
+	// with each new failure's input as -regress is, and summary is the
+	// supervised run's.
+	lf           *libFuzzer
+	workdirSet   bool
+	childArgs    []string
+	ctx          context.Context
+	onNewFailure func(input string) (string, error)
+	summary      *engine.Summary
+
 	stdout, stderr io.Writer
 	called         bool
 }
@@ -139,6 +153,9 @@ func Init(info string) {
 		}
 		os.Args = []string{os.Args[0], "-test.run=^" + cfg.target + "$", "-test.timeout=0"}
 		return
+	}
+	if cfg.lf != nil {
+		os.Exit(runLibFuzzer(cfg))
 	}
 	if len(cfg.repro) > 0 {
 		os.Exit(superviseRepro(cfg))

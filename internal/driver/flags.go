@@ -32,6 +32,10 @@ runs out of memory is restarted and the input it ran is saved as a failure.
 Exit status: 0 nothing failed, 1 a failure was found, 2 usage or setup
 error (or something found could not be saved).
 
+It also accepts libFuzzer's command line (-max_total_time=S, -timeout=S,
+-artifact_prefix=P, -dict=F, -merge=1, corpus directories, input files),
+for ClusterFuzzLite and OSS-Fuzz; see docs/CLI.md, "libFuzzer command line".
+
 flags:
 `
 
@@ -106,6 +110,12 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	var regress regressFlag
 	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
+	lf, args, err := scanLibFuzzer(args, fs, cfg.isTarget)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
+		return nil, ExitUsage
+	}
+	cfg.lf = lf
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, ExitOK
@@ -169,6 +179,12 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 			return nil, ExitUsage
 		}
 	}
+	if cfg.lf != nil {
+		if err := cfg.applyLibFuzzer(flagsSet(fs)); err != nil {
+			fmt.Fprintf(stderr, "gfz: %v\n", err)
+			return nil, ExitUsage
+		}
+	}
 	switch {
 	case len(named) > 1:
 		fmt.Fprintf(stderr, "gfz: name one fuzz target, not %d (%s)\n", len(named), strings.Join(named, ", "))
@@ -180,6 +196,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	case len(cfg.targets) == 0:
 		fmt.Fprintln(stderr, "gfz: this binary has no fuzz targets")
 		return nil, ExitUsage
+	case cfg.lf != nil && cfg.targetFromExe() != "":
+		cfg.target = cfg.targetFromExe()
 	default:
 		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
 		return nil, ExitUsage

@@ -287,6 +287,7 @@ func (c *config) reproArgs(files []string) []string {
 	if c.verbose {
 		args = append(args, "-v")
 	}
+	args = append(args, c.lfChildArgs()...)
 	for _, f := range files {
 		args = append(args, "-repro", f)
 	}
@@ -391,6 +392,9 @@ func (c *config) reportDeath(st *childState, path string) {
 	} else {
 		fmt.Fprintf(c.stderr, "gfz: %s: the fuzz process crashed while running the input (%s)\n", path, oneLine(kind))
 	}
+	if c.lf != nil {
+		c.lf.reproDeath(c, st)
+	}
 }
 
 // setupFailure maps the end of a -repro child that never got to run an
@@ -440,7 +444,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			}
 		}
 		st, err := runChild(exe, childOptions{
-			args: []string{"-repro", f.Name(), c.target}, stdout: io.Discard,
+			args: append(c.lfChildArgs(), "-repro", f.Name(), c.target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {
@@ -470,7 +474,11 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 	ex := t.Repro(onRead, onValue)
 	result := ExitOK
 	for i, path := range files {
-		data, err := readInputFor(t, path)
+		readInput := readInputFile
+		if readInput == nil {
+			readInput = func(path string) ([]byte, error) { return readInputFor(t, path) }
+		}
+		data, err := readInput(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "gfz: %v\n", err)
 			return ExitUsage
@@ -493,6 +501,9 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 			fmt.Fprintf(stdout, "message:\n%s", Indent(fi.Message+"\n"))
 			fmt.Fprintf(stdout, "signature:\n%s", Indent(fi.Signature))
 			fmt.Fprintf(stdout, "stack:\n%s", Indent(fi.Stack))
+			if mode != nil && mode.lf != nil {
+				reproFailure(stderr, fi, out.Result)
+			}
 		}
 	}
 	return result

@@ -89,9 +89,19 @@ func superviseWorkers(cfg *config) int {
 		}
 		newFailure = func(input string) (string, error) { return exportRegression(cfg.regress, cfg.target, input) }
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	if cfg.onNewFailure != nil {
+		newFailure = chainNewFailure(newFailure, cfg.onNewFailure)
+	}
+	base := cfg.ctx
+	if base == nil {
+		base = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(base, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	args := os.Args[1:]
+	if cfg.childArgs != nil {
+		args = cfg.childArgs
+	}
 	status, stdout := cfg.outputs()
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
 		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
@@ -109,6 +119,7 @@ func superviseWorkers(cfg *config) int {
 		Probe:      cfg.prober(exe),
 		ShrinkRuns: shrinkBound(cfg.deathShrinkRuns()), ShrinkTime: shrinkBound(cfg.shrinkTime),
 	})
+	cfg.summary = sum
 	switch {
 	case errors.Is(err, engine.ErrNoEngine):
 		// Tell a target that does not call gfz.Fuzz from one whose seeds
@@ -215,6 +226,9 @@ func (c *config) fuzz(f *testing.F, t Target) {
 
 // runTarget runs the engine or the repro and returns the exit status.
 func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
+	if c.lf != nil && c.lf.merge {
+		return c.mergeChild(t, status)
+	}
 	if len(c.repro) > 0 {
 		// A hang's stacks as a worker prints them, so that its signature
 		// is the one the supervisor saved (shrinking compares them).

@@ -1,0 +1,106 @@
+package driver
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// ReadDictionary reads a dictionary file in the AFL / libFuzzer format:
+// one entry per line, `"value"` or `name="value"` (a name of letters,
+// digits, '_' and an optional '@' level), blank lines and lines starting
+// with '#' skipped. In the value, \\ is a backslash, \" a quote and \xHH
+// the byte HH; other bytes stand for themselves. A bad line is an error
+// naming file:line and the problem.
+func ReadDictionary(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-dict: %w", err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		tok, err := parseDictLine(line)
+		if err != nil {
+			return nil, fmt.Errorf("-dict: %s:%d: %v (want \"value\" or name=\"value\", with \\\\, \\\" and \\xHH escapes)", path, n, err)
+		}
+		out = append(out, tok)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("-dict: %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// parseDictLine parses one entry.
+func parseDictLine(line string) (string, error) {
+	if line[0] != '"' {
+		eq := strings.IndexByte(line, '=')
+		if eq < 0 {
+			return "", errors.New("no quoted value")
+		}
+		for _, c := range line[:eq] {
+			if !(c == '_' || c == '@' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				return "", fmt.Errorf("bad character %q in the entry name", c)
+			}
+		}
+		line = strings.TrimSpace(line[eq+1:])
+	}
+	if len(line) < 2 || line[0] != '"' || line[len(line)-1] != '"' {
+		return "", errors.New("the value is not enclosed in double quotes")
+	}
+	body := line[1 : len(line)-1]
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			if c == '"' {
+				return "", errors.New("unescaped '\"' inside the value")
+			}
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(body) {
+			return "", errors.New("'\\' at the end of the value")
+		}
+		i++
+		switch body[i] {
+		case '\\', '"':
+			b.WriteByte(body[i])
+		case 'x':
+			if i+2 >= len(body) {
+				return "", errors.New("\\x needs two hex digits")
+			}
+			h, ok1 := unhex(body[i+1])
+			l, ok2 := unhex(body[i+2])
+			if !ok1 || !ok2 {
+				return "", errors.New("\\x needs two hex digits")
+			}
+			b.WriteByte(h<<4 | l)
+			i += 2
+		default:
+			return "", fmt.Errorf("unknown escape \\%c", body[i])
+		}
+	}
+	return b.String(), nil
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}

@@ -1,0 +1,377 @@
+package gfz_test
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The libFuzzer conformance test: a fuzz binary of testdata/libfuzzer,
+// built into $OUT by docs/clusterfuzz/build.sh (see docs/CLUSTERFUZZ.md), is run
+// with the command lines ClusterFuzzLite's libFuzzer runner uses (fuzzing
+// with a corpus directory and -artifact_prefix, -merge=1, reproducing a
+// crash artefact given as a file argument), and what it writes and prints
+// is checked as ClusterFuzz reads it.
+
+var lfz struct {
+	once sync.Once
+	dir  string
+	out  string // $OUT
+	err  error
+	log  string
+}
+
+// lfzOut builds testdata/libfuzzer once per test process with the
+// build.sh recipe (docs/clusterfuzz/build.sh, with a gfz-build built from
+// this tree) and returns its $OUT.
+func lfzOut(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds testdata/libfuzzer with gfz-build")
+	}
+	lfz.once.Do(func() {
+		lfz.dir, lfz.err = os.MkdirTemp("", "gfz-lfz")
+		if lfz.err != nil {
+			return
+		}
+		var log bytes.Buffer
+		gb := filepath.Join(lfz.dir, "gfz-build")
+		cmd := exec.Command("go", "build", "-o", gb, "./cmd/gfz-build")
+		cmd.Stdout, cmd.Stderr = &log, &log
+		if lfz.err = cmd.Run(); lfz.err != nil {
+			lfz.log = log.String()
+			return
+		}
+		lfz.out = filepath.Join(lfz.dir, "out")
+		cmd = exec.Command("bash", "docs/clusterfuzz/build.sh", "./testdata/libfuzzer")
+		cmd.Env = append(os.Environ(), "OUT="+lfz.out, "GFZ_BUILD="+gb)
+		cmd.Stdout, cmd.Stderr = &log, &log
+		lfz.err = cmd.Run()
+		lfz.log = log.String()
+	})
+	if lfz.err != nil {
+		t.Fatalf("build testdata/libfuzzer with build.sh: %v\n%s", lfz.err, lfz.log)
+	}
+	return lfz.out
+}
+
+// lfzBinary returns the fuzzer build.sh wrote for target.
+func lfzBinary(t *testing.T, target string) string {
+	t.Helper()
+	return filepath.Join(lfzOut(t), "lfz_"+target)
+}
+
+// runIn runs bin with args in dir and returns its combined output and exit
+// status.
+func runIn(t *testing.T, dir, bin string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %q: %v", bin, args, err)
+	}
+	return string(out), 0
+}
+
+// dirFiles lists the names of the files in dir.
+func dirFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func mustContain(t *testing.T, what, out string, res ...string) {
+	t.Helper()
+	for _, re := range res {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("%s: output lacks %q:\n%s", what, re, out)
+		}
+	}
+}
+
+// checkArtifact checks that dir holds exactly one artefact kind-<sha1 of
+// its content> and returns its path.
+func checkArtifact(t *testing.T, dir, kind string) string {
+	t.Helper()
+	var found []string
+	for _, n := range dirFiles(t, dir) {
+		if strings.HasPrefix(n, kind+"-") {
+			found = append(found, n)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("artefacts %s-* in %s: %q (all: %q)", kind, dir, found, dirFiles(t, dir))
+	}
+	p := filepath.Join(dir, found[0])
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha1.Sum(data)
+	if want := kind + "-" + hex.EncodeToString(sum[:]); found[0] != want {
+		t.Errorf("artefact %s: name is not %s (the SHA-1 of its content)", found[0], want)
+	}
+	return p
+}
+
+// TestLibFuzzerConformanceCrash fuzzes, reproduces and merges as
+// ClusterFuzzLite does.
+func TestLibFuzzerConformanceCrash(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCrash")
+	work := t.TempDir()
+	corpus := filepath.Join(work, "corpus")
+	art := filepath.Join(work, "artifacts") + "/"
+	for _, d := range []string{corpus, art} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The fuzzing task: corpus directory, -max_total_time, -artifact_prefix,
+	// and the options ClusterFuzz adds.
+	out, code := runIn(t, work, bin, "-rss_limit_mb=2560", "-timeout=25", "-max_total_time=300", "-runs=100000",
+		"-seed=1", "-print_final_stats=1", "-use_value_profile=1", "-artifact_prefix="+art, corpus)
+	if code != 77 {
+		t.Fatalf("fuzzing exit status %d, want 77 (libFuzzer's -error_exitcode):\n%s", code, out)
+	}
+	crash := checkArtifact(t, art, "crash")
+	mustContain(t, "fuzzing", out,
+		`INFO: gfz: libFuzzer flag -use_value_profile=1 ignored`,
+		`(?m)^panic: lfz: boom$`,
+		`(?m)^goroutine \d+ \[running\]:$`,
+		`(?m)^\s+\S*lfz_test\.go:\d+`,
+		`(?m)^==\d+== ERROR: libFuzzer: deadly signal$`,
+		`(?m)^SUMMARY: libFuzzer: deadly signal$`,
+		`(?m)^artifact_prefix='`+regexp.QuoteMeta(art)+`'; Test unit written to `+regexp.QuoteMeta(crash)+`$`,
+		`(?m)^stat::number_of_executed_units: [1-9]\d*$`,
+		`(?m)^stat::new_units_added: +[1-9]\d*$`,
+	)
+	units := dirFiles(t, corpus)
+	if len(units) == 0 {
+		t.Fatalf("no input written to the corpus directory:\n%s", out)
+	}
+	for _, u := range units {
+		data, err := os.ReadFile(filepath.Join(corpus, u))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha1.Sum(data); hex.EncodeToString(sum[:]) != u {
+			t.Errorf("corpus unit %s is not named by the SHA-1 of its content", u)
+		}
+	}
+
+	// The reproduce task: the artefact as a single file argument.
+	out, code = runIn(t, work, bin, "-runs=100", "-timeout=25", "-rss_limit_mb=2560", crash)
+	if code != 77 {
+		t.Fatalf("reproducing exit status %d, want 77:\n%s", code, out)
+	}
+	mustContain(t, "reproducing", out,
+		`(?m)^Running: `+regexp.QuoteMeta(crash)+`$`,
+		`(?m)^panic: lfz: boom$`,
+		`(?m)^goroutine \d+ \[running\]:$`,
+		`(?m)^\s+\S*lfz_test\.go:\d+`,
+		`(?m)^SUMMARY: libFuzzer: deadly signal$`,
+	)
+	// The target's stdout passes through, unless -close_fd_mask=1 closes it.
+	mustContain(t, "reproducing", out, `(?m)^lfz: stdout of the target$`)
+	out, code = runIn(t, work, bin, "-close_fd_mask=1", crash)
+	if code != 77 || strings.Contains(out, "lfz: stdout of the target") {
+		t.Errorf("-close_fd_mask=1: exit status %d (want 77), and the target's stdout must be dropped:\n%s", code, out)
+	}
+	mustContain(t, "reproducing with -close_fd_mask=1", out, `(?m)^SUMMARY: libFuzzer: deadly signal$`)
+	// A corpus unit does not crash: exit 0.
+	if out, code := runIn(t, work, bin, filepath.Join(corpus, units[0])); code != 0 {
+		t.Errorf("corpus unit: exit status %d, want 0:\n%s", code, out)
+	}
+}
+
+// TestLibFuzzerConformanceMerge fuzzes a target that never fails into a
+// corpus directory, merges it into an empty directory, and checks that the
+// merged subset keeps the coverage: merging the whole corpus into it again
+// adds nothing.
+func TestLibFuzzerConformanceMerge(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCover")
+	work := t.TempDir()
+	corpus, merged := filepath.Join(work, "corpus"), filepath.Join(work, "merged")
+	for _, d := range []string{corpus, merged} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A few inputs that add nothing, so that minimisation has work to do.
+	for i := 0; i < 5; i++ {
+		if err := os.WriteFile(filepath.Join(corpus, fmt.Sprintf("dup%d", i)), []byte{0, byte(8 * i)}, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := runIn(t, work, bin, "-runs=3000", "-seed=1", "-print_final_stats=1", "-close_fd_mask=3", corpus)
+	if code != 0 {
+		t.Fatalf("fuzzing exit status %d:\n%s", code, out)
+	}
+	mustContain(t, "fuzzing", out, `(?m)^stat::number_of_executed_units: [1-9]\d*$`)
+	all := dirFiles(t, corpus)
+	if len(all) < 8 {
+		t.Fatalf("corpus has %d inputs, want at least 8:\n%s", len(all), out)
+	}
+	out, code = runIn(t, work, bin, "-merge=1", merged, corpus)
+	if code != 0 {
+		t.Fatalf("merge exit status %d:\n%s", code, out)
+	}
+	kept := dirFiles(t, merged)
+	t.Logf("fuzzing wrote %d inputs (5 of them planted duplicates); merge kept %d:\n%s", len(all), len(kept), out)
+	if len(kept) == 0 || len(kept) >= len(all) {
+		t.Fatalf("merge kept %d of %d inputs, want a proper non-empty subset:\n%s", len(kept), len(all), out)
+	}
+	mustContain(t, "merge", out, `(?m)^MERGE-OUTER: \d+ new files with [1-9]\d* new features added`)
+	out, code = runIn(t, work, bin, "-merge=1", merged, corpus)
+	if code != 0 || len(dirFiles(t, merged)) != len(kept) {
+		t.Fatalf("second merge: exit status %d, %d files (was %d): the merged subset lost coverage:\n%s", code, len(dirFiles(t, merged)), len(kept), out)
+	}
+	mustContain(t, "second merge", out, `(?m)^MERGE-OUTER: 0 new files with 0 new features added`)
+}
+
+// TestLibFuzzerConformanceTimeout checks the timeout artefact, lines and
+// exit status.
+func TestLibFuzzerConformanceTimeout(t *testing.T) {
+	bin := lfzBinary(t, "FuzzHang")
+	work := t.TempDir()
+	out, code := runIn(t, work, bin, "-timeout=1", "-runs=100000", "-seed=1", "-artifact_prefix=./")
+	if code != 70 {
+		t.Fatalf("exit status %d, want 70 (libFuzzer's -timeout_exitcode):\n%s", code, out)
+	}
+	p := checkArtifact(t, work, "timeout")
+	mustContain(t, "timeout", out,
+		`(?m)^==\d+== ERROR: libFuzzer: timeout after 1 seconds$`,
+		`(?m)^SUMMARY: libFuzzer: timeout$`,
+		`Test unit written to \./`+regexp.QuoteMeta(filepath.Base(p)),
+	)
+	out, code = runIn(t, work, bin, "-timeout=1", p)
+	if code != 70 {
+		t.Fatalf("reproducing: exit status %d, want 70:\n%s", code, out)
+	}
+	mustContain(t, "reproducing timeout", out,
+		`(?m)^==\d+== ERROR: libFuzzer: timeout after 1 seconds$`,
+		`(?m)^SUMMARY: libFuzzer: timeout$`,
+		`(?m)^goroutine \d+ \[`,
+	)
+}
+
+// TestLibFuzzerConformanceOOM checks the out-of-memory artefact, lines
+// and exit status.
+func TestLibFuzzerConformanceOOM(t *testing.T) {
+	bin := lfzBinary(t, "FuzzAlloc")
+	work := t.TempDir()
+	out, code := runIn(t, work, bin, "-rss_limit_mb=128", "-timeout=25", "-runs=100000", "-seed=1", "-artifact_prefix=./")
+	if code != 71 {
+		t.Fatalf("exit status %d, want 71 (libFuzzer's out-of-memory status):\n%s", code, out)
+	}
+	p := checkArtifact(t, work, "oom")
+	mustContain(t, "oom", out,
+		`(?m)^==\d+== ERROR: libFuzzer: out-of-memory \(used: \d+Mb; exceeds: 128Mb\)$`,
+		`(?m)^SUMMARY: libFuzzer: out-of-memory$`,
+		`Test unit written to \./`+regexp.QuoteMeta(filepath.Base(p)),
+	)
+	out, code = runIn(t, work, bin, "-rss_limit_mb=128", "-timeout=25", p)
+	if code != 71 {
+		t.Errorf("reproducing: exit status %d, want 71:\n%s", code, out)
+	}
+	mustContain(t, "reproducing oom", out, `(?m)^SUMMARY: libFuzzer: out-of-memory$`)
+}
+
+// TestLibFuzzerDict checks that -dict=FILE entries reach the generators'
+// dictionary: FuzzDict fails only on a token of the file.
+func TestLibFuzzerDict(t *testing.T) {
+	bin := lfzBinary(t, "FuzzDict")
+	work := t.TempDir()
+	dict := bin + ".dict" // build.sh copied testdata/FuzzDict.dict
+	out, code := runIn(t, work, bin, "-dict="+dict, "-runs=50000", "-seed=1", "-artifact_prefix=./")
+	if code != 77 {
+		t.Fatalf("exit status %d, want 77:\n%s", code, out)
+	}
+	p := checkArtifact(t, work, "crash")
+	mustContain(t, "dict", out, `panic: lfz: dictionary token zqxjvk`)
+	// Without the dictionary the same bytes draw another token: the
+	// artefact reproduces only with the -dict it was found with.
+	if out, code := runIn(t, work, bin, p); code != 0 {
+		t.Errorf("without -dict: exit status %d, want 0 (the token comes from the dictionary):\n%s", code, out)
+	}
+	if out, code := runIn(t, work, bin, "-dict="+dict, p); code != 77 {
+		t.Errorf("reproduce with -dict: exit status %d, want 77:\n%s", code, out)
+	}
+	bad := filepath.Join(work, "bad.dict")
+	os.WriteFile(bad, []byte("\"ok\"\nbroken\n"), 0o644)
+	if out, code := runIn(t, work, bin, "-dict="+bad, "-runs=10"); code != 2 || !strings.Contains(out, "bad.dict:2") {
+		t.Errorf("bad dictionary: exit status %d, output %q; want 2 naming bad.dict:2", code, out)
+	}
+}
+
+// TestClusterFuzzBuildScript checks what docs/clusterfuzz/build.sh writes
+// to $OUT: one executable per fuzz target, named P_T, that OSS-Fuzz's
+// helper scripts recognise as a fuzz target (it holds the string
+// LLVMFuzzerTestOneInput), its seed corpus zip, dictionary and options
+// file; and that a fuzzer fuzzes its seed corpus as ClusterFuzzLite runs it
+// (the unzipped seeds in a second corpus directory).
+func TestClusterFuzzBuildScript(t *testing.T) {
+	out := lfzOut(t)
+	for _, target := range []string{"FuzzCrash", "FuzzCover", "FuzzHang", "FuzzDict", "FuzzAlloc"} {
+		p := filepath.Join(out, "lfz_"+target)
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode()&0o111 == 0 {
+			t.Fatalf("%s: %v, mode %v", p, err, fi.Mode())
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte("LLVMFuzzerTestOneInput")) {
+			t.Errorf("%s lacks the string LLVMFuzzerTestOneInput", p)
+		}
+	}
+	opts, err := os.ReadFile(filepath.Join(out, "lfz_FuzzDict.options"))
+	if err != nil || string(opts) != "[libfuzzer]\ndict = lfz_FuzzDict.dict\n" {
+		t.Errorf("options file: %q, %v", opts, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "lfz_FuzzDict.dict")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "lfz_FuzzCrash_seed_corpus.zip")); err == nil {
+		t.Error("seed corpus zip for FuzzCrash, which has no testdata/fuzz/FuzzCrash")
+	}
+	work := t.TempDir()
+	seeds, corpus := filepath.Join(work, "seeds"), filepath.Join(work, "corpus")
+	os.Mkdir(corpus, 0o755)
+	if b, err := exec.Command("unzip", "-q", "-d", seeds, filepath.Join(out, "lfz_FuzzCover_seed_corpus.zip")).CombinedOutput(); err != nil {
+		t.Fatalf("unzip seed corpus: %v\n%s", err, b)
+	}
+	if got := dirFiles(t, seeds); len(got) != 1 || got[0] != "seed1" {
+		t.Fatalf("seed corpus %q, want [seed1]", got)
+	}
+	o, code := runIn(t, work, filepath.Join(out, "lfz_FuzzCover"), "-runs=200", "-seed=1", corpus, seeds)
+	if code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, o)
+	}
+	mustContain(t, "fuzzing with seeds", o, `INFO: gfz zest engine on FuzzCover, 1 inputs from 2 corpus directories`)
+	if len(dirFiles(t, corpus)) == 0 {
+		t.Errorf("no new unit in the corpus directory:\n%s", o)
+	}
+	if len(dirFiles(t, seeds)) != 1 {
+		t.Errorf("the second corpus directory was written to: %q", dirFiles(t, seeds))
+	}
+}
