@@ -116,11 +116,11 @@ func TestCmpRewrite(t *testing.T) {
 		"_gfzCmpLtS(", "_gfzStr(Name(str(\"a\"))), _gfzStr(Name(\"b\")))",
 		"_gfzCmpEqS(", "_gfzStr(str(\"a\")), _gfzStr(\"a4\"))",
 		"_gfzI64(n), _gfzI64(0)) && (_gfzHitE(", // cond probe after the rewritten comparison
-		"if a > b {",          // type parameter
+		"if a > b {",                            // type parameter
 		"var fl Flag = x == -5",
 		"f < 2.0", "p == q",
 		"const c = 3 < 4",
-		":= c",                          // switch tag into a temporary
+		":= c",                           // switch tag into a temporary
 		"_gfzU64(200))", "_gfzU64(404))", // case values
 		"_gfzStr(\"frobnicate!\"))",
 	} {
