@@ -53,6 +53,9 @@ type Options struct {
 	MapBits int    // log2 of the map size; 0 chooses it from the probe count
 	Dir     string // directory to run in (the user's module); default the current directory
 	Verbose bool   // print per-package details and the collision estimate
+	// Cmp inserts comparison probes (the cmp feedback domain) besides the
+	// coverage probes (docs/INSTRUMENT.md, "Comparison probes").
+	Cmp bool
 	Stdout  io.Writer
 	Stderr  io.Writer
 }
@@ -345,7 +348,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	eg.SetLimit(4)
 	for i, p := range todo {
 		eg.Go(func() error {
-			ips[i], errs[i] = instrumentPackage(p)
+			ips[i], errs[i] = instrumentPackage(p, opts.Cmp)
 			return nil
 		})
 	}
@@ -536,8 +539,9 @@ func testVariantOf(id string) (string, bool) {
 	return strings.TrimSuffix(br, ".test]"), true
 }
 
-func instrumentPackage(p *packages.Package) (*instrument.Package, error) {
+func instrumentPackage(p *packages.Package, cmp bool) (*instrument.Package, error) {
 	ip := instrument.NewPackage(p.PkgPath, p.Name, isStd(p), p.Fset, p.TypesInfo)
+	ip.Cmp = cmp
 	goFiles := map[string]bool{}
 	for _, f := range p.GoFiles {
 		goFiles[f] = true

@@ -79,6 +79,7 @@ type config struct {
 	seed         int64
 	repro        []string
 	engine       string
+	feedback     []string // -feedback domains
 	timeout      time.Duration
 	coverprofile string
 	verbose      bool

@@ -94,6 +94,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
 	fs.StringVar(&cfg.engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
+	feedback := fs.String("feedback", "", "feedback `domains` besides coverage, comma-separated: perf, mem, cmp (comparison operands; needs a binary built with gfz-build -cmp), diff")
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
 	fs.BoolVar(&cfg.verbose, "v", false, "verbose output (also: forward everything workers print on stderr)")
@@ -115,6 +116,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if !slices.Contains(engine.Engines(), cfg.engine) {
 		fmt.Fprintf(stderr, "gfz: unknown engine %q (want %s)\n", cfg.engine, engine.EngineList())
+		return nil, ExitUsage
+	}
+	if cfg.feedback, err = engine.ParseFeedback(*feedback); err != nil {
+		fmt.Fprintf(stderr, "gfz: -feedback: %v\n", err)
 		return nil, ExitUsage
 	}
 	cfg.time = timeFlag.D

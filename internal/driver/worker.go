@@ -92,6 +92,9 @@ func superviseWorkers(cfg *config) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	args := os.Args[1:]
+	if w := engine.CmpWarning(cfg.feedback); w != "" {
+		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
+	}
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
 		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
 		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
@@ -194,15 +197,16 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ecfg := engine.Config{
-		Target:  c.target,
-		Engine:  c.engine,
-		Seed:    c.seed,
-		Runs:    c.runs,
-		Time:    c.time,
-		Timeout: c.timeout,
-		Workdir: c.workdir,
-		Seeds:   seeds,
-		Status:  c.stderr,
+		Target:   c.target,
+		Engine:   c.engine,
+		Feedback: c.feedback,
+		Seed:     c.seed,
+		Runs:     c.runs,
+		Time:     c.time,
+		Timeout:  c.timeout,
+		Workdir:  c.workdir,
+		Seeds:    seeds,
+		Status:   c.stderr,
 	}
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time

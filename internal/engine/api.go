@@ -102,6 +102,10 @@ type Config struct {
 	// NoTimeout turns it off.
 	Timeout time.Duration
 	Workdir string // holds corpus/, failures/, plot_data and stats; created if missing; resumed if present
+	// Feedback names the feedback domains used besides coverage (-feedback;
+	// names perf, mem, cmp, diff). cmp saves inputs that raise a comparison
+	// site's matching bits and mutates with comparison operands (cmp.go).
+	Feedback []string
 	// Seeds are initial parameter sequences (f.Add seeds, testdata/fuzz files).
 	Seeds [][]byte
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).

@@ -37,6 +37,7 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
+	cmp      *cmpDomain // -feedback cmp (cmp.go); nil when off
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -111,6 +112,11 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if err := f.setEngine(cfg.Engine); err != nil {
 		return nil, err
 	}
+	stopCmp, err := f.setFeedback()
+	if err != nil {
+		return nil, err
+	}
+	defer stopCmp()
 	if b, ok := ex.(BriefRepeater); ok {
 		b.SetBriefRepeats(true)
 	}
@@ -199,6 +205,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.err = err
 	}
 	f.printFinal()
+	if f.cmp != nil {
+		f.printf("gfz: %s\n", f.cmp.summary())
+	}
 	return f.summary(), f.err
 }
 
@@ -276,6 +285,9 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.state.Store(n<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
+	if f.cmp != nil {
+		f.cmp.reset()
+	}
 	var out Outcome
 	if g := f.curGuide.Load(); g != nil {
 		out = f.gex.ExecGuided(g, ext)
@@ -334,7 +346,8 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	n := f.cov.check(valid)
 	f.lastUnique = f.div.observe(f.cov)
 	f.handled = out
-	keep := f.fb.keep(n, valid)
+	raised := f.cmp != nil && f.cmp.check()
+	keep := f.fb.keep(n, valid) || raised
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
 		if out.Result != Valid && out.Result != Invalid {
@@ -344,10 +357,13 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		}
 		valid = out.Result == Valid
 		f.handled = out
-		keep = f.fb.keep(n, valid)
+		keep = f.fb.keep(n, valid) || raised
 	}
 	var e *entry
 	if keep {
+		if f.cmp != nil {
+			f.cmp.merge(raised && !f.fb.keep(n, valid))
+		}
 		e = f.save(out, valid, write)
 	} else if n != 0 && !f.stopped {
 		f.cov.merge(valid, false, &f.mbuf)

@@ -21,7 +21,11 @@ type zestTurns struct {
 }
 
 func (s *zestTurns) next(dst []byte) []byte {
-	return mutateZest(s.f.r, dst, s.advance().data)
+	dst = mutateZest(s.f.r, dst, s.advance().data)
+	if s.f.cmp != nil {
+		dst = s.f.cmp.mutate(s.f.r, dst)
+	}
+	return dst
 }
 
 // advance counts one more child of the current turn, first moving the
