@@ -155,6 +155,13 @@ func CmpReset() {
 	cmpIntN, cmpStrN = 0, 0
 }
 
+// cmpBuilt is set to "1" by gfz-build -cmp with the linker's -X.
+var cmpBuilt string
+
+// CmpBuilt reports whether the binary was built by gfz-build -cmp. Unlike
+// CmpSites it is known before any package's init runs.
+func CmpBuilt() bool { return cmpBuilt != "" }
+
 // cmpSites counts the comparison sites of the registered packages.
 var cmpSites int
 

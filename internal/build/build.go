@@ -692,6 +692,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		out := outputs[pkg]
 		probes := prep.BinaryProbes[pkg]
 		ldflags := "-X " + GfzPath + ".buildInfo=" + BuildInfo(prep.Targets[pkg], prep.MapBits, probes, prep.Dirs[pkg])
+		if opts.Cmp {
+			ldflags += " " + CmpLdflag // read by the fuzz binary before package inits run
+		}
 		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary), "-o", out}
 		args = append(args, prep.BuildFlags...)
 		args = append(args, pkg)

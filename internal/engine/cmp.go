@@ -39,7 +39,7 @@ func ParseFeedback(s string) ([]string, error) {
 // CmpWarning returns the warning a run with -feedback cmp gets from a
 // binary with no comparison probes (built without gfz-build -cmp), or "".
 func CmpWarning(feedback []string) string {
-	if !slices.Contains(feedback, "cmp") || gfzrt.CmpSites() > 0 {
+	if !slices.Contains(feedback, "cmp") || gfzrt.CmpBuilt() || gfzrt.CmpSites() > 0 {
 		return ""
 	}
 	return "-feedback cmp: this binary has no comparison probes, so cmp feedback does nothing. " +
@@ -156,31 +156,50 @@ func (c *cmpDomain) add(from, to []byte) {
 	c.have[key] = true
 }
 
-// mutate applies one token to child (in place, same length) in one child
-// of cmpMutateOdds, drawing from r; it returns child.
-func (c *cmpDomain) mutate(r *prng, child []byte) []byte {
-	if len(c.toks) == 0 || len(child) == 0 {
-		return child
+// child makes, in one child of cmpMutateOdds (when there are tokens), a
+// child of parent by comparison tokens instead of Zest's mutation: a copy
+// of parent with one token applied (when the token's "from" bytes are
+// found and its "to" bytes have another length, half of the time the byte
+// before them is shifted by the difference, as a length prefix) and, half
+// of the time, one byte overwritten with a random value (a length or a selector byte the
+// comparison depends on; Zest's runs of mean 8 mutations would undo the
+// operands the tokens restored). It returns the child and whether it made
+// one; it draws from r.
+func (c *cmpDomain) child(r *prng, dst, parent []byte) ([]byte, bool) {
+	if len(c.toks) == 0 || len(parent) == 0 {
+		return dst, false
 	}
 	x := r.next()
 	if x%cmpMutateOdds != 0 {
-		return child
+		return dst, false
 	}
+	dst = append(dst[:0], parent...)
 	t := c.toks[int((x>>8)%uint64(len(c.toks)))]
 	off := -1
 	if len(t.from) > 0 {
-		start := int((x >> 40) % uint64(len(child)))
-		if i := bytes.Index(child[start:], t.from); i >= 0 {
+		start := int((x >> 40) % uint64(len(dst)))
+		if i := bytes.Index(dst[start:], t.from); i >= 0 {
 			off = start + i
-		} else if i := bytes.Index(child, t.from); i >= 0 {
+		} else if i := bytes.Index(dst, t.from); i >= 0 {
 			off = i
 		}
 	}
-	if off < 0 {
-		off = r.below(len(child))
+	found := off >= 0
+	if !found {
+		off = r.below(len(dst))
 	}
-	copy(child[off:], t.to)
-	return child
+	copy(dst[off:], t.to)
+	if found && off > 0 && len(t.from) != len(t.to) && x&(1<<33) != 0 {
+		// The byte before a variable-length operand is often its length
+		// (generators draw a length, then the bytes): shift it by the
+		// difference.
+		dst[off-1] += byte(len(t.to) - len(t.from))
+	}
+	if x&(1<<32) != 0 {
+		y := r.next()
+		dst[int((y>>8)%uint64(len(dst)))] = byte(y)
+	}
+	return dst, true
 }
 
 // summary is the final status line of the domain.

@@ -21,11 +21,13 @@ type zestTurns struct {
 }
 
 func (s *zestTurns) next(dst []byte) []byte {
-	dst = mutateZest(s.f.r, dst, s.advance().data)
+	p := s.advance().data
 	if s.f.cmp != nil {
-		dst = s.f.cmp.mutate(s.f.r, dst)
+		if c, ok := s.f.cmp.child(s.f.r, dst, p); ok {
+			return c
+		}
 	}
-	return dst
+	return mutateZest(s.f.r, dst, p)
 }
 
 // advance counts one more child of the current turn, first moving the
