@@ -53,11 +53,12 @@ type Options struct {
 	MapBits int    // log2 of the map size; 0 chooses it from the probe count
 	Dir     string // directory to run in (the user's module); default the current directory
 	Verbose bool   // print per-package details and the collision estimate
+	Stdout  io.Writer
+	Stderr  io.Writer
+
 	// Cmp inserts comparison probes (the cmp feedback domain) besides the
 	// coverage probes (docs/INSTRUMENT.md, "Comparison probes").
 	Cmp bool
-	Stdout  io.Writer
-	Stderr  io.Writer
 }
 
 // InstrumentedPackage describes one rewritten package.
