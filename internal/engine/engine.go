@@ -192,6 +192,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	close(done)
 	wg.Wait()
+	if f.cmp != nil && !f.timedOut {
+		f.printf("gfz: %s\n", f.cmp.summary()) // workers' too: the supervisor forwards gfz: lines
+	}
 	if f.timedOut {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil
@@ -205,9 +208,6 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.err = err
 	}
 	f.printFinal()
-	if f.cmp != nil {
-		f.printf("gfz: %s\n", f.cmp.summary())
-	}
 	return f.summary(), f.err
 }
 
