@@ -11,8 +11,12 @@
 #            as in a fuzz binary run without -feedback cmp)
 #   cmpon    the same, probes on from the start
 #            (-ldflags -X github.com/gfz-dev/gfz/runtime.cmpInit=on)
-# Runs are interleaved so machine noise hits all alike; prints the median
-# ns/op of each and the ratio to plain.
+# Runs are interleaved so machine noise hits all alike. Each run is one
+# process with GOMAXPROCS=1 doing 3 benchmark ops; the script prints the
+# median wall ns/op and the median CPU seconds (user+sys, /usr/bin/time)
+# of each build, with their ratios to plain. On a shared, loaded machine
+# the CPU time is the figure to read: wall time also counts the time
+# other processes hold the cores.
 #
 # Usage: internal/build/bench/cmpcost.sh [rounds]   (default 3; run from the repo root)
 set -eu
@@ -41,17 +45,18 @@ rm -rf "$work" "$cwork"
 
 for i in $(seq "$rounds"); do
 	for v in plain gfz cmpoff cmpon; do
-		"$out/$v.test" -test.run '^$' -test.bench Typecheck -test.benchtime 3x |
-			awk -v v="$v" '/^BenchmarkTypecheck/ { print v, $3 }'
+		GOMAXPROCS=1 /usr/bin/time -f "CPU %U %S" "$out/$v.test" -test.run '^$' -test.bench Typecheck -test.benchtime 3x 2>&1 |
+			awk -v v="$v" '/^BenchmarkTypecheck/ { ns = $3 } /^CPU / { print v, ns, $2 + $3 }'
 	done
 done | awk '
-	{ n[$1]++; v[$1, n[$1]] = $2 }
+	{ n[$1]++; w[$1, n[$1]] = $2; c[$1, n[$1]] = $3 }
+	function median(arr, k, m,   i, j, t, a) {
+		for (i = 1; i <= m; i++) a[i] = arr[k, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	}
 	END {
-		for (k in n) {
-			m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, i]
-			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			med[k] = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-		}
-		printf "%-7s %14s %8s\n", "build", "median ns/op", "ratio"
-		for (k in med) printf "%-7s %14.0f %8.3f\n", k, med[k], med[k] / med["plain"]
+		for (k in n) { mw[k] = median(w, k, n[k]); mc[k] = median(c, k, n[k]) }
+		printf "%-7s %14s %8s %10s %8s\n", "build", "wall ns/op", "ratio", "CPU s/run", "ratio"
+		for (k in n) printf "%-7s %14.0f %8.3f %10.2f %8.3f\n", k, mw[k], mw[k] / mw["plain"], mc[k], mc[k] / mc["plain"]
 	}' | sort
