@@ -78,3 +78,20 @@ func TestMagicCmpFindsZestDoesNot(t *testing.T) {
 		t.Errorf("no warning for -feedback cmp without comparison probes:\n%s", out)
 	}
 }
+
+// gfz-run -feedback forwards the domains to the fuzz binaries, and cmp
+// also builds them with comparison probes; another name is a usage error.
+func TestRunFeedbackFlag(t *testing.T) {
+	var errb bytes.Buffer
+	o, code := parse([]string{"-feedback", "cmp,perf", "./x"}, &errb)
+	if code != -1 || !o.build.Cmp || !strings.Contains(strings.Join(o.run, " "), "-feedback cmp,perf") {
+		t.Errorf("code %d, options %+v, stderr %q", code, o, errb.String())
+	}
+	if o, _ := parse([]string{"./x"}, &errb); o.build.Cmp || strings.Contains(strings.Join(o.run, " "), "-feedback") {
+		t.Errorf("default: %+v", o)
+	}
+	errb.Reset()
+	if _, code := parse([]string{"-feedback", "fast", "./x"}, &errb); code != 2 || !strings.Contains(errb.String(), `unknown feedback domain "fast"`) {
+		t.Errorf("code %d, stderr %q", code, errb.String())
+	}
+}

@@ -87,6 +87,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
+	feedback := fs.String("feedback", "", "feedback `domains` besides coverage for the fuzz binaries (perf, mem, cmp, diff); cmp also builds with -cmp")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: gfz-run [flags] [packages]\n\n"+
 			"Builds the gfz fuzz binaries of the packages and runs each of their fuzz targets.\n\nFlags:\n")
@@ -121,6 +122,17 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	if runs > 0 {
 		o.run = append(o.run, "-runs", strconv.FormatInt(runs, 10))
+	}
+	fb, err := gfzengine.ParseFeedback(*feedback)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -feedback: %v\n", err)
+		return nil, 2
+	}
+	if len(fb) > 0 {
+		o.run = append(o.run, "-feedback", strings.Join(fb, ","))
+		for _, d := range fb {
+			o.build.Cmp = o.build.Cmp || d == "cmp"
+		}
 	}
 	if verbose {
 		o.run = append(o.run, "-v")
