@@ -197,17 +197,17 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ecfg := engine.Config{
-		Target:   c.target,
-		Engine:   c.engine,
-		Feedback: c.feedback,
-		Seed:     c.seed,
-		Runs:     c.runs,
-		Time:     c.time,
-		Timeout:  c.timeout,
-		Workdir:  c.workdir,
-		Seeds:    seeds,
-		Status:   c.stderr,
+		Target:  c.target,
+		Engine:  c.engine,
+		Seed:    c.seed,
+		Runs:    c.runs,
+		Time:    c.time,
+		Timeout: c.timeout,
+		Workdir: c.workdir,
+		Seeds:   seeds,
+		Status:  c.stderr,
 	}
+	ecfg.Feedback = c.feedback
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
