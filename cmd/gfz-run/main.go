@@ -90,7 +90,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
-	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+" (the fuzz binaries' -feedback; perf also builds with -counts)")
+	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+" (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp)")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU; with -ci: chosen so that all targets together use GOMAXPROCS); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
@@ -123,6 +123,9 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	if slices.Contains(fb, "perf") {
 		o.build.Counts = true // exact hit counts past 255
+	}
+	if slices.Contains(fb, "cmp") {
+		o.build.Cmp = true // comparison probes
 	}
 	if runs < 0 || workers < 0 || rssLimit < 0 {
 		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")

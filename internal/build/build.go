@@ -58,6 +58,10 @@ type Options struct {
 	Verbose bool   // print per-package details and the collision estimate
 	Stdout  io.Writer
 	Stderr  io.Writer
+
+	// Cmp inserts comparison probes (the cmp feedback domain) besides the
+	// coverage probes (docs/INSTRUMENT.md, "Comparison probes").
+	Cmp bool
 }
 
 // InstrumentedPackage describes one rewritten package.
@@ -355,7 +359,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	eg.SetLimit(4)
 	for i, p := range todo {
 		eg.Go(func() error {
-			ips[i], errs[i] = instrumentPackage(p)
+			ips[i], errs[i] = instrumentPackage(p, opts.Cmp)
 			return nil
 		})
 	}
@@ -582,8 +586,9 @@ func testVariantOf(id string) (string, bool) {
 	return strings.TrimSuffix(br, ".test]"), true
 }
 
-func instrumentPackage(p *packages.Package) (*instrument.Package, error) {
+func instrumentPackage(p *packages.Package, cmp bool) (*instrument.Package, error) {
 	ip := instrument.NewPackage(p.PkgPath, p.Name, isStd(p), p.Fset, p.TypesInfo)
+	ip.Cmp = cmp
 	goFiles := map[string]bool{}
 	for _, f := range p.GoFiles {
 		goFiles[f] = true
@@ -741,6 +746,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			info += "&" + n
 		}
 		ldflags := "-X " + GfzPath + ".buildInfo=" + info
+		if opts.Cmp {
+			ldflags += " " + CmpLdflag // read by the fuzz binary before package inits run
+		}
 		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary) + nativeDictLdflag(prep.Native[pkg], prep.Dictionary), "-o", out}
 		args = append(args, prep.BuildFlags...)
 		// No go vet: a vet finding in code that compiles (new checks

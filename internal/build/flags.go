@@ -16,6 +16,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*patternList)(&o.Skip), "skip", "do not instrument the dependencies matching these import path `patterns` (comma or space separated, ... wildcards); -skip ... instruments only the named packages")
 	fs.StringVar(&o.Tags, "tags", "", "comma-separated list of build `tags`")
 	fs.BoolVar(&o.Race, "race", false, "build with the race detector")
+	fs.BoolVar(&o.Cmp, "cmp", false, "also insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
 }

@@ -103,6 +103,9 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
+	if w := engine.CmpWarning(cfg.feedback); w != "" {
+		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
+	}
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
 		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
 		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,

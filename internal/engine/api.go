@@ -152,7 +152,9 @@ type Config struct {
 	// Feedback names the feedback domains used beside coverage (a subset
 	// of FeedbackNames(): "perf", "mem", "cmp", "diff"; ParseFeedback
 	// parses the fuzz binary's -feedback). The target's own waypoints
-	// (T.Maximize, T.Minimize) are always used.
+	// (T.Maximize, T.Minimize) are always used. cmp saves inputs that raise
+	// a comparison site's matching bits and mutates with comparison
+	// operands (cmp.go).
 	Feedback []string
 
 	// Worker mode (set by a fuzz binary's worker process, see Supervise).

@@ -37,6 +37,7 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
+	cmp      *cmpDomain // -feedback cmp (cmp.go); nil when off
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -128,6 +129,11 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if err := f.setDomains(); err != nil {
 		return nil, err
 	}
+	stopCmp, err := f.setFeedback()
+	if err != nil {
+		return nil, err
+	}
+	defer stopCmp()
 	if b, ok := ex.(BriefRepeater); ok {
 		b.SetBriefRepeats(true)
 	}
@@ -204,6 +210,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	close(done)
 	wg.Wait()
+	if f.cmp != nil && !f.timedOut {
+		f.printf("gfz: %s\n", f.cmp.summary()) // workers' too: the supervisor forwards gfz: lines
+	}
 	if f.timedOut {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil
@@ -295,6 +304,9 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.state.Store(n<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
+	if f.cmp != nil {
+		f.cmp.reset()
+	}
 	var out Outcome
 	if f.mem != nil {
 		f.mem.begin()
@@ -360,8 +372,9 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	f.lastUnique = f.div.observe(f.cov)
 	f.handled = out
 	keepCov := f.fb.keep(n, valid)
+	raised := f.cmp != nil && f.cmp.check()
 	imp := f.checkDomains(&out, valid)
-	keep := keepCov || imp != 0
+	keep := keepCov || raised || imp != 0
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
 		if out.Result != Valid && out.Result != Invalid {
@@ -373,10 +386,13 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		f.handled = out
 		keepCov = f.fb.keep(n, valid)
 		imp = f.checkDomains(&out, valid)
-		keep = keepCov || imp != 0
+		keep = keepCov || raised || imp != 0
 	}
 	var e *entry
 	if keep {
+		if f.cmp != nil {
+			f.cmp.merge(raised && !keepCov)
+		}
 		f.commitDomains(out.Consumed, imp, keepCov)
 		e = f.save(out, valid, write)
 	} else if n != 0 && !f.stopped {

@@ -21,7 +21,13 @@ type zestTurns struct {
 }
 
 func (s *zestTurns) next(dst []byte) []byte {
-	return mutateZest(s.f.r, dst, s.advance().data)
+	p := s.advance().data
+	if s.f.cmp != nil {
+		if c, ok := s.f.cmp.child(s.f.r, dst, p); ok {
+			return c
+		}
+	}
+	return mutateZest(s.f.r, dst, p)
 }
 
 // advance counts one more child of the current turn, first moving the

@@ -45,6 +45,10 @@ type Package struct {
 	Name   string  // package name
 	Std    bool    // standard-library package: reach the runtime via //go:linkname
 	Probes []Probe // index i is the block index of the probe
+	// Cmp turns on comparison probes (gfz-build -cmp; cmp.go); set it
+	// before AddFile. CmpSites lists the sites inserted.
+	Cmp      bool
+	CmpSites []CmpSite
 
 	fset  *token.FileSet
 	info  *types.Info
@@ -374,6 +378,7 @@ func (r *rewriter) post(c *dstutil.Cursor) bool {
 		r.ifStmt(n)
 	case *dst.SwitchStmt:
 		r.switchBody(n.Body, n)
+		r.cmpSwitch(c, n)
 	case *dst.TypeSwitchStmt:
 		r.switchBody(n.Body, n)
 	case *dst.SelectStmt:
@@ -388,6 +393,9 @@ func (r *rewriter) post(c *dstutil.Cursor) bool {
 	case *dst.RangeStmt:
 		r.loopBody(n.Body)
 	case *dst.BinaryExpr:
+		if r.cmpBinary(c, n) {
+			return true
+		}
 		if (n.Op == token.LAND || n.Op == token.LOR) && r.probing() {
 			r.condRHS(n)
 		}
@@ -627,6 +635,7 @@ func _gfzHitE(id uint32, b *uint8) bool { return _gfzrt.HitE(id, b) }
 
 func init() { _gfzrt.Register(%q, _gfzBlocks[:], %s) }
 `, RuntimePath, n, p.Path, table)
+		b.Write(p.cmpSource())
 		return b.Bytes()
 	}
 	fmt.Fprintf(&b, `import _ "unsafe"
@@ -670,5 +679,6 @@ func init() {
 	_gfzPackages = append(_gfzPackages, _gfzPackage{%[4]q, _gfzBlocks[:], %[5]s})
 }
 `, RuntimePath, mapBits, n, p.Path, table)
+	b.Write(p.cmpSource())
 	return b.Bytes()
 }

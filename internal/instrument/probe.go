@@ -26,7 +26,7 @@ const (
 	KindLabel                    // a labelled statement that a goto jumps to
 )
 
-var kindNames = [...]string{"", "func", "then", "else", "implicit-else", "case", "implicit-default", "select", "loop", "loop-exit", "cond", "label"}
+var kindNames = [...]string{"", "func", "then", "else", "implicit-else", "case", "implicit-default", "select", "loop", "loop-exit", "cond", "label", "cmp"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {

@@ -20,8 +20,9 @@ func main() {
 	dir := flag.String("C", ".", "module directory")
 	cover := flag.String("cover", "", "comma-separated packages to instrument too")
 	bits := flag.Int("mapbits", 0, "log2 of the map size (0: chosen from the probe count)")
+	cmp := flag.Bool("cmp", false, "also insert comparison probes")
 	flag.Parse()
-	opts := build.Options{Dir: *dir, Patterns: flag.Args(), MapBits: *bits}
+	opts := build.Options{Dir: *dir, Patterns: flag.Args(), MapBits: *bits, Cmp: *cmp}
 	if *cover != "" {
 		opts.Cover = strings.Split(*cover, ",")
 	}

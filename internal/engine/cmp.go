@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// CmpWarning returns the warning a run with -feedback cmp gets from a
+// binary with no comparison probes (built without gfz-build -cmp), or "".
+func CmpWarning(feedback []string) string {
+	if !slices.Contains(feedback, "cmp") || gfzrt.CmpBuilt() || gfzrt.CmpSites() > 0 {
+		return ""
+	}
+	return "-feedback cmp: this binary has no comparison probes, so cmp feedback does nothing. " +
+		"Rebuild it with comparison probes: gfz-build -cmp (or gfz-run -cmp) with the same packages and flags"
+}
+
+// The cmp domain (FuzzFactory's cmp, with libFuzzer's table of recent
+// compares): gfz-build -cmp's probes record, per comparison site, the
+// best number of matching bits (integers) or prefix bytes (strings) of
+// the execution in gfzrt.CmpMap, and the operands of every improvement in
+// gfzrt.CmpInts/CmpStrs. An execution that raises any site's best score
+// over the run's is saved (reducer max). The operands of saved executions
+// become mutation tokens: a pair (seen, wanted) of byte strings, applied
+// to a child as input-to-state replacement (the bytes of one operand,
+// where they occur in the child, are overwritten by the other's) or, when
+// the child does not contain them, by overwriting the wanted bytes at a
+// random offset.
+type cmpDomain struct {
+	best   [gfzrt.CmpSize]uint8 // best score per site over the run
+	reach  int                  // sites with a score
+	raised int64                // inputs saved because they raised a score
+
+	toks []cmpToken // FIFO of at most maxCmpTokens
+	next int        // next slot to replace once full
+	have map[string]bool
+}
+
+// cmpToken is one mutation token: the bytes to look for and those to put.
+type cmpToken struct{ from, to []byte }
+
+const (
+	maxCmpTokens  = 512 // tokens kept (the oldest are replaced)
+	cmpMutateOdds = 4   // one child in cmpMutateOdds gets a token
+)
+
+func newCmpDomain() *cmpDomain { return &cmpDomain{have: map[string]bool{}} }
+
+// reset clears the probes' per-execution state (before every execution).
+func (c *cmpDomain) reset() { gfzrt.CmpReset() }
+
+// check reports whether the execution raised some site's best score.
+func (c *cmpDomain) check() bool {
+	m := &gfzrt.CmpMap
+	for i := 0; i < len(m); i += 8 {
+		if binary.LittleEndian.Uint64(m[i:]) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if m[j] > c.best[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// merge folds the execution's scores into the run's and turns its
+// operands into tokens; raised tells whether the input is saved for the
+// cmp domain.
+func (c *cmpDomain) merge(raised bool) {
+	if raised {
+		c.raised++
+	}
+	m := &gfzrt.CmpMap
+	for i, s := range m {
+		if s > c.best[i] {
+			if c.best[i] == 0 {
+				c.reach++
+			}
+			c.best[i] = s
+		}
+	}
+	ints, strs := gfzrt.CmpOperands()
+	var a, b [8]byte
+	for _, op := range ints {
+		if op.A == op.B {
+			continue
+		}
+		w := int(op.Width / 8)
+		binary.LittleEndian.PutUint64(a[:], op.A)
+		binary.LittleEndian.PutUint64(b[:], op.B)
+		c.add(a[:w], b[:w])
+		c.add(b[:w], a[:w])
+	}
+	for i := range strs {
+		op := &strs[i]
+		x, y := op.A[:op.LenA], op.B[:op.LenB]
+		if bytes.Equal(x, y) {
+			continue
+		}
+		c.add(x, y)
+		c.add(y, x)
+	}
+}
+
+// add keeps the token (from, to) unless it is known or to is empty.
+func (c *cmpDomain) add(from, to []byte) {
+	if len(to) == 0 {
+		return
+	}
+	key := string(from) + "\x00" + string(to) + fmt.Sprint(len(from))
+	if c.have[key] {
+		return
+	}
+	t := cmpToken{from: bytes.Clone(from), to: bytes.Clone(to)}
+	if len(c.toks) < maxCmpTokens {
+		c.toks = append(c.toks, t)
+	} else {
+		old := c.toks[c.next]
+		delete(c.have, string(old.from)+"\x00"+string(old.to)+fmt.Sprint(len(old.from)))
+		c.toks[c.next] = t
+		c.next = (c.next + 1) % maxCmpTokens
+	}
+	c.have[key] = true
+}
+
+// child makes, in one child of cmpMutateOdds (when there are tokens), a
+// child of parent by comparison tokens instead of Zest's mutation: a copy
+// of parent with one token applied (when the token's "from" bytes are
+// found and its "to" bytes have another length, half of the time the byte
+// before them is shifted by the difference, as a length prefix) and, half
+// of the time, one byte overwritten with a random value (a length or a selector byte the
+// comparison depends on; Zest's runs of mean 8 mutations would undo the
+// operands the tokens restored). It returns the child and whether it made
+// one; it draws from r.
+func (c *cmpDomain) child(r *prng, dst, parent []byte) ([]byte, bool) {
+	if len(c.toks) == 0 || len(parent) == 0 {
+		return dst, false
+	}
+	x := r.next()
+	if x%cmpMutateOdds != 0 {
+		return dst, false
+	}
+	dst = append(dst[:0], parent...)
+	t := c.toks[int((x>>8)%uint64(len(c.toks)))]
+	off := -1
+	if len(t.from) > 0 {
+		start := int((x >> 40) % uint64(len(dst)))
+		if i := bytes.Index(dst[start:], t.from); i >= 0 {
+			off = start + i
+		} else if i := bytes.Index(dst, t.from); i >= 0 {
+			off = i
+		}
+	}
+	found := off >= 0
+	if !found {
+		off = r.below(len(dst))
+	}
+	copy(dst[off:], t.to)
+	if found && off > 0 && len(t.from) != len(t.to) && x&(1<<33) != 0 {
+		// The byte before a variable-length operand is often its length
+		// (generators draw a length, then the bytes): shift it by the
+		// difference.
+		dst[off-1] += byte(len(t.to) - len(t.from))
+	}
+	if x&(1<<32) != 0 {
+		y := r.next()
+		dst[int((y>>8)%uint64(len(dst)))] = byte(y)
+	}
+	return dst, true
+}
+
+// summary is the final status line of the domain.
+func (c *cmpDomain) summary() string {
+	return fmt.Sprintf("cmp: %d comparison sites reached, %d inputs saved for raising a site's matching bits, %d tokens",
+		c.reach, c.raised, len(c.toks))
+}
+
+// setFeedback validates cfg.Feedback and turns on the domains this engine
+// implements (cmp); the returned function turns them off.
+func (f *fuzzer) setFeedback() (func(), error) {
+	if !slices.Contains(f.cfg.Feedback, "cmp") {
+		return func() {}, nil
+	}
+	if w := CmpWarning(f.cfg.Feedback); w != "" && f.cfg.SharedMem == "" {
+		f.warnf("%s", w) // a worker's supervisor prints it
+	}
+	f.cmp = newCmpDomain()
+	gfzrt.CmpReset()
+	gfzrt.CmpOn = true
+	return func() { gfzrt.CmpOn = false }, nil
+}

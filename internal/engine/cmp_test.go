@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// magicExec compares a drawn uint32 with a magic number through the
+// comparison probe, as instrumented code does: it lights one edge for
+// "wrong" and another for "right", and fails when it matches.
+type magicExec struct {
+	src   *param.Source
+	magic uint32
+}
+
+func (m *magicExec) Exec(params []byte, ext uint64) Outcome {
+	m.src.Reset(params, ext)
+	v := uint32(m.src.Uint(4, param.Value))
+	if gfzrt.CmpOn {
+		gfzrt.CmpInt(77, 32, uint64(v), uint64(m.magic))
+	}
+	out := Outcome{Result: Valid, Consumed: m.src.Consumed()}
+	if v != m.magic {
+		hit(1)
+		return out
+	}
+	hit(2)
+	out.Result = Failure
+	out.Failure = &FailureInfo{Kind: "panic", Message: "magic", Signature: "panic: magic"}
+	return out
+}
+
+// An input that raises a comparison site's matching bits is saved with
+// -feedback cmp although its coverage is not new, and the operands make
+// the magic number findable; without cmp the corpus stays at one input.
+func TestCmpFeedbackSavesRaisedSite(t *testing.T) {
+	for _, cmp := range []bool{false, true} {
+		cfg := Config{Seed: 3, Runs: 20000, Workdir: t.TempDir(), StopOnFailure: true}
+		if cmp {
+			cfg.Feedback = []string{"cmp"}
+		}
+		var status strings.Builder
+		cfg.Status = &status
+		s := run(t, cfg, &magicExec{src: param.New(nil, 0), magic: 0x9e3779b9})
+		if gfzrt.CmpOn {
+			t.Error("CmpOn left on after the run")
+		}
+		if !cmp {
+			if s.Corpus != 1 || s.NewFailures != 0 {
+				t.Errorf("without cmp: corpus %d, failures %d; want 1 and 0", s.Corpus, s.NewFailures)
+			}
+			continue
+		}
+		if s.NewFailures != 1 || s.Corpus < 2 || s.Execs >= 20000 {
+			t.Errorf("with cmp: corpus %d, failures %d after %d execs; want the magic found\n%s", s.Corpus, s.NewFailures, s.Execs, status.String())
+		}
+		if !strings.Contains(status.String(), "gfz: cmp: 1 comparison sites reached") {
+			t.Errorf("no cmp summary:\n%s", status.String())
+		}
+	}
+}
+
+// The domain alone: a score above the best is "raised", merging records
+// it, and equal or lower scores are not.
+func TestCmpDomainCheckMerge(t *testing.T) {
+	c := newCmpDomain()
+	gfzrt.CmpReset()
+	defer gfzrt.CmpReset()
+	gfzrt.CmpInt(5, 32, 0, 0xff)
+	if !c.check() {
+		t.Fatal("first score not raised")
+	}
+	c.merge(true)
+	if c.check() {
+		t.Fatal("same score raised again")
+	}
+	gfzrt.CmpReset()
+	gfzrt.CmpInt(5, 32, 0xf0, 0xff) // 4 more bits
+	if !c.check() {
+		t.Fatal("better score not raised")
+	}
+	c.merge(true)
+	gfzrt.CmpReset()
+	gfzrt.CmpInt(5, 32, 0x0f, 0xff) // as good, not better
+	if c.check() {
+		t.Fatal("equal score raised")
+	}
+	// Tokens: both directions of both comparisons, 4 bytes each.
+	if len(c.toks) != 4 || len(c.toks[0].to) != 4 || c.reach != 1 || c.raised != 2 {
+		t.Errorf("tokens %v, reach %d, raised %d", c.toks, c.reach, c.raised)
+	}
+	if fb, err := ParseFeedback("cmp,perf,mem,diff"); err != nil || len(fb) != 4 {
+		t.Error(fb, err)
+	}
+	if _, err := ParseFeedback("cmp,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Errorf("ParseFeedback(cmp,bogus) = %v", err)
+	}
+}
