@@ -172,10 +172,13 @@ func TestRegressExport(t *testing.T) {
 	}
 
 	// The same failures found by a new run (a fresh work directory) are
-	// not written again.
+	// not written again. The regression files are seeds of that run now:
+	// which of them it meets first depends on their (hash) names, and a
+	// seed that kills the worker every time ends the run as a seed that
+	// fails ends go test -fuzz, so the run may meet one or both.
 	out, code = runFuzzBinary(t, bin, pkg, append(args, "-workdir", t.TempDir(), "-regress")...)
 	again, _ := filepath.Glob(filepath.Join(corpus, "*"))
-	if code != 1 || len(again) != 2 || strings.Count(out, "regression input already in") != 2 {
+	if n := strings.Count(out, "regression input already in"); code != 1 || len(again) != 2 || n < 1 || n > 2 {
 		t.Errorf("second run: exit %d, files %v\n%s", code, again, out)
 	}
 
