@@ -258,6 +258,24 @@ func TestNativeEndToEnd(t *testing.T) {
 		t.Errorf("-repro: exit %d:\n%s", code, o)
 	}
 
+	// -seedcorpus: a directory of inputs in the target's format (as go
+	// test -fuzz's cache holds them) seeds the run; a file of other types
+	// is skipped with a note, a missing directory is a usage error.
+	cache := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cache, "a-found"), file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cache, "b-other"), []byte("go test fuzz v1\nint(1)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, code = run("-runs", "2", "-workers", "1", "-workdir", t.TempDir(), "-seedcorpus", cache, "FuzzCheck")
+	if code != 1 || !strings.Contains(o, "Check: bad input") || !strings.Contains(o, "skipped 1 of 2 files") {
+		t.Errorf("-seedcorpus: exit %d, want the failure from the seed and the skipped file:\n%s", code, o)
+	}
+	if o, code = run("-runs", "2", "-seedcorpus", filepath.Join(cache, "nope"), "FuzzCheck"); code != 2 || !strings.Contains(o, "-seedcorpus") {
+		t.Errorf("-seedcorpus of a missing directory: exit %d\n%s", code, o)
+	}
+
 	// Plain go test replays it from testdata/fuzz, no gfz involved.
 	name := filepath.Base(strings.TrimSuffix(inputs[0], ".input"))
 	seedDir := filepath.Join(pkg, "testdata", "fuzz", "FuzzCheck")

@@ -87,7 +87,8 @@ type config struct {
 	verbose      bool
 	workers      int
 	rssLimitMB   int
-	regress      string // -regress: the package directory ("": off)
+	regress      string  // -regress: the package directory ("": off)
+	seedDirs     dirList // -seedcorpus directories
 	// -shrinktime and -shrinkruns (0: no shrinking); shrinkRunsSet tells
 	// whether -shrinkruns was given (otherwise a death's shrink uses
 	// engine.DefaultDeathShrinkRuns).

@@ -108,6 +108,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
 	fs.Int64Var(&cfg.shrinkRuns, "shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
+	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	var regress regressFlag
 	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
 	lf, args, err := scanLibFuzzer(args, fs, cfg.isTarget)
@@ -158,6 +159,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		return nil, ExitUsage
 	}
 	if cfg.regress, err = regress.regressDir(vals.Get("dir")); err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
+		return nil, ExitUsage
+	}
+	if err := checkSeedDirs(cfg.seedDirs); err != nil {
 		fmt.Fprintf(stderr, "gfz: %v\n", err)
 		return nil, ExitUsage
 	}

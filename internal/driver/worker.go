@@ -238,6 +238,18 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		defer engine.DumpOnQuit()()
 		return repro(c.stdout, c.stderr, t, c.repro, c.verbose, status)
 	}
+	if len(c.seedDirs) > 0 {
+		var warn io.Writer // one worker says what it skipped
+		if c.worker == nil || c.worker.ID == 0 {
+			warn = c.stderr
+		}
+		more, err := readSeedDirs(c.seedDirs, func(path string) ([]byte, error) { return readInputFor(t, path) }, warn)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
+			return ExitUsage
+		}
+		seeds = append(seeds, more...)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ecfg := engine.Config{

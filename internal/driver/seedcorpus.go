@@ -1,0 +1,86 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// -seedcorpus DIR: more seeds from a directory of inputs in the target's
+// own file format, such as the corpus go test -fuzz keeps in its cache
+// ($(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>) or another
+// project's testdata/fuzz/<FuzzTarget>.
+
+// dirList is a repeatable flag of directories.
+type dirList []string
+
+func (d *dirList) String() string { return strings.Join(*d, ",") }
+
+func (d *dirList) Set(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty directory")
+	}
+	*d = append(*d, s)
+	return nil
+}
+
+// checkSeedDirs reports the first -seedcorpus directory that cannot be
+// read, so that a typo stops the run at once rather than running without
+// the seeds the user asked for.
+func checkSeedDirs(dirs []string) error {
+	for _, d := range dirs {
+		st, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("-seedcorpus %s: %w", d, err)
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("-seedcorpus %s: not a directory", d)
+		}
+		if _, err := os.ReadDir(d); err != nil {
+			return fmt.Errorf("-seedcorpus %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// readSeedDirs reads every regular file of dirs (not recursively, sorted
+// by name, so the seeds come in the same order every run) with read, the
+// target's file reader. A file read cannot decode (another target's
+// input, a file of an older version of the target with other argument
+// types) is skipped: one line per directory says how many and why the
+// first was refused.
+func readSeedDirs(dirs []string, read func(path string) ([]byte, error), warn io.Writer) ([][]byte, error) {
+	var seeds [][]byte
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return nil, fmt.Errorf("-seedcorpus %s: %w", d, err)
+		}
+		names := make([]string, 0, len(ents))
+		for _, e := range ents {
+			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+				names = append(names, e.Name())
+			}
+		}
+		sort.Strings(names)
+		skipped, first := 0, ""
+		for _, n := range names {
+			data, err := read(filepath.Join(d, n))
+			if err != nil {
+				if skipped == 0 {
+					first = err.Error()
+				}
+				skipped++
+				continue
+			}
+			seeds = append(seeds, data)
+		}
+		if skipped > 0 && warn != nil {
+			fmt.Fprintf(warn, "gfz: -seedcorpus %s: skipped %d of %d files that are not inputs of this target (first: %s)\n", d, skipped, len(names), first)
+		}
+	}
+	return seeds, nil
+}
