@@ -89,6 +89,7 @@ type config struct {
 	rssLimitMB   int
 	regress      string  // -regress: the package directory ("": off)
 	seedDirs     dirList // -seedcorpus directories
+	replayOnly   bool    // libFuzzer's -runs=0: replay seeds and corpus, then stop
 	// -shrinktime and -shrinkruns (0: no shrinking); shrinkRunsSet tells
 	// whether -shrinkruns was given (otherwise a death's shrink uses
 	// engine.DefaultDeathShrinkRuns).

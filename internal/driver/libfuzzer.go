@@ -93,6 +93,7 @@ type libFuzzer struct {
 	errorExit       int
 	timeoutExit     int
 	seedZero        bool     // -seed=0: a random seed, as libFuzzer
+	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
 
 	mu       sync.Mutex
@@ -110,7 +111,8 @@ type libFuzzer struct {
 // libFuzzer mode is entered when an argument is one of libFuzzer's own
 // flags in -name=value form (lfOwnFlags, lfIgnoredFlags), -timeout=N or
 // -runs=N with a bare integer that gfz's flag would refuse (a duration
-// without a unit, a negative count), or a positional argument that is not a
+// without a unit, a negative count) or -runs=0 in that form (libFuzzer's
+// replay-only; gfz's no-limit default needs no flag), or a positional argument that is not a
 // fuzz target name (a corpus directory or an input file). With -repro
 // among the arguments, positional arguments stay -repro files.
 func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) (*libFuzzer, []string, error) {
@@ -175,8 +177,11 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 					a = "-timeout=" + strconv.Itoa(s) + "s"
 				}
 			case "runs":
-				if r, err := strconv.ParseInt(value, 10, 64); err == nil && r < 0 {
+				if r, err := strconv.ParseInt(value, 10, 64); err == nil && r <= 0 {
+					// -1: no limit (gfz's 0); 0: libFuzzer's "run the
+					// corpus, do not fuzz" (replayOnly).
 					on = true
+					lf.replayOnly = r == 0
 					a = "-runs=0"
 				}
 			case "seed":
@@ -263,6 +268,7 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 	if lf.seedZero {
 		c.seed = time.Now().UnixNano() & (1<<62 - 1)
 	}
+	c.replayOnly = lf.replayOnly
 	if !set["workdir"] {
 		c.workdir = "" // the parent makes a temporary one
 	}

@@ -50,6 +50,13 @@ func TestLibFuzzerArgs(t *testing.T) {
 		cfg.rssLimitMB != 2560 || cfg.workers != 1 || cfg.workdirSet || len(cfg.repro) != 0 {
 		t.Errorf("config %+v", cfg)
 	}
+	if cfg.replayOnly {
+		t.Error("-runs=-1 (no limit) taken for -runs=0 (replay only)")
+	}
+	// libFuzzer's -runs=0: replay the corpus, do not fuzz.
+	if c0, code := parseArgs(testInfo, []string{"-runs=0", "FuzzB", corpus}, &out, &errb); code != -1 || c0.lf == nil || !c0.replayOnly || c0.runs != 0 {
+		t.Errorf("-runs=0: code %d, config %+v", code, c0)
+	}
 	if !reflect.DeepEqual(lf.corpus, []string{corpus, seeds}) || lf.artifactPrefix != dir+"/" || !lf.printFinalStats ||
 		lf.closeFDMask != 3 || lf.merge || lf.errorExit != 77 || lf.timeoutExit != 70 {
 		t.Errorf("libFuzzer part %+v", lf)

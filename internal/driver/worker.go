@@ -264,6 +264,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		Status:  c.stderr,
 		// Native targets' raw arguments get the code's literals.
 		Dictionary: c.dictionary(),
+		ReplayOnly: c.replayOnly,
 
 		ShrinkRuns: shrinkBound(c.shrinkRuns),
 		ShrinkTime: shrinkBound(c.shrinkTime),

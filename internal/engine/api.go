@@ -137,6 +137,9 @@ type Config struct {
 	// final summary; nil disables status output.
 	Status         io.Writer
 	StatusInterval time.Duration
+	// ReplayOnly ends the run once the seeds and the corpus are replayed
+	// (libFuzzer's -runs=0): nothing is mutated.
+	ReplayOnly bool
 	// StopOnFailure ends the run at the first unique failure.
 	StopOnFailure bool
 	// NoRecheck disables the stability check: by default every input about

@@ -205,7 +205,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 
 	f.init()
 	f.calibrate()
-	if !f.stopped && f.err == nil {
+	if !f.stopped && f.err == nil && !cfg.ReplayOnly {
 		f.loop()
 	}
 	close(done)
