@@ -233,16 +233,41 @@ func (s *Source) draw(w int, k Kind, n uint64, lo int64) int {
 	ord := uint64(f.draws)
 	f.draws++
 	idx := mix(f.index^0xd1b54a32d192ed03, ord)
-	off := s.choose(idx, w)
 	forced := f.force >= 0
 	if forced {
 		k = Kind(f.force)
 	}
-	s.rec.Draws = append(s.rec.Draws, Draw{
-		Offset: int32(off), Width: int32(w), Kind: k, Forced: forced, Span: s.cur,
+	d := Draw{
+		Offset: int32(s.pos), Width: int32(w), Kind: k, Forced: forced, Span: s.cur,
 		N: n, Lo: lo, Index: idx, Site: mix(f.key, ord),
-	})
+	}
+	var off int
+	if dg, ok := s.guide.(DrawGuide); ok {
+		off = s.chooseDraw(dg, &d)
+	} else {
+		off = s.choose(idx, w)
+	}
+	d.Offset = int32(off)
+	s.rec.Draws = append(s.rec.Draws, d)
 	return off
+}
+
+// chooseDraw is choose for a DrawGuide.
+func (s *Source) chooseDraw(g DrawGuide, d *Draw) int {
+	w := int(d.Width)
+	off := s.pos
+	if off+w > s.max {
+		panic(Exhausted{Max: s.max})
+	}
+	b, ok := g.ChooseDraw(d, &s.rec)
+	if !ok {
+		return s.take(w)
+	}
+	if len(b) > w {
+		b = b[:w]
+	}
+	s.buf = append(s.buf[:off], b...)
+	return s.take(w)
 }
 
 // Uint consumes exactly w bytes (0 <= w <= 8) and returns them as a
