@@ -179,6 +179,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.watch(ctx, done)
 	}()
 
+	if cfg.SeedGen > 0 || cfg.SeedGenRuns > 0 {
+		f.seedPhase() // seedgen.go
+	}
 	f.init()
 	f.calibrate()
 	if !f.stopped && f.err == nil {
