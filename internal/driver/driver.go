@@ -86,6 +86,7 @@ type config struct {
 	workers      int
 	rssLimitMB   int
 	regress      string             // -regress: the package directory ("": off)
+	seedgen      seedgenFlags       // -seedgen and its companions (flags.go)
 	worker       *engine.WorkerSpec // set in a worker process
 
 	stdout, stderr io.Writer
