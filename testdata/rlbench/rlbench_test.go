@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/generators/gojson"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/generators/gojson"
 	"github.com/gfz-dev/gfz/testdata/examples/bst"
 	"github.com/gfz-dev/gfz/testdata/examples/config"
 	"github.com/gfz-dev/gfz/testdata/targets/jsonorder"
