@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gfz-dev/gfz/param"
 )
@@ -255,4 +256,15 @@ type countingExec struct {
 func (c *countingExec) ExecGuided(g param.Guide, ext uint64) Outcome {
 	c.guided++
 	return c.srcExec.ExecGuided(g, ext)
+}
+
+// TestSeedGenDuration: a phase bounded by time (SeedGen) ends by itself
+// and its executions count in Runs.
+func TestSeedGenDuration(t *testing.T) {
+	var status strings.Builder
+	sum := run(t, Config{Engine: "zest", Seed: 1, Runs: 1500, SeedGen: 20 * time.Millisecond,
+		Workdir: t.TempDir(), Status: &status}, newSrcExec(newBSTGen().run))
+	if sum.Execs != 1500 || !strings.Contains(status.String(), "seed generation: rl for ") {
+		t.Fatalf("%d executions; status:\n%s", sum.Execs, status.String())
+	}
 }
