@@ -40,11 +40,7 @@ package engine
 // inputs, and any input that adds coverage (the random engine's rule), so
 // a later campaign starts from them.
 
-import (
-	"math"
-
-	"github.com/gfz-dev/gfz/param"
-)
+import "github.com/gfz-dev/gfz/param"
 
 // RLCheck's parameters (the thesis's evaluation) and gfz's bounds.
 const (
@@ -199,20 +195,20 @@ func (s *rlTurns) pick(d *param.Draw, _ *param.Record, dst []byte) bool {
 	return true
 }
 
-// argmaxRandTies returns the index of the largest q, ties broken
-// uniformly at random.
+// argmaxRandTies returns the index of a largest q: the first one found
+// scanning cyclically from a random start (ties broken arbitrarily, as
+// Algorithm 8 allows, with one random number per choice).
 func argmaxRandTies(r *prng, q []float64) int {
-	best, ties := 0, 0
-	bv := math.Inf(-1)
-	for i, v := range q {
-		switch {
-		case v > bv:
-			best, bv, ties = i, v, 1
-		case v == bv:
-			ties++
-			if r.below(ties) == 0 {
-				best = i
-			}
+	n := len(q)
+	start := r.below(n)
+	best, bv := start, q[start]
+	for i := start + 1; i < start+n; i++ {
+		j := i
+		if j >= n {
+			j -= n
+		}
+		if q[j] > bv {
+			best, bv = j, q[j]
 		}
 	}
 	return best
