@@ -416,10 +416,9 @@ func (f *fuzzer) seedPhase() {
 		return
 	}
 	f.cfg.Seeds = append(append([][]byte(nil), f.cfg.Seeds...), seeds...)
-	if f.shm == nil {
-		f.printf("gfz: seed generation: %s for %d executions (%d valid) in %v; filter %s picked %d seeds\n",
-			name, phaseExecs, valid, phase.Round(time.Millisecond), sf.name, len(seeds))
-	}
+	// Also in a worker: the supervisor forwards its "gfz:" lines.
+	f.printf("gfz: seed generation: %s for %d executions (%d valid) in %v; filter %s picked %d seeds\n",
+		name, phaseExecs, valid, phase.Round(time.Millisecond), sf.name, len(seeds))
 }
 
 // phaseFeedback lets the seed-generation engine's feedback see every
