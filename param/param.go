@@ -26,7 +26,8 @@
 //
 // A guided execution (ResetGuided) takes each draw's bytes from a Guide by
 // execution index instead of reading them in order: the structure-aware
-// engines make children that way.
+// engines make children that way. A DrawGuide is also told each draw's
+// domain and site before choosing (the engine "rl" picks values so).
 package param
 
 import (
