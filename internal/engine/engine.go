@@ -472,9 +472,11 @@ func (f *fuzzer) loop() {
 		if gs != nil {
 			if g := gs.nextGuide(); g != nil {
 				out := f.execGuided(g)
-				f.met.children++
-				if f.met.sampleDistance() {
-					f.met.noteDistance(g.parent, out.Record, out.Consumed)
+				if g.parent != nil { // rl's executions have no parent: no children
+					f.met.children++
+					if f.met.sampleDistance() {
+						f.met.noteDistance(g.parent, out.Record, out.Consumed)
+					}
 				}
 				e := f.handle(out, true)
 				gs.executed(g, out, e)
