@@ -118,7 +118,7 @@ type rlTurns struct {
 	// rewarded tells it was (a failure is not handed to keep).
 	reward   float64
 	rewarded bool
-	// Counters for tests and stats.
+	// Executions rewarded as unique valid and as valid seen before.
 	unique, validSeen int64
 }
 
@@ -145,7 +145,7 @@ func (s *rlTurns) nextGuide() *childGuide {
 	return s.guide
 }
 
-// domain returns the number of values a learner chooses from for d (0:
+// rlDomain returns the number of values a learner chooses from for d (0:
 // none, d gets random bytes).
 func rlDomain(d *param.Draw) int {
 	n := d.N
