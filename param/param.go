@@ -81,6 +81,8 @@ type Source struct {
 	rec    Record
 	onRead func(pos int)
 	guide  Guide
+	// pending is the draw a DrawGuide is choosing for.
+	pending Draw
 
 	// Execution-index state while recording: frames[0] is the root.
 	frames []frame
@@ -244,7 +246,10 @@ func (s *Source) draw(w int, k Kind, n uint64, lo int64) int {
 	}
 	var off int
 	if dg, ok := s.guide.(DrawGuide); ok {
-		off = s.chooseDraw(dg, &d)
+		// The guide gets a pointer into s (a local would escape: one
+		// allocation per draw of every execution).
+		s.pending = d
+		off = s.chooseDraw(dg, &s.pending)
 	} else {
 		off = s.choose(idx, w)
 	}
