@@ -61,7 +61,7 @@ const (
 	rlSeenCap = 1 << 20
 	// rlCorpusCap is how many unique valid inputs are written to
 	// corpus/ (besides the ones that add coverage).
-	rlCorpusCap = 1000
+	rlCorpusCap = 100
 )
 
 // rlRow is one state's row of a learner's table.
