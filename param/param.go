@@ -26,7 +26,8 @@
 //
 // A guided execution (ResetGuided) takes each draw's bytes from a Guide by
 // execution index instead of reading them in order: the structure-aware
-// engines make children that way.
+// engines make children that way. A DrawGuide is also told each draw's
+// domain and site before choosing (the engine "rl" picks values so).
 package param
 
 import (
@@ -80,6 +81,8 @@ type Source struct {
 	rec    Record
 	onRead func(pos int)
 	guide  Guide
+	// pending is the draw a DrawGuide is choosing for.
+	pending Draw
 
 	// Execution-index state while recording: frames[0] is the root.
 	frames []frame
@@ -233,16 +236,44 @@ func (s *Source) draw(w int, k Kind, n uint64, lo int64) int {
 	ord := uint64(f.draws)
 	f.draws++
 	idx := mix(f.index^0xd1b54a32d192ed03, ord)
-	off := s.choose(idx, w)
 	forced := f.force >= 0
 	if forced {
 		k = Kind(f.force)
 	}
-	s.rec.Draws = append(s.rec.Draws, Draw{
-		Offset: int32(off), Width: int32(w), Kind: k, Forced: forced, Span: s.cur,
+	d := Draw{
+		Offset: int32(s.pos), Width: int32(w), Kind: k, Forced: forced, Span: s.cur,
 		N: n, Lo: lo, Index: idx, Site: mix(f.key, ord),
-	})
+	}
+	var off int
+	if dg, ok := s.guide.(DrawGuide); ok {
+		// The guide gets a pointer into s (a local would escape: one
+		// allocation per draw of every execution).
+		s.pending = d
+		off = s.chooseDraw(dg, &s.pending)
+	} else {
+		off = s.choose(idx, w)
+	}
+	d.Offset = int32(off)
+	s.rec.Draws = append(s.rec.Draws, d)
 	return off
+}
+
+// chooseDraw is choose for a DrawGuide.
+func (s *Source) chooseDraw(g DrawGuide, d *Draw) int {
+	w := int(d.Width)
+	off := s.pos
+	if off+w > s.max {
+		panic(Exhausted{Max: s.max})
+	}
+	b, ok := g.ChooseDraw(d, &s.rec)
+	if !ok {
+		return s.take(w)
+	}
+	if len(b) > w {
+		b = b[:w]
+	}
+	s.buf = append(s.buf[:off], b...)
+	return s.take(w)
 }
 
 // Uint consumes exactly w bytes (0 <= w <= 8) and returns them as a

@@ -114,6 +114,19 @@ type Guide interface {
 	Choice(idx uint64, w int) (b []byte, ok bool)
 }
 
+// A DrawGuide is a Guide that is told everything the source knows about
+// each draw before choosing its bytes: a guided source calls ChooseDraw
+// instead of Choice. d has every field set but Offset (its Index, Site,
+// Width, domain N and Lo, Kind, and Span, the innermost open span); rec
+// is the record so far (its Spans include every open span; d is not yet
+// in Draws). Both are only valid during the call. The result is used as
+// Choice's is. The engine "rl" chooses each value from the draw's domain
+// this way.
+type DrawGuide interface {
+	Guide
+	ChooseDraw(d *Draw, rec *Record) (b []byte, ok bool)
+}
+
 // Index hashing (a 64-bit mix, splitmix64's finaliser over a running
 // state).
 func mix(h, v uint64) uint64 {

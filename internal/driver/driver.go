@@ -96,6 +96,7 @@ type config struct {
 	shrinkTime    time.Duration
 	shrinkRuns    int64
 	shrinkRunsSet bool
+	seedgen       seedgenFlags       // -seedgen and its companions (flags.go)
 	worker        *engine.WorkerSpec // set in a worker process
 
 	// libFuzzer mode (libfuzzer.go): lf is the libFuzzer part of the

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -109,6 +110,11 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Int64Var(&cfg.shrinkRuns, "shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
+	seedgenFlag := cliflag.Duration{}
+	fs.Var(&seedgenFlag, "seedgen", "before fuzzing, generate seeds for `D` (a duration, counted in -time) with -seedgen-engine, keep the ones -seedgen-filter picks, and start -engine from them (off by default)")
+	fs.Int64Var(&cfg.seedgen.runs, "seedgen-runs", 0, "like -seedgen, but for this many executions (counted in -runs, split among the workers); for reproducible runs")
+	fs.StringVar(&cfg.seedgen.engine, "seedgen-engine", engine.DefaultSeedGenEngine, "seed generation engine: rl or random")
+	fs.StringVar(&cfg.seedgen.filter, "seedgen-filter", engine.DefaultSeedFilter, "seed filter: rnd (uniform), par (parameter-sequence prefixes), cho (choice bigrams) or cov (generator coverage)")
 	var regress regressFlag
 	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
 	lf, args, err := scanLibFuzzer(args, fs, cfg.isTarget)
@@ -142,6 +148,11 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	cfg.time = timeFlag.D
 	cfg.shrinkTime = shrinkTime.D
 	fs.Visit(func(fl *flag.Flag) { cfg.shrinkRunsSet = cfg.shrinkRunsSet || fl.Name == "shrinkruns" })
+	cfg.seedgen.d = seedgenFlag.D
+	if msg := cfg.seedgen.check(cfg.time, cfg.runs); msg != "" {
+		fmt.Fprintln(stderr, "gfz: "+msg)
+		return nil, ExitUsage
+	}
 	switch {
 	case timeoutFlag.IsAuto:
 		cfg.timeout = 0 // the engine calibrates it
@@ -228,4 +239,53 @@ func (c *config) isTarget(name string) bool {
 		}
 	}
 	return false
+}
+
+// seedgenFlags are -seedgen, -seedgen-runs, -seedgen-engine and
+// -seedgen-filter (engine.Config.SeedGen*).
+type seedgenFlags struct {
+	d              time.Duration
+	runs           int64
+	engine, filter string
+}
+
+// check returns what is wrong with the flags ("" if nothing), given -time
+// and -runs.
+func (s *seedgenFlags) check(total time.Duration, runs int64) string {
+	switch {
+	case s.runs < 0:
+		return "-seedgen-runs must not be negative"
+	case s.d > 0 && s.runs > 0:
+		return "give -seedgen or -seedgen-runs, not both"
+	case total > 0 && s.d >= total:
+		return fmt.Sprintf("-seedgen %v leaves no time to fuzz within -time %v: make it shorter (the thesis used 1 minute of 60)", s.d, total)
+	case runs > 0 && s.runs >= runs:
+		return fmt.Sprintf("-seedgen-runs %d leaves no executions to fuzz within -runs %d: make it smaller", s.runs, runs)
+	case !slices.Contains(engine.SeedGenEngines, s.engine):
+		return fmt.Sprintf("unknown -seedgen-engine %q (want rl or random)", s.engine)
+	case !slices.Contains(engine.SeedFilters, s.filter):
+		return fmt.Sprintf("unknown -seedgen-filter %q (want rnd, par, cho or cov)", s.filter)
+	}
+	return ""
+}
+
+// apply sets the seed-generation fields of ecfg for worker w of workers
+// (w nil: not a worker). Only a worker's first incarnation generates
+// seeds (a restarted worker goes on fuzzing), and -seedgen-runs is split
+// among the workers as -runs is.
+func (s *seedgenFlags) apply(ecfg *engine.Config, w *engine.WorkerSpec, workers int) {
+	if w != nil && w.Incarnation > 0 {
+		return
+	}
+	ecfg.SeedGen, ecfg.SeedGenEngine, ecfg.SeedFilter = s.d, s.engine, s.filter
+	ecfg.SeedGenRuns = s.runs
+	if w != nil && workers > 1 && s.runs > 0 {
+		ecfg.SeedGenRuns = s.runs / int64(workers)
+		if int64(w.ID) < s.runs%int64(workers) {
+			ecfg.SeedGenRuns++
+		}
+		if ecfg.SeedGenRuns == 0 {
+			ecfg.SeedGenRuns = 1
+		}
+	}
 }

@@ -278,6 +278,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		// into a slow hang (measured: a timeout before the RSS limit).
 		// The supervisor enforces -rss_limit_mb.
 	}
+	c.seedgen.apply(&ecfg, c.worker, c.workers)
 	if c.verbose && (c.worker == nil || c.worker.ID == 0 && c.worker.Incarnation == 0) {
 		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, %d workers, build %s\n",
 			c.target, c.engine, c.seed, len(seeds), c.workdir, c.workers, buildInfo)

@@ -173,6 +173,18 @@ type Config struct {
 	// entries other workers wrote to corpus/ (executing each once, keeping
 	// it if it adds coverage).
 	Sync bool
+
+	// Seed generation (seedgen.go): with SeedGen or SeedGenRuns set, the
+	// run starts with a phase of SeedGenEngine ("rl" or "random"; "":
+	// DefaultSeedGenEngine) that lasts until SeedGen has passed since the
+	// start of the run, or for SeedGenRuns executions if that is set
+	// (both count in Time and Runs); SeedFilter ("rnd", "par", "cho",
+	// "cov"; "": DefaultSeedFilter) picks seeds among its valid inputs,
+	// and Engine starts from them (after Seeds).
+	SeedGen       time.Duration
+	SeedGenRuns   int64
+	SeedGenEngine string
+	SeedFilter    string
 }
 
 // NoTimeout, as Config.Timeout or SupervisorConfig.Timeout, turns the

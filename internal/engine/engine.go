@@ -203,6 +203,9 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.watch(ctx, done)
 	}()
 
+	if cfg.SeedGen > 0 || cfg.SeedGenRuns > 0 {
+		f.seedPhase() // seedgen.go
+	}
 	f.init()
 	f.calibrate()
 	if !f.stopped && f.err == nil && !cfg.ReplayOnly {
@@ -517,9 +520,11 @@ func (f *fuzzer) loop() {
 		if gs != nil {
 			if g := gs.nextGuide(); g != nil {
 				out := f.execGuided(g)
-				f.met.children++
-				if f.met.sampleDistance() {
-					f.met.noteDistance(g.parent, out.Record, out.Consumed)
+				if g.parent != nil { // rl's executions have no parent: no children
+					f.met.children++
+					if f.met.sampleDistance() {
+						f.met.noteDistance(g.parent, out.Record, out.Consumed)
+					}
 				}
 				e := f.handle(out, true)
 				gs.executed(g, out, e)

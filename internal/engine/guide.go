@@ -24,6 +24,10 @@ type childGuide struct {
 	// one comparison; others use the parent's index map.
 	cursor int
 	rng    prng
+	// pick, if set, chooses the bytes of every draw (into dst, the draw's
+	// width) instead of the parent and the overrides, or reports false
+	// to leave them to rng (the rl engine, rl.go: ChooseDraw).
+	pick func(d *param.Draw, rec *param.Record, dst []byte) bool
 	// log holds the bytes handed out, len of them; it is allocated once
 	// with the input cap as length (the source never draws past the cap)
 	// and never reallocated, so the watchdog may read log[:n].

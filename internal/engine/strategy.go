@@ -91,6 +91,12 @@ var engines = map[string]engineDef{
 	"zeugma": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return newZeugmaTurns(f), &zestFeedback{owners: owners{}}
 	}},
+	// RLCheck: blackbox generation guided by Q-learning over the
+	// generator's choice points, rl.go.
+	"rl": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
+		t := newRLTurns(f)
+		return t, newRLFeedback(f, t)
+	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}
