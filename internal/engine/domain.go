@@ -42,6 +42,14 @@ type domain interface {
 	stats(kv func(string, any))
 }
 
+// A favoring domain makes the inputs it keeps favored, as coverage's
+// responsibility does (entry.resp): credit is called when the execution
+// it committed last is queued, at q[idx]. perf is one (PerfFuzz favors the
+// inputs that hold an edge's largest count).
+type favoring interface {
+	credit(q []*entry, idx int)
+}
+
 // Feedback names (Config.Feedback, the fuzz binary's -feedback): a
 // contract. cmp's domain is built by the comparison-probe feedback.
 var feedbackNames = []string{"perf", "mem", "cmp", "diff"}
@@ -140,6 +148,16 @@ func (f *fuzzer) commitDomains(data []byte, imp uint64, byCoverage bool) {
 				f.domSaved[i]++
 				break
 			}
+		}
+	}
+}
+
+// creditDomains lets the favoring domains credit the input just queued
+// (the last of the queue).
+func (f *fuzzer) creditDomains() {
+	for _, d := range f.doms {
+		if fd, ok := d.(favoring); ok {
+			fd.credit(f.queue, len(f.queue)-1)
 		}
 	}
 }

@@ -247,3 +247,43 @@ func TestMergeFeedback(t *testing.T) {
 		t.Errorf("summary %q", lines)
 	}
 }
+
+// TestPerfFavorsMaxHolders: PerfFuzz's favoring. An input that takes an
+// edge's largest count becomes favored (responsible for that maximum,
+// entry.resp, which gives it zest's 20x children), and loses it to a later
+// input that raises the same edge further; an input below the maximum
+// takes nothing.
+func TestPerfFavorsMaxHolders(t *testing.T) {
+	counts := map[byte]uint64{1: 200, 2: 300, 3: 250} // one hit-count class (128+): coverage saves only the first
+	ex := newByteExec(func(v byte, out *Outcome) { setCount(77, counts[v]) })
+	f := newTestFuzzer(t, "zest", ex, 100)
+	f.cfg.Feedback = []string{"perf"}
+	if err := f.setDomains(); err != nil {
+		t.Fatal(err)
+	}
+	p := f.doms[1].(*perfDomain)
+	first := f.feed(1)
+	if first == nil {
+		t.Fatal("the first input was not queued")
+	}
+	resp1 := first.resp // coverage's edges and perf's maxima
+	if p.owners[77%uint32(len(p.max))] != 0 {
+		t.Fatalf("owner of edge 77: %v, want the first input", p.owners)
+	}
+	second := f.feed(2) // raises edge 77 from 200 to 300: saved for perf only
+	if second == nil {
+		t.Fatal("the input raising the edge's count was not queued")
+	}
+	if second.resp == 0 {
+		t.Error("the input holding the edge's largest count is not favored")
+	}
+	if first.resp >= resp1 {
+		t.Errorf("the first input kept its maxima: resp %d, was %d", first.resp, resp1)
+	}
+	if e := f.feed(3); e != nil {
+		t.Errorf("an input below the maximum was queued (resp %d)", e.resp)
+	}
+	if second.resp == 0 {
+		t.Error("an input below the maximum took the favor")
+	}
+}

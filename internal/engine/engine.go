@@ -397,7 +397,9 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 			f.cmp.merge(raised && !keepCov)
 		}
 		f.commitDomains(out.Consumed, imp, keepCov)
-		e = f.save(out, valid, write)
+		if e = f.save(out, valid, write); e != nil {
+			f.creditDomains()
+		}
 	} else if n != 0 && !f.stopped {
 		f.cov.merge(valid, false, &f.mbuf)
 	}

@@ -36,7 +36,17 @@ type perfDomain struct {
 	// slowest indexes the one with the longest path.
 	inputs  []perfInput
 	slowest int
+
+	// PerfFuzz's favoring: owners maps each edge (and perfTotalKey, the
+	// path length) to the queued input holding its largest count; won
+	// holds the keys the input committed last took the maximum of.
+	owners owners
+	won    []uint32
 }
+
+// perfTotalKey is the owners key of the path length (edges are below
+// gfzrt.MapSize).
+const perfTotalKey = ^uint32(0)
 
 // perfInput is one saved input as the report describes it.
 type perfInput struct {
@@ -51,7 +61,7 @@ func newPerfDomain(f *fuzzer) (domain, error) {
 		f.warnf("-feedback perf: this binary counts edge hits modulo 256; build it with gfz-build -counts for exact counts")
 	}
 	f.cov.clearLaps = true
-	return &perfDomain{cov: f.cov, max: make([]uint64, gfzrt.MapSize), slowest: -1}, nil
+	return &perfDomain{cov: f.cov, max: make([]uint64, gfzrt.MapSize), slowest: -1, owners: owners{}}, nil
 }
 
 func (p *perfDomain) reason() string { return "+perf" }
@@ -90,8 +100,15 @@ func (p *perfDomain) check(out *Outcome, valid bool) bool {
 }
 
 func (p *perfDomain) commit(name string) {
+	p.won = p.won[:0]
 	for k, e := range p.edges {
+		if p.counts[k] > p.max[e] {
+			p.won = append(p.won, e)
+		}
 		p.max[e] = max(p.max[e], p.counts[k])
+	}
+	if p.total > p.maxTotal {
+		p.won = append(p.won, perfTotalKey)
 	}
 	in := perfInput{name: name, total: p.total, edges: slices.Clone(p.edges), counts: make([]uint32, len(p.counts))}
 	for k, c := range p.counts {
@@ -102,6 +119,14 @@ func (p *perfDomain) commit(name string) {
 		p.maxTotal = max(p.maxTotal, p.total)
 		p.slowest = len(p.inputs) - 1
 	}
+}
+
+// credit makes the input just queued responsible for the maxima it took
+// (favored, as PerfFuzz favors every input holding some edge's largest
+// count), taking each from the input that held it.
+func (p *perfDomain) credit(q []*entry, idx int) {
+	p.owners.assign(q, idx, p.won)
+	p.won = p.won[:0]
 }
 
 // maxEdge returns the largest count of any edge.
