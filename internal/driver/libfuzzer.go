@@ -287,7 +287,8 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 		userdict.Set(tokens)
 	}
 	c.repro = append(c.repro, lf.inputs...)
-	readInputFile = readNativeOrRaw
+	// The target is known only after the flags: read with its codec then.
+	readInputFile = func(path string) ([]byte, error) { return readNativeOrRaw(c.codec(), path) }
 	return nil
 }
 
@@ -357,7 +358,7 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		cfg.childArgs = append(append([]string(nil), os.Args[1:]...), "-workdir="+tmp)
 	}
 	corpusDir := filepath.Join(cfg.workdir, "corpus")
-	n, err := importCorpora(lf.corpus, corpusDir)
+	n, err := importCorpora(lf.corpus, corpusDir, cfg.codec())
 	if err != nil {
 		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 		return ExitUsage
@@ -372,7 +373,7 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 	code := cfg.withReport(superviseWorkers)
 	added := 0
 	if len(lf.corpus) > 0 {
-		if added, err = exportCorpus(corpusDir, lf.corpus[0]); err != nil {
+		if added, err = exportCorpus(corpusDir, lf.corpus[0], cfg.codec()); err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			code = ExitUsage
 		}
@@ -436,7 +437,7 @@ func (lf *libFuzzer) writeArtifact(cfg *config, input string) error {
 		// run. gfz's own report lines above name it.
 		return nil
 	}
-	data, err := readNativeOrRaw(input)
+	data, err := readNativeOrRaw(cfg.codec(), input)
 	if err != nil {
 		return fmt.Errorf("libFuzzer artefact: %w", err)
 	}
@@ -631,13 +632,19 @@ func (lf *libFuzzer) reproDeath(cfg *config, st *childState) {
 // target's own file format (readInputFor).
 var readInputFile func(path string) ([]byte, error)
 
-// readNativeOrRaw reads an input file: a file in Go's native corpus format
-// holding one []byte value is that value; any other file is its raw bytes,
-// as libFuzzer's corpora and artefacts hold them.
-func readNativeOrRaw(path string) ([]byte, error) {
+// readNativeOrRaw reads an input file: a file in the target's own corpus
+// format (codec: a native target's typed lines; nil: none) or in Go's
+// native corpus format holding one []byte value is that value; any other
+// file is its raw bytes, as libFuzzer's corpora and artefacts hold them.
+func readNativeOrRaw(codec engine.Codec, path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	if codec != nil {
+		if v, err := codec.DecodeFile(data); err == nil {
+			return v, nil
+		}
 	}
 	if v, err := engine.DecodeInput(data); err == nil {
 		return v, nil
@@ -669,7 +676,7 @@ func corpusFiles(dirs ...string) ([]string, error) {
 // importCorpora copies every input of dirs into the engine's corpus
 // directory (native format, named by the SHA-1 of the input), where the
 // workers load them as a resumed corpus. It returns how many it read.
-func importCorpora(dirs []string, corpusDir string) (int, error) {
+func importCorpora(dirs []string, corpusDir string, codec engine.Codec) (int, error) {
 	files, err := corpusFiles(dirs...)
 	if err != nil || len(files) == 0 {
 		return 0, err
@@ -678,7 +685,7 @@ func importCorpora(dirs []string, corpusDir string) (int, error) {
 		return 0, fmt.Errorf("work directory: %w", err)
 	}
 	for _, f := range files {
-		data, err := readNativeOrRaw(f)
+		data, err := readNativeOrRaw(codec, f)
 		if err != nil {
 			return 0, fmt.Errorf("corpus input: %w", err)
 		}
@@ -687,7 +694,11 @@ func importCorpora(dirs []string, corpusDir string) (int, error) {
 		if _, err := os.Stat(dst); err == nil {
 			continue
 		}
-		if err := engine.WriteFileAtomic(dst, engine.EncodeInput(data)); err != nil {
+		file := engine.EncodeInput(data)
+		if codec != nil {
+			file = codec.EncodeFile(data) // the work directory holds the target's format
+		}
+		if err := engine.WriteFileAtomic(dst, file); err != nil {
 			return 0, fmt.Errorf("import corpus input %s: %w", f, err)
 		}
 	}
@@ -701,7 +712,7 @@ const importPrefix = "lf-"
 // those importCorpora wrote (that is, the new units) into dir as raw bytes
 // named by their SHA-1 (libFuzzer's corpus layout), unless a file of that
 // name is there already, and returns how many it wrote.
-func exportCorpus(corpusDir, dir string) (int, error) {
+func exportCorpus(corpusDir, dir string, codec engine.Codec) (int, error) {
 	files, err := corpusFiles(corpusDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -713,7 +724,7 @@ func exportCorpus(corpusDir, dir string) (int, error) {
 		if strings.HasPrefix(filepath.Base(f), importPrefix) {
 			continue // read from a corpus directory: not a new unit
 		}
-		data, err := engine.ReadInputFile(f)
+		data, err := engine.ReadFileWith(codec, f)
 		if err != nil {
 			continue // a file the engine did not write
 		}
@@ -742,13 +753,13 @@ func writeUnit(dir string, data []byte) (bool, error) {
 }
 
 // sortedUnique keeps the first file of each content among files.
-func sortedUnique(files []string) ([]string, [][]byte, error) {
+func sortedUnique(files []string, codec engine.Codec) ([]string, [][]byte, error) {
 	sort.Strings(files)
 	seen := map[[20]byte]bool{}
 	var names []string
 	var datas [][]byte
 	for _, f := range files {
-		data, err := readNativeOrRaw(f)
+		data, err := readNativeOrRaw(codec, f)
 		if err != nil {
 			return nil, nil, fmt.Errorf("corpus input: %w", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
@@ -184,11 +185,11 @@ func TestCorpusRoundTrip(t *testing.T) {
 	os.WriteFile(filepath.Join(wd, importPrefix+"c"), engine.EncodeInput([]byte("imported")), 0o644)
 	out := filepath.Join(dir, "out")
 	os.Mkdir(out, 0o755)
-	n, err := exportCorpus(wd, out)
+	n, err := exportCorpus(wd, out, nil)
 	if err != nil || n != 2 {
 		t.Fatalf("exportCorpus = %d, %v", n, err)
 	}
-	if n, _ := exportCorpus(wd, out); n != 0 {
+	if n, _ := exportCorpus(wd, out, nil); n != 0 {
 		t.Errorf("second export wrote %d files", n)
 	}
 	raw, err := os.ReadFile(filepath.Join(out, "7037807198c22a7d2b0807371d763779a84fdfcf"))
@@ -196,7 +197,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 		t.Fatalf("raw unit: %q, %v", raw, err)
 	}
 	back := filepath.Join(dir, "back", "corpus")
-	if n, err := importCorpora([]string{out}, back); err != nil || n != 2 {
+	if n, err := importCorpora([]string{out}, back, nil); err != nil || n != 2 {
 		t.Fatalf("importCorpora = %d, %v", n, err)
 	}
 	files, _ := corpusFiles(back)
@@ -210,5 +211,64 @@ func TestCorpusRoundTrip(t *testing.T) {
 	}
 	if want := []string{"\x01\x02\x03", "go test fuzz v1 lookalike\x00"}; !reflect.DeepEqual(got, want) && !reflect.DeepEqual(got, []string{want[1], want[0]}) {
 		t.Errorf("imported %q, want %q", got, want)
+	}
+}
+
+// TestCorpusRoundTripNative: for a native target the work directory holds
+// its typed corpus files: libFuzzer corpus directories (raw parameter
+// bytes, or files in the target's format) are imported in that format,
+// exported back as raw bytes, and an artefact-style raw file and a typed
+// file read the same.
+func TestCorpusRoundTripNative(t *testing.T) {
+	ts, err := native.ParseTypes("string,int8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := native.Codec{Types: ts}
+	encode := func(vs ...any) []byte {
+		t.Helper()
+		var args []native.Arg
+		for _, v := range vs {
+			a, ok := native.ArgOf(v)
+			if !ok {
+				t.Fatalf("ArgOf(%v)", v)
+			}
+			args = append(args, a)
+		}
+		b, err := ts.Encode(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	params := encode("go!", int8(-3))
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	os.Mkdir(in, 0o755)
+	os.WriteFile(filepath.Join(in, "raw"), params, 0o644)
+	typed := codec.EncodeFile(params)
+	os.WriteFile(filepath.Join(in, "typed"), typed, 0o644)
+	for _, name := range []string{"raw", "typed"} {
+		got, err := readNativeOrRaw(codec, filepath.Join(in, name))
+		if err != nil || !bytes.Equal(got, params) {
+			t.Errorf("%s: read %q, %v; want the parameter bytes %q", name, got, err, params)
+		}
+	}
+	wd := filepath.Join(dir, "wd", "corpus")
+	if n, err := importCorpora([]string{in}, wd, codec); err != nil || n != 2 {
+		t.Fatalf("importCorpora = %d, %v", n, err)
+	}
+	files, _ := corpusFiles(wd)
+	if len(files) != 1 { // both files hold the same input
+		t.Fatalf("work directory corpus %v, want one file", files)
+	}
+	if b, _ := os.ReadFile(files[0]); !bytes.Equal(b, typed) {
+		t.Errorf("imported as %q, want the target's format %q", b, typed)
+	}
+	// A unit the engine found (not imported) goes back out raw.
+	os.WriteFile(filepath.Join(wd, "found"), codec.EncodeFile(encode("x", int8(1))), 0o644)
+	out := t.TempDir()
+	if n, err := exportCorpus(wd, out, codec); err != nil || n != 1 {
+		t.Fatalf("exportCorpus = %d, %v", n, err)
 	}
 }

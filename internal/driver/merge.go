@@ -72,12 +72,12 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 		fmt.Fprintf(c.stderr, "gfz: merge: %v\n", err)
 		return ExitUsage
 	}
-	_, outData, err := sortedUnique(outFiles)
+	_, outData, err := sortedUnique(outFiles, c.codec())
 	if err != nil {
 		fmt.Fprintf(c.stderr, "gfz: merge: %v\n", err)
 		return ExitUsage
 	}
-	_, inData, err := sortedUnique(inFiles)
+	_, inData, err := sortedUnique(inFiles, c.codec())
 	if err != nil {
 		fmt.Fprintf(c.stderr, "gfz: merge: %v\n", err)
 		return ExitUsage
