@@ -241,21 +241,13 @@ func TestWorkDirsPerPackage(t *testing.T) {
 	}
 	dir := t.TempDir()
 	test := "package alpha\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
-	for name, src := range map[string]string{
+	testmod.Write(t, dir, map[string]string{
 		"go.mod":              "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
 		"alpha/a.go":          "package alpha\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
 		"alpha/a_test.go":     test,
 		"sub/alpha/a.go":      "package alpha\n\nfunc F(n int) int {\n\tswitch n {\n\tcase 1:\n\t\treturn 2\n\t}\n\treturn 0\n}\n",
 		"sub/alpha/a_test.go": test,
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(dir)
 	work := t.TempDir()
 	var out, errb bytes.Buffer

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // TestRunReport: gfz-run -report DIR has each fuzz binary write its report
@@ -21,21 +23,13 @@ func TestRunReport(t *testing.T) {
 	}
 	dir := t.TempDir()
 	test := "package %s\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzF(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n"
-	for name, src := range map[string]string{
+	testmod.Write(t, dir, map[string]string{
 		"go.mod":      "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
 		"a/a.go":      "package a\n\nfunc F(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
 		"a/a_test.go": strings.Replace(test, "%s", "a", 1),
 		"b/b.go":      "package b\n\nfunc F(n int) int {\n\tswitch n {\n\tcase 1:\n\t\treturn 2\n\t}\n\treturn 0\n}\n",
 		"b/b_test.go": strings.Replace(test, "%s", "b", 1),
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(dir)
 	work, rep := t.TempDir(), filepath.Join(t.TempDir(), "rep")
 	var out, errb bytes.Buffer

@@ -11,12 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // gfzModule returns a go.mod for a test module that requires gfz from this
 // repository.
 func gfzModule(t *testing.T, path string) string {
-	return "module " + path + "\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n"
+	return "module " + path + "\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n" + testmod.Requires(t)
 }
 
 // fuzzTest is a _test.go file of package pkg with one gfz target FuzzF

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 func TestCollectDictionary(t *testing.T) {
@@ -65,7 +66,8 @@ func TestDictionaryEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module example.com/dict\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => "+gfz+"\n")
+	write("go.mod", "module example.com/dict\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => "+gfz+"\n"+testmod.Requires(t))
+	write("go.sum", testmod.GoSum(t))
 	write("d.go", `package dict
 
 // Keyword is matched by Parse.

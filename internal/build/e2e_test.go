@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // TestBuildFuzzBinary builds the fixture's gfz target into a fuzz binary,
@@ -76,7 +78,8 @@ func TestCompileErrorLines(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module example.com/broken\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => "+gfz+"\n")
+	write("go.mod", "module example.com/broken\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => "+gfz+"\n"+testmod.Requires(t))
+	write("go.sum", testmod.GoSum(t))
 	write("b.go", `package broken
 
 func F(n int) int {

@@ -7,20 +7,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
-// writeTree creates files (relative path -> content) under dir.
+// writeTree creates files (relative path -> content) under dir (with
+// gfz's go.sum next to a go.mod or go.work that replaces gfz: testmod.Write).
 func writeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testmod.Write(t, dir, files)
 }
 
 func repoRoot(t *testing.T) string {

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // regressModule writes a module whose package pkg has a gfz target with
@@ -27,7 +29,8 @@ func regressModule(t *testing.T) (mod, pkg string) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		filepath.Join(mod, "go.mod"): "module example.com/regress\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n",
+		filepath.Join(mod, "go.mod"): "module example.com/regress\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n" + testmod.Requires(t),
+		filepath.Join(mod, "go.sum"): testmod.GoSum(t),
 		filepath.Join(pkg, "pkg.go"): `package pkg
 
 import "os"

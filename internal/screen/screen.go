@@ -5,30 +5,18 @@
 // and stays in the scrollback. The final summary is printed as plain
 // lines. Anything that is not a terminal gets the plain lines unchanged.
 //
-// It needs no terminal library: the cursor-up and clear-to-end ANSI
-// sequences it uses are the ones every terminal emulator supports, and a
-// fuzz binary must not depend on modules outside the standard library
-// (they would have to be in every user module's go.sum).
+// Whether the output is a terminal and how wide it is come from
+// golang.org/x/term; drawing uses only the cursor-up and clear-to-end ANSI
+// sequences every terminal emulator supports.
 package screen
 
 import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 )
-
-// IsTerminal reports whether f is a terminal that can show the screen: a
-// character device, with TERM set and not "dumb".
-func IsTerminal(f *os.File) bool {
-	if t := os.Getenv("TERM"); t == "" || t == "dumb" {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
 
 // statusPrefix starts a status line; donePrefix the final summary's.
 const (

@@ -11,6 +11,8 @@ require (
 require (
 	github.com/tidwall/match v1.0.1 // indirect
 	github.com/tidwall/pretty v1.0.2 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.37.0 // indirect
 )
 
 replace (

@@ -8,6 +8,11 @@ require (
 	github.com/yuin/goldmark v1.1.9
 )
 
+require (
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.37.0 // indirect
+)
+
 replace (
 	example.com/bugkit => ../bugkit
 	github.com/gfz-dev/gfz => ../../..

@@ -8,6 +8,11 @@ require (
 	github.com/pelletier/go-toml/v2 v2.0.0-beta.3
 )
 
+require (
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.37.0 // indirect
+)
+
 replace (
 	example.com/bugkit => ../bugkit
 	github.com/gfz-dev/gfz => ../../..

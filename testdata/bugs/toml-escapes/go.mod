@@ -8,6 +8,11 @@ require (
 	github.com/gfz-dev/gfz v0.0.0-00010101000000-000000000000
 )
 
+require (
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.37.0 // indirect
+)
+
 replace (
 	example.com/bugkit => ../bugkit
 	github.com/gfz-dev/gfz => ../../..
