@@ -772,7 +772,11 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		if err := cmd.Run(); err != nil {
 			// The go command's output was shown in full above; the
 			// summary repeats its first errors.
-			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", firstErrors(errOut.String(), err))})
+			msg := firstErrors(errOut.String(), err)
+			if h := goSumHint(errOut.String()); h != "" {
+				msg += "\n" + h
+			}
+			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", msg)})
 			continue
 		}
 		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
@@ -805,6 +809,16 @@ func firstErrors(out string, err error) string {
 		return err.Error()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// goSumHint explains the go command's "missing go.sum entry" for a module
+// gfz's own packages need (golang.org/x/term, for the fuzz binary's status
+// screen): the user's module added gfz before gfz needed it, or by hand.
+func goSumHint(out string) string {
+	if !strings.Contains(out, "missing go.sum entry") || !strings.Contains(out, "github.com/gfz-dev/gfz/") {
+		return ""
+	}
+	return "gfz's packages need modules your go.sum lacks: run go get github.com/gfz-dev/gfz (at the version you use) in your module, then build again"
 }
 
 // FewProbesWarning is the warning printed for a fuzz binary with fewer than

@@ -305,3 +305,15 @@ func TestNoModule(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestGoSumHint: a build failing for a go.sum entry that gfz's own packages
+// need says what to run; other failures get no such hint.
+func TestGoSumHint(t *testing.T) {
+	out := "../../../internal/screen/term.go:6:2: missing go.sum entry for module providing package golang.org/x/term (imported by github.com/gfz-dev/gfz/internal/screen); to add:\n\tgo get github.com/gfz-dev/gfz/internal/screen@v0.0.0\n"
+	if h := goSumHint(out); !strings.Contains(h, "go get github.com/gfz-dev/gfz") {
+		t.Errorf("hint %q", h)
+	}
+	if h := goSumHint("bad.go:3:20: undefined: undefinedThing\n"); h != "" {
+		t.Errorf("hint for a compile error: %q", h)
+	}
+}
