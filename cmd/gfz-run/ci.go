@@ -206,14 +206,7 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
 		return 2
 	}
-	names := map[string]int{}
-	total := 0
-	for _, b := range res.Binaries {
-		for _, t := range b.Targets {
-			names[t]++
-			total++
-		}
-	}
+	names, total := countTargets(res.Binaries)
 	var jobs []*ciJob
 	for _, b := range res.Binaries {
 		fmt.Fprintf(stdout, "gfz-run: built %s (%d probes): %s\n", b.Package, b.Probes, strings.Join(b.Targets, ", "))

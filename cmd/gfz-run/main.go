@@ -222,14 +222,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
 	}
-	names := map[string]int{}
-	total := 0
-	for _, b := range res.Binaries {
-		for _, t := range b.Targets {
-			names[t]++
-			total++
-		}
-	}
+	names, total := countTargets(res.Binaries)
 	ran, failed := 0, 0
 	for _, b := range res.Binaries {
 		fmt.Fprintf(stdout, "gfz-run: built %s (%d probes): %s\n", b.Package, b.Probes, strings.Join(b.Targets, ", "))
@@ -365,4 +358,17 @@ func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stde
 		return 2
 	}
 	return 0
+}
+
+// countTargets counts, over the binaries, the packages having each target
+// name (names) and all targets (total), for targetArgs' shared and several.
+func countTargets(bins []build.Binary) (names map[string]int, total int) {
+	names = map[string]int{}
+	for _, b := range bins {
+		for _, t := range b.Targets {
+			names[t]++
+			total++
+		}
+	}
+	return names, total
 }
