@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -46,29 +44,22 @@ func checkSeedDirs(dirs []string) error {
 	return nil
 }
 
-// readSeedDirs reads every regular file of dirs (not recursively, sorted
-// by name, so the seeds come in the same order every run) with read, the
-// target's file reader. A file read cannot decode (another target's
-// input, a file of an older version of the target with other argument
-// types) is skipped: one line per directory says how many and why the
-// first was refused.
+// readSeedDirs reads the inputs of dirs (corpusFiles: every regular file,
+// recursively, hidden ones skipped, in name order, so the seeds come in the
+// same order every run) with read, the target's file reader. A file read
+// cannot decode (another target's input, a file of an older version of the
+// target with other argument types) is skipped: one line per directory says
+// how many and why the first was refused.
 func readSeedDirs(dirs []string, read func(path string) ([]byte, error), warn io.Writer) ([][]byte, error) {
 	var seeds [][]byte
 	for _, d := range dirs {
-		ents, err := os.ReadDir(d)
+		files, err := corpusFiles(d)
 		if err != nil {
 			return nil, fmt.Errorf("-seedcorpus %s: %w", d, err)
 		}
-		names := make([]string, 0, len(ents))
-		for _, e := range ents {
-			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
-				names = append(names, e.Name())
-			}
-		}
-		sort.Strings(names)
 		skipped, first := 0, ""
-		for _, n := range names {
-			data, err := read(filepath.Join(d, n))
+		for _, f := range files {
+			data, err := read(f)
 			if err != nil {
 				if skipped == 0 {
 					first = err.Error()
@@ -79,7 +70,7 @@ func readSeedDirs(dirs []string, read func(path string) ([]byte, error), warn io
 			seeds = append(seeds, data)
 		}
 		if skipped > 0 && warn != nil {
-			fmt.Fprintf(warn, "gfz: -seedcorpus %s: skipped %d of %d files that are not inputs of this target (first: %s)\n", d, skipped, len(names), first)
+			fmt.Fprintf(warn, "gfz: -seedcorpus %s: skipped %d of %d files that are not inputs of this target (first: %s)\n", d, skipped, len(files), first)
 		}
 	}
 	return seeds, nil

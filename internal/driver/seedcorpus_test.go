@@ -11,9 +11,8 @@ import (
 )
 
 // TestReadSeedDirs: -seedcorpus reads the files of each directory in name
-// order (the same seeds in the same order every run), skips hidden files
-// and subdirectories, and skips files the target cannot read with one line
-// per directory.
+// order (the same seeds in the same order every run), skips hidden files,
+// and skips files the target cannot read with one line per directory.
 func TestReadSeedDirs(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	write := func(dir, name string, data []byte) {
