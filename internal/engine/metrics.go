@@ -259,14 +259,7 @@ func choiceTokens(rec *param.Record, data []byte, dst []uint64) []uint64 {
 		if len(dst) == distanceCap {
 			break
 		}
-		var v uint64
-		if d.Width <= 8 {
-			v = d.Decoded(data)
-		} else {
-			end := min(int(d.Offset+d.Width), len(data))
-			v = param.HashString(string(data[min(int(d.Offset), end):end]))
-		}
-		dst = append(dst, param.Mix(d.Site, v))
+		dst = append(dst, param.Mix(d.Site, drawValue(d, data)))
 	}
 	return dst
 }
@@ -459,4 +452,14 @@ func (r *metricsRow) keys(kv func(string, any)) {
 func (r *metricsRow) text() string {
 	return fmt.Sprintf("hill b0 %.0f b1 %.1f b2 %.1f, zero mutations %.1f%% of %d children, mutation distance mean %.3f (%d samples)",
 		r.hill[0], r.hill[1], r.hill[2], 100*r.zeroShare(), r.children, r.distMean(), r.distN)
+}
+
+// drawValue is a draw's value as a token: its decoded value when it is at
+// most 8 bytes wide, else the hash of its bytes (clipped to data).
+func drawValue(d *param.Draw, data []byte) uint64 {
+	if d.Width <= 8 {
+		return d.Decoded(data)
+	}
+	end := min(int(d.Offset+d.Width), len(data))
+	return param.HashString(string(data[min(int(d.Offset), end):end]))
 }

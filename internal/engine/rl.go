@@ -242,14 +242,7 @@ func inputID(rec *param.Record, data []byte) uint64 {
 		if d.Width == 0 {
 			continue
 		}
-		var v uint64
-		if d.Width <= 8 {
-			v = d.Decoded(data)
-		} else {
-			end := min(int(d.Offset+d.Width), len(data))
-			v = param.HashString(string(data[min(int(d.Offset), end):end]))
-		}
-		h = param.Mix(h, param.Mix(d.Site, v))
+		h = param.Mix(h, param.Mix(d.Site, drawValue(d, data)))
 	}
 	return h
 }
