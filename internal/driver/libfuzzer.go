@@ -6,8 +6,6 @@ package driver
 // line", and docs/CLUSTERFUZZ.md.
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/base64"
@@ -468,46 +466,21 @@ type failureReport struct {
 // readFailureReport parses a gfz failure report leniently (an unreadable
 // one gives an empty report: the artefact is still written).
 func readFailureReport(path string) failureReport {
-	var r failureReport
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return r
+		return failureReport{}
 	}
-	sections := map[string]*strings.Builder{}
-	var cur *strings.Builder
-	header := true
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case header && line == "":
-			header = false
-		case header:
-			k, v, _ := strings.Cut(line, ": ")
-			switch k {
-			case "result":
-				r.result = v
-			case "kind":
-				r.kind = v
-			}
-		case strings.HasPrefix(line, "\t"):
-			if cur != nil {
-				cur.WriteString(line[1:] + "\n")
-			}
-		case strings.HasSuffix(line, ":"):
-			cur = &strings.Builder{}
-			sections[strings.TrimSuffix(line, ":")] = cur
-		}
+	rf, _ := engine.ParseReport(data)
+	if rf == nil {
+		return failureReport{}
 	}
 	get := func(name string) string {
-		if s := sections[name]; s != nil && strings.TrimSpace(s.String()) != "(none)" {
-			return s.String()
+		if s := rf.Sections[name]; strings.TrimSpace(s) != "(none)" {
+			return s
 		}
 		return ""
 	}
-	r.message, r.stack = get("message"), get("stack")
-	return r
+	return failureReport{result: rf.Get("result"), kind: rf.Get("kind"), message: get("message"), stack: get("stack")}
 }
 
 // artifactKind names the artefact of a failure as libFuzzer does.

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Reading a work directory: plot_data, stats and failures/*.txt, in the
@@ -185,47 +185,32 @@ func readFailure(path string) failure {
 		f.Note = fmt.Sprintf("report unreadable: %v", err)
 		return f
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-	if !sc.Scan() || sc.Text() != "gfz failure report" {
-		f.Note = "not a gfz failure report (first line is not \"gfz failure report\")"
+	rf, err := engine.ParseReport(data)
+	if rf == nil {
+		f.Note = err.Error()
 		return f
 	}
-	sections := map[string]*strings.Builder{}
-	var cur *strings.Builder
-	header := true
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case header && line == "":
-			header = false
-		case header:
-			k, v, ok := strings.Cut(line, ": ")
-			if !ok {
-				continue
-			}
-			if k == "signature" {
-				if s, err := strconv.Unquote(v); err == nil {
-					v = s
-				}
-			}
-			f.Fields = append(f.Fields, stat{k, v})
-		case strings.HasPrefix(line, "\t"):
-			if cur != nil && cur.Len() < maxSection {
-				cur.WriteString(line[1:] + "\n")
-			}
-		case strings.HasSuffix(line, ":"):
-			cur = &strings.Builder{}
-			sections[strings.TrimSuffix(line, ":")] = cur
-		}
-	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		f.Note = fmt.Sprintf("report partly read: %v", err)
 	}
+	for _, kv := range rf.Header {
+		k, v := kv[0], kv[1]
+		if k == "signature" {
+			if s, err := strconv.Unquote(v); err == nil {
+				v = s
+			}
+		}
+		f.Fields = append(f.Fields, stat{k, v})
+	}
 	get := func(name string) string {
-		b := sections[name]
-		if b == nil {
-			return ""
+		// At most maxSection bytes of whole lines (the first line past it
+		// included), then a note that the section is cut.
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(rf.Sections[name], "\n") {
+			if b.Len() >= maxSection {
+				break
+			}
+			b.WriteString(l)
 		}
 		s := strings.TrimRight(b.String(), "\n")
 		if s == "(none)" {
