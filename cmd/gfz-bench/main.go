@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print progress on standard error")
 	render := fs.String("render", "", "do not run: print the report saved in this `report.json` (each run saves one in its scratch directory)")
 	var bugs targetList
-	bugsDir := fs.String("bugs", "", "bug mode: run the real-bug suite in this `DIR` (e.g. testdata/bugs); default contenders gfz-zest,gfz-random,native, default -time 5m")
+	bugsDir := fs.String("bugs", "", "bug mode: run the real-bug suite in this `DIR` (e.g. testdata/bugs); default contenders gfz-zest,gfz-random,gfz-native,native, default -time 5m")
 	fs.Var(&bugs, "bug", "bug mode: run only this bug `NAME` (a directory of -bugs; repeatable)")
 	results := fs.String("results", "", "bug mode: JSON-lines `file` receiving one line per finished run; runs already in it are skipped (resume)")
 	plots := fs.String("plots", "", "bug mode: write one coverage-curve image per bug into this `DIR` (<bug>.svg)")

@@ -127,7 +127,7 @@ func (c bugCell) finalCoverage() []float64 {
 
 // groupRuns groups the runs by bug and contender, in order of first
 // appearance of the bug and in contender order: gfz engines as
-// BugContenders lists them, then native, go-fuzz, then others.
+// BugContenders lists them, then gfz-native, native, go-fuzz, then others.
 func groupRuns(runs []BugRun) (cells []bugCell, failed []BugRun) {
 	order := BugContenders()
 	rank := func(c string) int {

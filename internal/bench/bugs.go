@@ -26,6 +26,10 @@ import (
 // Contenders:
 //   - gfz-<engine> for every engine registered in internal/engine
 //     (engine.Engines()), on the module's FuzzGfz, one worker, -seed rep+1;
+//   - gfz-native: gfz on the module's FuzzNative, the unmodified f.Fuzz
+//     target (gfz-build compiles it as a gfz target), with gfz's default
+//     engine for native targets, one worker, -seed rep+1: the same seeds
+//     (f.Add and testdata/fuzz) and target as native, gfz's engine;
 //   - native: go test -fuzz=FuzzNative (a go test -c -fuzz binary,
 //     -test.parallel 1); Go's fuzzer takes no seed, so its repetitions
 //     differ by chance only;
@@ -35,18 +39,21 @@ import (
 
 // Bug-mode contender names besides gfz-<engine>.
 const (
-	BugNative = Native
-	BugGoFuzz = GoFuzz
+	BugNative    = Native
+	BugGoFuzz    = GoFuzz
+	BugGfzNative = "gfz-native" // gfz on FuzzNative, its default engine
 )
 
 // BugContenders lists the bug-mode contenders: gfz with every registered
-// engine, then native and go-fuzz.
+// engine, gfz on the native target, then native and go-fuzz.
 func BugContenders() []string {
 	var cs []string
 	for _, e := range engine.Engines() {
-		cs = append(cs, "gfz-"+e)
+		if "gfz-"+e != BugGfzNative {
+			cs = append(cs, "gfz-"+e)
+		}
 	}
-	return append(cs, BugNative, BugGoFuzz)
+	return append(cs, BugGfzNative, BugNative, BugGoFuzz)
 }
 
 // ParseBugContender accepts a contender name or a bare engine name
@@ -67,7 +74,7 @@ type BugConfig struct {
 	Root       string        // gfz repository root; default "."
 	BugsDir    string        // the suite, e.g. testdata/bugs
 	Bugs       []string      // bug directories to run (default: all)
-	Contenders []string      // default: gfz-zest, gfz-random, native
+	Contenders []string      // default: gfz-zest, gfz-random, gfz-native, native
 	Reps       int           // runs per bug and contender; default 5
 	Time       time.Duration // time budget per run; default 5m
 	// Results is the JSON-lines file receiving one BugRun per finished
@@ -133,7 +140,7 @@ func (c *BugConfig) defaults() {
 		c.Root = "."
 	}
 	if len(c.Contenders) == 0 {
-		c.Contenders = []string{"gfz-zest", "gfz-random", BugNative}
+		c.Contenders = []string{"gfz-zest", "gfz-random", BugGfzNative, BugNative}
 	}
 	if c.Reps <= 0 {
 		c.Reps = 5
@@ -543,6 +550,25 @@ func sinceStart(start time.Time) func(string) float64 {
 	}
 }
 
+// foundSince is sinceStart for gfz failure reports: the time of the
+// report's "found at" line, when the failure was first saved; shrinking
+// rewrites the report later, which would move its modification time (as
+// native's time is that of the fuzzer's first line about the failure,
+// before its minimisation).
+func foundSince(start time.Time) func(string) float64 {
+	mtime := sinceStart(start)
+	return func(f string) float64 {
+		if b, err := os.ReadFile(f); err == nil {
+			if rep, err := engine.ParseReport(b); err == nil {
+				if t, ok := rep.FoundAt(); ok {
+					return max(0, t.Sub(start).Seconds())
+				}
+			}
+		}
+		return mtime(f)
+	}
+}
+
 // newFiles returns the files matching pattern that are not in seen, and
 // adds them to seen.
 func newFiles(pattern string, seen map[string]bool) []string {
@@ -557,13 +583,22 @@ func newFiles(pattern string, seen map[string]bool) []string {
 	return out
 }
 
+// runGfz runs the gfz binary: with engine c on FuzzGfz, or for
+// gfz-native with the native target's default engine on FuzzNative.
 func (r *bugRunner) runGfz(ctx context.Context, p *bugPrep, c, dir string, run *BugRun) (*corpusSpec, error) {
 	wd := filepath.Join(dir, "wd")
-	args := []string{"-engine", strings.TrimPrefix(c, "gfz-"), "-seed", strconv.FormatInt(run.Seed, 10),
-		"-workdir", wd, "-workers", "1", "-time", r.cfg.Time.String(), "FuzzGfz"}
+	target := "FuzzGfz"
+	var args []string
+	if c == BugGfzNative {
+		target = "FuzzNative"
+	} else {
+		args = []string{"-engine", strings.TrimPrefix(c, "gfz-")}
+	}
+	args = append(args, "-seed", strconv.FormatInt(run.Seed, 10),
+		"-workdir", wd, "-workers", "1", "-time", r.cfg.Time.String(), target)
 	reports := filepath.Join(wd, "failures", "*.txt")
 	seen := map[string]bool{}
-	at := sinceStart(run.Start)
+	at := foundSince(run.Start)
 	var cerr error
 	pr := (&proc{dir: dir, path: p.gfzBin, args: args, log: filepath.Join(dir, "log"),
 		stopAt: r.cfg.Time + grace, keepGoing: r.cfg.KeepGoing,
@@ -601,7 +636,9 @@ func (r *bugRunner) runGfz(ctx context.Context, p *bugPrep, c, dir string, run *
 		b, _ := os.ReadFile(filepath.Join(dir, "log"))
 		return nil, fmt.Errorf("gfz exited with status %d and no failure report: %s", pr.exit, oneLine(lastLines(b, 3)))
 	}
-	return &corpusSpec{dir: filepath.Join(wd, "corpus"), target: "FuzzGfz"}, nil
+	// A native target's corpus files are in go test's format, which the
+	// replay of FuzzNative reads as they are.
+	return &corpusSpec{dir: filepath.Join(wd, "corpus"), target: target}, nil
 }
 
 // runNative runs go test -fuzz=FuzzNative. Go's fuzzer stops at its first

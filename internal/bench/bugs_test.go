@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 func fakeRun(bug, c string, rep int, found bool, ttb float64, cov ...int) BugRun {
@@ -245,7 +247,7 @@ func TestSampleTimes(t *testing.T) {
 }
 
 func TestParseBugContender(t *testing.T) {
-	for in, want := range map[string]string{"zest": "gfz-zest", "gfz-random": "gfz-random", "native": "native", "go-fuzz": "go-fuzz"} {
+	for in, want := range map[string]string{"zest": "gfz-zest", "gfz-random": "gfz-random", "native": "native", "go-fuzz": "go-fuzz", "gfz-native": "gfz-native"} {
 		if got, err := ParseBugContender(in); err != nil || got != want {
 			t.Errorf("ParseBugContender(%q) = %q, %v", in, got, err)
 		}
@@ -253,7 +255,7 @@ func TestParseBugContender(t *testing.T) {
 	if _, err := ParseBugContender("afl"); err == nil {
 		t.Error("afl accepted")
 	}
-	if all := BugContenders(); all[0] != "gfz-zest" || !slices.Contains(all, "gfz-bytes") || all[len(all)-2] != "native" {
+	if all := BugContenders(); all[0] != "gfz-zest" || !slices.Contains(all, "gfz-bytes") || all[len(all)-3] != "gfz-native" || all[len(all)-2] != "native" {
 		t.Errorf("BugContenders() = %q", all)
 	}
 }
@@ -321,12 +323,12 @@ func TestBugModeSmoke(t *testing.T) {
 	work := t.TempDir()
 	results := filepath.Join(work, "runs.jsonl")
 	cfg := BugConfig{Root: "../..", BugsDir: bugSuite, Bugs: []string{"gjson-squash"},
-		Contenders: []string{"zest", "native"}, Reps: 1, Time: 2 * time.Second, Results: results, Work: filepath.Join(work, "w")}
+		Contenders: []string{"zest", "gfz-native", "native"}, Reps: 1, Time: 2 * time.Second, Results: results, Work: filepath.Join(work, "w")}
 	runs, err := RunBugs(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 2 {
+	if len(runs) != 3 {
 		t.Fatalf("%d runs, want 2: %+v", len(runs), runs)
 	}
 	for _, r := range runs {
@@ -343,11 +345,25 @@ func TestBugModeSmoke(t *testing.T) {
 		}
 		t.Logf("%s: %s", r.Contender, r.summary())
 	}
-	if got := []string{runs[0].Contender, runs[1].Contender}; !slices.Equal(got, []string{"gfz-zest", "native"}) {
-		t.Errorf("contenders %q", got)
+	if got := []string{runs[0].Contender, runs[1].Contender, runs[2].Contender}; !slices.Equal(got, []string{"gfz-zest", "gfz-native", "native"}) {
+		t.Fatalf("contenders %q", got)
 	}
-	if runs[0].Seed != 1 || runs[1].Seed != 0 {
-		t.Errorf("seeds %d, %d: want 1 (gfz, rep 1) and 0 (native takes none)", runs[0].Seed, runs[1].Seed)
+	if runs[0].Seed != 1 || runs[1].Seed != 1 || runs[2].Seed != 0 {
+		t.Errorf("seeds %d, %d, %d: want 1 (gfz, rep 1), 1 and 0 (native takes none)", runs[0].Seed, runs[1].Seed, runs[2].Seed)
+	}
+	// The coverage at 0 s is the target's seeds': FuzzGfz has none;
+	// gfz-native runs (and its corpus is replayed by) FuzzNative, whose
+	// f.Add seeds reach gjson as native's do.
+	if len(runs[0].Coverage) > 0 && runs[0].Coverage[0].Stmts != 0 {
+		t.Errorf("gfz-zest: %d statements at 0 s, want 0 (FuzzGfz has no seeds)", runs[0].Coverage[0].Stmts)
+	}
+	for _, r := range runs[1:] {
+		if len(r.Coverage) == 0 || r.Coverage[0].Stmts == 0 || r.Coverage[0].Stmts != runs[2].Coverage[0].Stmts {
+			t.Errorf("%s: coverage at 0 s %v, want FuzzNative's seeds' (native: %v)", r.Contender, r.Coverage, runs[2].Coverage)
+		}
+	}
+	if runs[1].Execs <= 0 {
+		t.Errorf("gfz-native: %d executions", runs[1].Execs)
 	}
 	// Resume: nothing left to run, nothing built.
 	cfg.Work = filepath.Join(work, "w2")
@@ -355,10 +371,39 @@ func TestBugModeSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again) != 2 {
+	if len(again) != 3 {
 		t.Errorf("resume: %d runs", len(again))
 	}
 	if _, err := os.Stat(filepath.Join(cfg.Work, "bugs")); !os.IsNotExist(err) {
 		t.Errorf("resume prepared the bug again (%v)", err)
+	}
+}
+
+// TestFoundSince: a gfz report's time to trigger is its "found at" line
+// (written before shrinking), not the file's modification time (which a
+// shrink moves); a file without the line falls back on the mtime.
+func TestFoundSince(t *testing.T) {
+	dir := t.TempDir()
+	start := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
+	rep := filepath.Join(dir, "r.txt")
+	found := start.Add(1500 * time.Millisecond).Format(engine.FoundLayout)
+	if err := os.WriteFile(rep, []byte("gfz failure report\nsignature: \"x\"\nfound at: "+found+" (1.5s into the run)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "o.txt")
+	if err := os.WriteFile(other, []byte("panic: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{rep, other} {
+		if err := os.Chtimes(f, start.Add(9*time.Second), start.Add(9*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := foundSince(start)
+	if got := at(rep); got != 1.5 {
+		t.Errorf("report: %v s, want 1.5 (its found-at line)", got)
+	}
+	if got := at(other); got != 9 {
+		t.Errorf("not a report: %v s, want 9 (its mtime)", got)
 	}
 }

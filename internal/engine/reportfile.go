@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Reading failure reports back: the format failureReport.format writes
@@ -72,4 +73,13 @@ func (r *ReportFile) Get(key string) string {
 		}
 	}
 	return ""
+}
+
+// FoundAt returns the time of the "found at" line: when the failure was
+// first saved (before shrinking rewrote the report). ok is false when the
+// line is absent or unreadable.
+func (r *ReportFile) FoundAt() (t time.Time, ok bool) {
+	v, _, _ := strings.Cut(r.Get("found at"), " ")
+	t, err := time.Parse(time.RFC3339, v)
+	return t, err == nil
 }

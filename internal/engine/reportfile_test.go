@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParseReportRoundTrip: ParseReport reads back what failureReport.format
@@ -26,5 +27,19 @@ func TestParseReportRoundTrip(t *testing.T) {
 	}
 	if _, err := ParseReport([]byte("something else\n")); err == nil {
 		t.Error("a file that is not a report parsed")
+	}
+	if _, ok := rf.FoundAt(); ok {
+		t.Error("FoundAt of a report without a found-at line")
+	}
+	// The found-at time reads back to the millisecond (bug mode's time to
+	// trigger uses it).
+	found := time.Date(2026, 11, 24, 3, 4, 5, 678_900_000, time.FixedZone("", 3600))
+	rep.Found, rep.Into = found, 1234*time.Millisecond
+	rf, err = ParseReport(rep.format())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := rf.FoundAt(); !ok || !got.Equal(found.Truncate(time.Millisecond)) {
+		t.Errorf("FoundAt = %v, %v; want %v (line %q)", got, ok, found.Truncate(time.Millisecond), rf.Get("found at"))
 	}
 }

@@ -200,6 +200,11 @@ func readSignature(path string) (string, error) {
 	return "", errors.New("no signature line")
 }
 
+// FoundLayout is the time layout of a report's "found at" line: RFC 3339
+// with milliseconds (time.Parse with time.RFC3339 reads it), written when
+// the failure is first saved, before any shrinking rewrites the report.
+const FoundLayout = "2006-01-02T15:04:05.000Z07:00"
+
 // failureReport is everything written about one unique failure.
 type failureReport struct {
 	Target    string
@@ -242,7 +247,7 @@ func (r *failureReport) format() []byte {
 		fmt.Fprintf(&b, "found by: %s\n", r.FoundBy)
 	}
 	if !r.Found.IsZero() {
-		fmt.Fprintf(&b, "found at: %s (%v into the run)\n", r.Found.Format(time.RFC3339), r.Into.Round(time.Millisecond))
+		fmt.Fprintf(&b, "found at: %s (%v into the run)\n", r.Found.Format(FoundLayout), r.Into.Round(time.Millisecond))
 	}
 	fmt.Fprintf(&b, "reproduce: %s\n", r.Repro)
 	r.Shrink.write(&b)
