@@ -12,7 +12,12 @@
 //   - go-fuzz: github.com/dvyukov/go-fuzz on a generated
 //     Fuzz(data []byte) int wrapper of the same target;
 //   - limit: an uninstrumented loop calling the same generator and target on
-//     fresh PRNG parameter bytes, with no feedback.
+//     fresh PRNG parameter bytes, with no feedback;
+//   - limit-instr: the same loop built against the instrumented sources
+//     (the same packages and map size as the gfz binary), whose probes
+//     write the map that nothing reads: the limit with the probes' cost,
+//     which separates the instrumentation's share of gfz's gap to the
+//     limit from the engine's.
 //
 // The limit loop and the go-fuzz wrapper run a "plain copy" of the target
 // package (see plain.go): a temporary module in which the package's
@@ -53,6 +58,9 @@ const (
 	Native    = "native"
 	GoFuzz    = "go-fuzz"
 	Limit     = "limit"
+	// LimitInstr is the limit loop on the instrumented sources (not run
+	// by default).
+	LimitInstr = "limit-instr"
 )
 
 // DefaultContenders are the contenders run when none are named.
@@ -67,7 +75,7 @@ func allContenders() []string {
 	for _, e := range engine.Engines() {
 		cs = append(cs, "gfz-"+e)
 	}
-	return append(cs, Native, GoFuzz, Limit)
+	return append(cs, Native, GoFuzz, Limit, LimitInstr)
 }
 
 // isGfz reports whether c runs the gfz fuzz binary (gfz-ENGINE).
@@ -223,6 +231,7 @@ type prepared struct {
 	pkgPath  string
 	gfzBin   string
 	dict     []string // the dictionary gfz-build collected (also linked into the limit loop)
+	mapBits  int      // the gfz binary's map size (limit-instr uses the same)
 	native   string
 	plain    *plainCopy
 	goFuzz   string // go-fuzz zip
@@ -461,6 +470,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 		default:
 			p.gfzBin = bins.Binaries[0].Output
 			p.dict = bins.Dictionary
+			p.mapBits = bins.MapBits
 		}
 		if bins != nil {
 			_ = bins.Cleanup()
@@ -476,8 +486,15 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	// count of replayed corpora.
 	p.plain, err = makePlainCopy(ctx, t.Dir, r.cfg.Root, filepath.Join(dir, "plain"), []string{t.Name}, p.dict, r.logf)
 	if err != nil {
-		off("plain copy: "+err.Error(), Limit, GoFuzz)
+		off("plain copy: "+err.Error(), Limit, LimitInstr, GoFuzz)
 		p.plain = nil
+	}
+	if has(LimitInstr) && p.plain != nil {
+		if err := p.plain.buildInstrumented(ctx, t.Cover, p.mapBits, p.dict); err != nil {
+			off(err.Error(), LimitInstr)
+		} else {
+			r.logf("built instrumented limit loop %s", p.plain.LimitInstr)
+		}
 	}
 	if has(GoFuzz) && r.unavailable(GoFuzz, t) == "" {
 		p.goFuzz = filepath.Join(dir, "gofuzz.zip")

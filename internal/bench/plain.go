@@ -45,6 +45,9 @@ type plainCopy struct {
 	Dir     string // module root of the copy
 	PkgPath string // import path of the copied package
 	Limit   string // the limit binary
+	// LimitInstr is the limit binary built against the instrumented
+	// sources (buildInstrumented); "" until then.
+	LimitInstr string
 }
 
 // rewriteTestFile turns the source of an internal _test.go file into an
@@ -283,6 +286,33 @@ func makePlainCopy(ctx context.Context, pkgDir, gfzRoot, dir string, targets []s
 	}
 	log("built limit loop %s", pc.Limit)
 	return pc, nil
+}
+
+// buildInstrumented builds the limit loop again against instrumented
+// sources: the plain copy of the target package and its dependencies as
+// gfz-build instruments them, plus the cover packages, with a map of
+// 2^mapBits bytes (0: chosen from the probe count) and the dictionary
+// linked in as for the plain limit. The probes write the map and nothing
+// reads or resets it: what is left of the gap between this loop and the
+// plain one is the instrumentation's cost.
+func (pc *plainCopy) buildInstrumented(ctx context.Context, cover []string, mapBits int, dict []string) error {
+	var log bytes.Buffer
+	prep, err := build.Prepare(ctx, build.Options{Patterns: []string{"./target"}, Cover: cover, Dir: pc.Dir,
+		MapBits: mapBits, Stdout: &log, Stderr: &log})
+	if err != nil {
+		return fmt.Errorf("instrument the plain copy: %w\n%s", err, log.String())
+	}
+	defer prep.Cleanup()
+	bin := filepath.Join(pc.Dir, "limit-instr.bin")
+	args := append([]string{"build", "-o", bin}, prep.GoFlags()...)
+	if f := build.DictionaryLdflag(dict); f != "" {
+		args = append(args, "-ldflags", f)
+	}
+	if out, err := goCmdEnv(ctx, pc.Dir, append(plainEnv(), prep.Env...), append(args, "./limit")...); err != nil {
+		return fmt.Errorf("build the instrumented limit loop: %w\n%s", err, out)
+	}
+	pc.LimitInstr = bin
+	return nil
 }
 
 // writePlainModule writes go.mod and go.sum of the plain copy: the target

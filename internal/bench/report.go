@@ -44,11 +44,20 @@ func (rep *Report) Markdown(w io.Writer) error {
 	targets := rep.targets()
 
 	b.WriteString("\n### Speed and memory\n\n")
-	b.WriteString("| target | contender | execs/s median (min–max) | × native | % of limit | valid % of execs | peak RSS MiB |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
+	// The column against the instrumented limit appears only when a run
+	// measured it.
+	instr := slices.ContainsFunc(rep.Results, func(r Result) bool { return r.Contender == LimitInstr && r.Err == "" })
+	if instr {
+		b.WriteString("| target | contender | execs/s median (min–max) | × native | % of limit | % of limit-instr | valid % of execs | peak RSS MiB |\n")
+		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
+	} else {
+		b.WriteString("| target | contender | execs/s median (min–max) | × native | % of limit | valid % of execs | peak RSS MiB |\n")
+		b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
+	}
 	for _, t := range targets {
 		nat := rep.median(t, Native, func(r Result) float64 { return r.ExecsPerSec })
 		lim := rep.median(t, Limit, func(r Result) float64 { return r.ExecsPerSec })
+		limInstr := rep.median(t, LimitInstr, func(r Result) float64 { return r.ExecsPerSec })
 		for _, c := range rep.contenders(t) {
 			speed := rep.values(t, c, func(r Result) float64 { return r.ExecsPerSec })
 			med := median(speed)
@@ -63,8 +72,12 @@ func (rep *Report) Markdown(w io.Writer) error {
 				}
 				return float64(r.MaxRSSKiB) / 1024
 			})
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", t, c, spread(speed, "%.0f"),
-				ratio(med, nat, "%.2f"), ratio(100*med, lim, "%.0f%%"), vs, spread(rss, "%.0f"))
+			pctInstr := ""
+			if instr {
+				pctInstr = " " + ratio(100*med, limInstr, "%.0f%%") + " |"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |%s %s | %s |\n", t, c, spread(speed, "%.0f"),
+				ratio(med, nat, "%.2f"), ratio(100*med, lim, "%.0f%%"), pctInstr, vs, spread(rss, "%.0f"))
 		}
 	}
 
@@ -119,7 +132,7 @@ func (rep *Report) Markdown(w io.Writer) error {
 		}
 		b.WriteString(" corpus size | corpus valid % |\n|---|" + strings.Repeat("---:|", len(cols)+2) + "\n")
 		for _, c := range rep.contenders(t) {
-			if c == Limit {
+			if c == Limit || c == LimitInstr {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s |", c)

@@ -269,7 +269,11 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			// record the interrupted testee as a crasher: not a bug.
 			pr.found = false
 		}
-	case c == Limit:
+	case c == Limit || c == LimitInstr:
+		bin := p.plain.Limit
+		if c == LimitInstr {
+			bin = p.plain.LimitInstr
+		}
 		stats := filepath.Join(dir, "stats")
 		args := []string{"-target", p.t.Name, "-seed", seed, "-stats", stats, "-time", r.cfg.Time.String()}
 		if r.cfg.Runs > 0 {
@@ -278,7 +282,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		if r.cfg.KeepGoing {
 			args = append(args, "-keep-going")
 		}
-		pr = (&proc{dir: dir, path: p.plain.Limit, args: args, log: filepath.Join(dir, "log"), stopAt: r.cfg.Time + grace}).run(ctx)
+		pr = (&proc{dir: dir, path: bin, args: args, log: filepath.Join(dir, "log"), stopAt: r.cfg.Time + grace}).run(ctx)
 		st := readStats(stats)
 		res.Execs = int64(st["execs"])
 		res.ExecsPerSec = st["execs_per_sec"]

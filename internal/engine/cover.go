@@ -73,6 +73,16 @@ type coverage struct {
 	// whether lines describes the map's current contents.
 	lines   []int32
 	scanned bool
+	// trace is the hash of the set of edges (non-zero map bytes, counts
+	// ignored) of the last check: the sum of traceMix over its non-zero
+	// words, each word's index with the mask of its non-zero bytes. A sum
+	// of independent mixes is order-free and costs one mix per non-zero
+	// word inside the scan that finds them anyway (diversity.go).
+	trace uint64
+	// words lists the non-zero words of the last check, each as its index
+	// << 8 | the mask of its non-zero bytes (the value traceMix hashes),
+	// for diversity.observe.
+	words []uint64
 	// edges counts the edges (map bytes) with any class in total (JQF's
 	// totalCoverage.getNonZeroCount()); validEdges those in valid.
 	edges, validEdges int
@@ -145,18 +155,25 @@ func (c *coverage) check(valid bool) novelty {
 	}
 	c.lines = lines[:nl]
 	var n novelty
+	var h uint64
+	words := c.words[:0]
 	for _, i := range c.lines {
 		i &= mapWords - group
 		w := (*[group]uint64)(m[i : i+group])
+		// Bit k of nz: word k of the line is not zero.
 		nz := nonZero(w[0]) | nonZero(w[1])<<1 | nonZero(w[2])<<2 | nonZero(w[3])<<3 |
 			nonZero(w[4])<<4 | nonZero(w[5])<<5 | nonZero(w[6])<<6 | nonZero(w[7])<<7
 		for ; nz != 0; nz &= nz - 1 {
 			k := bits.TrailingZeros64(nz) & (group - 1)
 			j := int(i) + k
+			bf := byteFlags(w[k])
+			x := uint64(j)<<8 | wordByteMask(bf)
+			h += traceMix(x)
+			words = append(words, x)
 			// Most non-zero words hold one non-zero byte: classify only
 			// those bytes (classifyWord does eight lookups).
 			cl := uint64(0)
-			for b, x := byteFlags(w[k]), w[k]; b != 0; b &= b - 1 {
+			for b, x := bf, w[k]; b != 0; b &= b - 1 {
 				s := bits.TrailingZeros64(b)
 				cl |= uint64(t[uint8(x>>s)]) << s
 			}
@@ -175,11 +192,26 @@ func (c *coverage) check(valid bool) novelty {
 		}
 	}
 	c.scanned = true
+	c.trace, c.words = h, words
 	return n
 }
 
 // nonZero is 1 if w is not zero, else 0, without a branch.
 func nonZero(w uint64) uint64 { return (w | -w) >> 63 }
+
+// wordByteMask packs byteFlags' eight flags (bits 0, 8, ..., 56) into one
+// byte: bit b set iff byte b was non-zero.
+func wordByteMask(flags uint64) uint64 { return (flags * 0x0102040810204080) >> 56 }
+
+// traceMix is a 64-bit finaliser (SplitMix64's): an independent
+// well-spread value per non-zero word for the trace hash's sum.
+func traceMix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
 
 // clearMap prepares the probe map for the next execution. After a check,
 // only the cache lines it found non-zero are cleared; otherwise (the last

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
@@ -36,36 +35,22 @@ func newDiversity() *diversity {
 	return &diversity{abundance: make([]uint32, gfzrt.MapSize)}
 }
 
-// traceHash hashes the set of edges of the execution just checked (the
-// map must not have been cleared since check).
-func (c *coverage) traceHash() uint64 {
-	m := liveMap()
-	h := uint64(len(c.lines))
-	for _, i := range c.lines {
-		for j := int(i); j < int(i)+group; j++ {
-			if w := m[j]; w != 0 {
-				h = param.Mix(h, uint64(j)<<8^byteFlags(w)*0xff)
-			}
-		}
-	}
-	return h
-}
+// traceHash returns the hash of the set of edges of the execution just
+// checked, which check computes while it scans the map (coverage.trace).
+func (c *coverage) traceHash() uint64 { return c.trace }
 
 // observe records the trace of the execution just checked and reports
-// whether it is unique so far.
+// whether it is unique so far. A unique trace adds one to the abundance
+// of each of its edges, from the non-zero words check listed.
 func (d *diversity) observe(c *coverage) bool {
 	if !d.seen.add(c.traceHash()) {
 		return false
 	}
 	d.unique++
-	m := liveMap()
-	for _, i := range c.lines {
-		for j := int(i); j < int(i)+group; j++ {
-			w := m[j]
-			for f := byteFlags(w); f != 0; f &= f - 1 {
-				b := bits.TrailingZeros64(f) / 8
-				d.abundance[j*8+b]++
-			}
+	for _, x := range c.words {
+		j := int(x>>8) * 8
+		for f := x & 0xff; f != 0; f &= f - 1 {
+			d.abundance[j+bits.TrailingZeros64(f)]++
 		}
 	}
 	return true

@@ -71,3 +71,41 @@ func TestUniqueTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceHashReference: the trace hash check computes while it scans
+// equals the sum over every non-zero word of the whole map of traceMix of
+// the word's index and the mask of its non-zero bytes, counts ignored;
+// wordByteMask packs every byte-flag pattern exactly.
+func TestTraceHashReference(t *testing.T) {
+	for m := range 256 {
+		var flags uint64
+		for b := range 8 {
+			if m>>b&1 == 1 {
+				flags |= 1 << (8 * b)
+			}
+		}
+		if got := wordByteMask(flags); got != uint64(m) {
+			t.Fatalf("wordByteMask(%#x) = %#x, want %#x", flags, got, m)
+		}
+	}
+	c := newCoverage()
+	rng := uint64(7)
+	for round := range 20 {
+		c.clearMap(0)
+		for range 1 + round*17 {
+			rng = traceMix(rng + 1)
+			gfzrt.Map[rng%uint64(len(gfzrt.Map))] = uint8(rng>>32) | 1
+		}
+		c.check(round%2 == 0)
+		m := liveMap()
+		var want uint64
+		for j, w := range m {
+			if w != 0 {
+				want += traceMix(uint64(j)<<8 | wordByteMask(byteFlags(w)))
+			}
+		}
+		if c.traceHash() != want {
+			t.Fatalf("round %d: trace hash %#x, want %#x", round, c.traceHash(), want)
+		}
+	}
+}
