@@ -74,15 +74,15 @@ type coverage struct {
 	lines   []int32
 	scanned bool
 	// trace is the hash of the set of edges (non-zero map bytes, counts
-	// ignored) of the last check: the sum of traceMix over its non-zero
-	// words, each word's index with the mask of its non-zero bytes. A sum
-	// of independent mixes is order-free and costs one mix per non-zero
-	// word inside the scan that finds them anyway (diversity.go).
+	// ignored) of the last check: the sum of traceWord over its non-zero
+	// words (each word's index and which of its bytes are non-zero). A
+	// sum of independent mixes is order-free and costs one multiplication
+	// per non-zero word inside the scan that finds them anyway
+	// (diversity.go).
 	trace uint64
-	// words lists the non-zero words of the last check, each as its index
-	// << 8 | the mask of its non-zero bytes (the value traceMix hashes),
+	// words lists the indexes of the non-zero words of the last check,
 	// for diversity.observe.
-	words []uint64
+	words []int32
 	// edges counts the edges (map bytes) with any class in total (JQF's
 	// totalCoverage.getNonZeroCount()); validEdges those in valid.
 	edges, validEdges int
@@ -146,14 +146,7 @@ func (c *coverage) check(valid bool) novelty {
 	if cap(c.lines) < mapWords/group {
 		c.lines = make([]int32, mapWords/group)
 	}
-	lines := c.lines[:mapWords/group]
-	nl := 0
-	for i := 0; i < mapWords; i += group {
-		w := (*[group]uint64)(m[i : i+group])
-		lines[nl&(mapWords/group-1)] = int32(i)
-		nl += int(nonZero(w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]))
-	}
-	c.lines = lines[:nl]
+	c.lines = c.lines[:scanLines(m, c.lines[:mapWords/group])]
 	var n novelty
 	var h uint64
 	words := c.words[:0]
@@ -167,9 +160,8 @@ func (c *coverage) check(valid bool) novelty {
 			k := bits.TrailingZeros64(nz) & (group - 1)
 			j := int(i) + k
 			bf := byteFlags(w[k])
-			x := uint64(j)<<8 | wordByteMask(bf)
-			h += traceMix(x)
-			words = append(words, x)
+			h += traceWord(j, bf)
+			words = append(words, int32(j))
 			// Most non-zero words hold one non-zero byte: classify only
 			// those bytes (classifyWord does eight lookups).
 			cl := uint64(0)
@@ -196,21 +188,32 @@ func (c *coverage) check(valid bool) novelty {
 	return n
 }
 
+// scanLinesGo writes the word index of each non-zero cache line of m to
+// lines (one entry per line), in order, and returns how many it wrote:
+// every line's index is written and the count advances only past a
+// non-zero one, so that there is no branch to mispredict (scanLines uses
+// an AVX2 version of the same loop where the CPU has it).
+func scanLinesGo(m *[mapWords]uint64, lines []int32) int {
+	lines = lines[:mapWords/group]
+	nl := 0
+	for i := 0; i < mapWords; i += group {
+		w := (*[group]uint64)(m[i : i+group])
+		lines[nl&(mapWords/group-1)] = int32(i)
+		nl += int(nonZero(w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]))
+	}
+	return nl
+}
+
 // nonZero is 1 if w is not zero, else 0, without a branch.
 func nonZero(w uint64) uint64 { return (w | -w) >> 63 }
 
-// wordByteMask packs byteFlags' eight flags (bits 0, 8, ..., 56) into one
-// byte: bit b set iff byte b was non-zero.
-func wordByteMask(flags uint64) uint64 { return (flags * 0x0102040810204080) >> 56 }
-
-// traceMix is a 64-bit finaliser (SplitMix64's): an independent
-// well-spread value per non-zero word for the trace hash's sum.
-func traceMix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	return x ^ x>>31
+// traceWord is the trace hash's term for non-zero word j whose non-zero
+// bytes are flagged in flags (byteFlags): the two halves of a 128-bit
+// product of the two, each offset by a constant, XORed; distinct
+// (j, flags) pairs give well-spread, independent terms.
+func traceWord(j int, flags uint64) uint64 {
+	hi, lo := bits.Mul64(flags^0x9e3779b97f4a7c15, uint64(j)^0xd1b54a32d192ed03)
+	return hi ^ lo
 }
 
 // clearMap prepares the probe map for the next execution. After a check,

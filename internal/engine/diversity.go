@@ -41,16 +41,18 @@ func (c *coverage) traceHash() uint64 { return c.trace }
 
 // observe records the trace of the execution just checked and reports
 // whether it is unique so far. A unique trace adds one to the abundance
-// of each of its edges, from the non-zero words check listed.
+// of each of its edges: the non-zero bytes of the non-zero words check
+// listed (the map must not have been cleared since the check).
 func (d *diversity) observe(c *coverage) bool {
 	if !d.seen.add(c.traceHash()) {
 		return false
 	}
 	d.unique++
-	for _, x := range c.words {
-		j := int(x>>8) * 8
-		for f := x & 0xff; f != 0; f &= f - 1 {
-			d.abundance[j+bits.TrailingZeros64(f)]++
+	m := liveMap()
+	for _, j := range c.words {
+		j &= mapWords - 1
+		for f := byteFlags(m[j]); f != 0; f &= f - 1 {
+			d.abundance[int(j)*8+bits.TrailingZeros64(f)/8]++
 		}
 	}
 	return true
