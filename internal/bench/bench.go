@@ -434,7 +434,7 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
-	out, err := goCmd(ctx, t.Dir, "list", "-f", "{{.ImportPath}}", ".")
+	out, err := goQuery(ctx, t.Dir, "list", "-f", "{{.ImportPath}}", ".")
 	if err != nil {
 		return nil, fmt.Errorf("bench: target %s: %w\n%s", t, err, out)
 	}
@@ -524,6 +524,22 @@ func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
 // (never used in the user's module).
 func plainEnv() []string {
 	return []string{"GOFLAGS=-mod=mod " + os.Getenv("GOFLAGS")}
+}
+
+// goQuery runs a go command whose standard output is an answer (go list,
+// go env) and returns that output alone: progress the go command prints
+// on standard error ("go: downloading ...", on a fresh module cache) is
+// not part of it. On failure the error carries the standard error.
+func goQuery(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return stderr.Bytes(), fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+	}
+	return out, nil
 }
 
 func goCmdEnv(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {

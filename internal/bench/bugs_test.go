@@ -407,3 +407,26 @@ func TestFoundSince(t *testing.T) {
 		t.Errorf("not a report: %v s, want 9 (its mtime)", got)
 	}
 }
+
+// TestGoQueryStdoutOnly: goQuery returns the go command's answer without
+// what it prints on standard error (a fresh module cache prints
+// "go: downloading ..." there, which once became the oracle's package
+// name). A stand-in go command on PATH prints both.
+func TestGoQueryStdoutOnly(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho 'go: downloading example.com/m v1.0.0' >&2\nif [ \"$1\" = fail ]; then exit 1; fi\necho qname\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := goQuery(context.Background(), t.TempDir(), "list", "-f", "{{.Name}}", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(out); got != "qname\n" {
+		t.Errorf("goQuery output %q, want only the package name", got)
+	}
+	if out, err := goQuery(context.Background(), t.TempDir(), "fail"); err == nil || !strings.Contains(string(out), "downloading") {
+		t.Errorf("failing command: %q, %v; want an error and its standard error", out, err)
+	}
+}

@@ -115,7 +115,7 @@ func buildOracle(ctx context.Context, dir, work string) (*oracle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	out, err := goCmd(ctx, dir, "list", "-f", "{{.Name}}", ".")
+	out, err := goQuery(ctx, dir, "list", "-f", "{{.Name}}", ".")
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w\n%s", err, out)
 	}
@@ -150,7 +150,7 @@ func buildOracle(ctx context.Context, dir, work string) (*oracle, error) {
 	if out, err := goCmd(ctx, dir, "test", "-c", "-overlay="+overlay, "-cover", "-covermode=set", "-coverpkg="+o.pkg, "-o", o.bin, "."); err != nil {
 		return nil, fmt.Errorf("oracle: build the coverage test binary: %w\n%s", err, out)
 	}
-	if out, err := goCmd(ctx, dir, "list", "-f", "{{.Dir}}", o.pkg); err == nil {
+	if out, err := goQuery(ctx, dir, "list", "-f", "{{.Dir}}", o.pkg); err == nil {
 		o.from, o.to = funcLines(filepath.Join(strings.TrimSpace(string(out)), o.siteFile), o.siteFunc)
 	}
 	return o, nil

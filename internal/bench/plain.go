@@ -320,7 +320,7 @@ func (pc *plainCopy) buildInstrumented(ctx context.Context, cover []string, mapB
 // the target module itself and gfz replaced by their directories, and
 // go-fuzz-dep for the go-fuzz wrappers.
 func writePlainModule(ctx context.Context, pkgDir, gfzRoot, dir string) error {
-	gomod, err := goCmd(ctx, pkgDir, "env", "GOMOD")
+	gomod, err := goQuery(ctx, pkgDir, "env", "GOMOD")
 	if err != nil {
 		return fmt.Errorf("find the target's module: %w", err)
 	}
