@@ -84,12 +84,25 @@ func (d *diversity) hill() (b0, b1, b2 float64) {
 }
 
 // traceSet is a set of 64-bit trace hashes (open addressing, linear
-// probing; 0 is stored out of band).
+// probing; 0 is stored out of band). It doubles at half load up to
+// maxTraceSlots slots and is exact until its last size is three quarters
+// full (about 1.5 million hashes). Past that it holds its memory (8 bytes a
+// slot) and becomes a cache: a hash not found takes a slot of its probe
+// sequence, evicting the trace there, and an evicted trace that recurs
+// counts as unique again.
+// Unique traces are most executions of a random search (and many of any),
+// so an exact set grows without bound: at 20,000 executions per second it
+// took a json worker to over 200 MiB in 5 minutes, and a long run would
+// reach the memory limit.
 type traceSet struct {
 	slots []uint64
 	n     int
 	zero  bool
+	max   int // the slot count at which the set stops growing (maxTraceSlots; tests lower it)
 }
+
+// maxTraceSlots bounds a traceSet: 2^21 slots, 16 MiB.
+const maxTraceSlots = 1 << 21
 
 // add inserts h and reports whether it was new.
 func (s *traceSet) add(h uint64) bool {
@@ -100,17 +113,35 @@ func (s *traceSet) add(h uint64) bool {
 		s.zero = true
 		return true
 	}
-	if s.n*2 >= len(s.slots) {
+	if s.max == 0 {
+		s.max = maxTraceSlots
+	}
+	if s.n*2 >= len(s.slots) && len(s.slots) < s.max {
 		s.grow()
 	}
+	// At most seven eighths of the slots are ever used: a search always
+	// meets an empty slot.
 	mask := uint64(len(s.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
+	home := h & mask
+	for i := home; ; i = (i + 1) & mask {
 		switch s.slots[i] {
 		case h:
 			return false
 		case 0:
-			s.slots[i] = h
-			s.n++
+			switch {
+			case s.n*4 < len(s.slots)*3:
+				s.slots[i] = h
+				s.n++
+			case i != home:
+				// Full: take the last slot of h's probe sequence before
+				// the empty one, evicting its trace, so that h is found
+				// and no slot empties (which would cut other sequences).
+				s.slots[(i-1)&mask] = h
+			case s.n*8 < len(s.slots)*7:
+				s.slots[i] = h // an empty home slot: the only place h is found
+				s.n++
+			}
+			// else: new, and not remembered.
 			return true
 		}
 	}
@@ -118,7 +149,7 @@ func (s *traceSet) add(h uint64) bool {
 
 func (s *traceSet) grow() {
 	old := s.slots
-	s.slots = make([]uint64, max(1024, 2*len(old)))
+	s.slots = make([]uint64, min(max(1024, 2*len(old)), max(s.max, 1024)))
 	s.n = 0
 	for _, h := range old {
 		if h != 0 {

@@ -118,3 +118,48 @@ func traceMix(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
 }
+
+// TestTraceSetBounded: up to three quarters of its bound a traceSet is
+// exact; past that it keeps its size, still calls every new hash new and
+// still knows the hash it just added.
+func TestTraceSetBounded(t *testing.T) {
+	s := traceSet{max: 1024}
+	for i := uint64(1); i <= 768; i++ {
+		if !s.add(traceMix(i)) {
+			t.Fatalf("hash %d not new", i)
+		}
+	}
+	for i := uint64(1); i <= 768; i++ {
+		if s.add(traceMix(i)) {
+			t.Fatalf("below the bound: hash %d new twice", i)
+		}
+	}
+	forgotten := 0
+	for i := uint64(769); i <= 20000; i++ {
+		h := traceMix(i)
+		// The one case a full set does not remember a new hash: its home
+		// slot is empty and seven eighths of the slots are used.
+		mayForget := s.slots[h&1023] == 0 && s.n*8 >= 1024*7
+		if !s.add(h) {
+			t.Fatalf("hash %d not new", i)
+		}
+		if s.add(h) {
+			if !mayForget {
+				t.Fatalf("hash %d forgotten at once", i)
+			}
+			forgotten++
+		}
+		if s.n*8 > 1024*7 {
+			t.Fatalf("%d of 1024 slots used", s.n)
+		}
+	}
+	if forgotten > 20000/4 {
+		t.Errorf("%d hashes of 19232 forgotten at once", forgotten)
+	}
+	if len(s.slots) != 1024 {
+		t.Errorf("%d slots, want the bound 1024", len(s.slots))
+	}
+	if d := (traceSet{}); d.max != 0 || maxTraceSlots != 1<<21 {
+		t.Error("default bound changed")
+	}
+}
