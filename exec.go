@@ -322,6 +322,16 @@ const panicFailureFunc = "github.com/gfz-dev/gfz.panicFailure"
 // (debug.Stack, panicFailure and run's deferred function), gfz's instrumentation frames
 // (_gfzHit, ...) and everything from run down.
 func trimStack(s string) string {
+	return trimFrames(s, func(fn string) bool { return fn == runFunc }, func(fn string) bool {
+		return fn == "runtime/debug.Stack" || fn == panicFailureFunc || strings.HasPrefix(fn, runFunc+".func")
+	})
+}
+
+// trimFrames keeps the first line of a goroutine trace and its frames
+// (function line and file line) up to the first whose function stop
+// accepts, leaving out those skip accepts and gfz's instrumentation
+// frames.
+func trimFrames(s string, stop, skip func(fn string) bool) string {
 	lines := strings.Split(s, "\n")
 	var b strings.Builder
 	for i := 0; i < len(lines); i++ {
@@ -332,9 +342,9 @@ func trimStack(s string) string {
 				fn = fn[:j]
 			}
 			switch {
-			case fn == runFunc:
+			case i > 0 && stop(fn):
 				return b.String()
-			case i > 0 && (fn == "runtime/debug.Stack" || fn == panicFailureFunc || strings.HasPrefix(fn, runFunc+".func") || engine.IsInstrumentationFrame(fn)):
+			case i > 0 && (skip(fn) || engine.IsInstrumentationFrame(fn)):
 				i++ // skip the file:line line too
 				continue
 			}

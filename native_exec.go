@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/driver"
@@ -86,7 +87,7 @@ func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
 		a.Set(e.slots[i])
 	}
 	j := &e.job
-	j.reset(newNativeT(e.tg.name))
+	j.reset(newNativeT(e.tg.name), e.known)
 	e.in[0] = reflect.ValueOf(j.nt.t)
 	j.fn, j.in = e.tg.fn, e.in
 	if !e.runner {
@@ -143,10 +144,15 @@ type nativeJob struct {
 	exited   bool      // the runner goroutine ended
 	pcs      []uintptr // the stack of a panic or Goexit
 	cleanup  any       // a panic of a cleanup function
+	// stack is the goroutine's traceback taken while a panic unwinds (as
+	// a gfz target's report has it), unless known says the panic's
+	// signature was reported already (brief repeats).
+	stack []byte
+	known func(sig string) bool
 }
 
-func (j *nativeJob) reset(nt nativeT) {
-	*j = nativeJob{done: j.done, nt: nt, pcs: j.pcs[:0]}
+func (j *nativeJob) reset(nt nativeT, known func(string) bool) {
+	*j = nativeJob{done: j.done, nt: nt, pcs: j.pcs[:0], known: known}
 }
 
 // runNative is the runner goroutine: it runs jobs until one ends it.
@@ -177,6 +183,11 @@ func runNativeJob(j *nativeJob) {
 		case r != nil:
 			j.panicked, j.panicVal = true, r
 			j.pcs = callers(j.pcs)
+			// The executor is blocked on j.done: reading its set of
+			// reported signatures here does not race.
+			if j.known == nil || !j.known(panicSignature(r, j.pcs)) {
+				j.stack = debug.Stack()
+			}
 		case !j.returned:
 			j.goexit = true
 			if t := j.nt.t; t.Failed() || !t.Skipped() {
@@ -244,11 +255,14 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 		}
 		fi := &engine.FailureInfo{
 			Kind:      "panic: " + panicKind(j.panicVal),
-			Signature: engine.PanicSignatureKind(j.panicVal) + "\n" + userFrames(j.pcs, nil),
+			Signature: panicSignature(j.panicVal, j.pcs),
 		}
 		if !e.repeat(fi.Signature) {
 			fi.Message = fmt.Sprint(j.panicVal) + e.logText()
 			fi.Stack = formatNativeStack(j.pcs)
+			if j.stack != nil {
+				fi.Stack = trimNativeStack(string(j.stack))
+			}
 			fi.Value = native.Describe(e.args)
 		}
 		return engine.Failure, fi
@@ -292,6 +306,16 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 	}
 	return engine.Failure, fi
 }
+
+// panicSignature is the failure signature of a panic with value v at the
+// call stack pcs.
+func panicSignature(v any, pcs []uintptr) string {
+	return engine.PanicSignatureKind(v) + "\n" + userFrames(pcs, nil)
+}
+
+// known reports whether sig is a signature repeat would call a repeat,
+// without recording it.
+func (e *nativeExec) known(sig string) bool { return e.repeats != nil && e.repeats[sig] }
 
 // repeat is T.repeat for a native executor (see executor.SetBriefRepeats).
 func (e *nativeExec) repeat(sig string) bool {
@@ -341,6 +365,23 @@ func (e *nativeExec) lastLogSite() string {
 	}
 	return "(no message)\n"
 }
+
+// trimNativeStack removes from a debug.Stack trace taken in runNativeJob's
+// deferred function the frames of the recover (debug.Stack and that
+// function), gfz's instrumentation frames, and everything from the
+// reflect call of the fuzz function down: what is left is the goroutine
+// header, the panic and the frames down to the fuzz function, as in a gfz
+// target's report (trimStack).
+func trimNativeStack(s string) string {
+	return trimFrames(s, func(fn string) bool {
+		return strings.HasPrefix(fn, "reflect.") || fn == runNativeJobFunc
+	}, func(fn string) bool {
+		return fn == "runtime/debug.Stack" || strings.HasPrefix(fn, runNativeJobFunc+".func")
+	})
+}
+
+// runNativeJobFunc is the name of runNativeJob.
+const runNativeJobFunc = "github.com/gfz-dev/gfz.runNativeJob"
 
 // formatNativeStack prints pcs like a goroutine trace from the innermost
 // user frame down to the fuzz function (without the runtime's and the

@@ -167,6 +167,40 @@ func TestNativeFatalSignature(t *testing.T) {
 	}
 }
 
+// TestNativePanicStack: a native target's panic is reported with the
+// goroutine trace taken while it unwinds, as a gfz target's: the header,
+// the panic frame, the panicking function and the fuzz function, without
+// the recover's frames or the reflect call below; a brief repeat (after
+// SetBriefRepeats) carries no stack.
+func TestNativePanicStack(t *testing.T) {
+	ex := nativeExecOf(t, func(t *testing.T, n uint8) { nativePanicker(n) })
+	f := ex.Exec([]byte{1}, 0).Failure
+	if f == nil {
+		t.Fatal("no failure")
+	}
+	for _, want := range []string{"goroutine ", "\npanic(", "gfz.nativePanicker(", "TestNativePanicStack.func1(", "native_internal_test.go:"} {
+		if !strings.Contains(f.Stack, want) {
+			t.Errorf("stack lacks %q:\n%s", want, f.Stack)
+		}
+	}
+	for _, bad := range []string{"reflect.", "debug.Stack", "runNativeJob"} {
+		if strings.Contains(f.Stack, bad) {
+			t.Errorf("stack has %q:\n%s", bad, f.Stack)
+		}
+	}
+	ex.SetBriefRepeats(true)
+	ex.Exec([]byte{1}, 0)
+	if again := ex.Exec([]byte{1}, 0).Failure; again == nil || again.Stack != "" || ex.job.stack != nil {
+		t.Errorf("brief repeat: %+v, job stack %d bytes; want no stack taken", again, len(ex.job.stack))
+	}
+}
+
+//go:noinline
+func nativePanicker(n uint8) {
+	var a []int
+	_ = a[n]
+}
+
 // TestNativeCleanupContextTempDirSetenv: cleanups run after the input,
 // last first, also after t.Fatal; the context is live during the input
 // and canceled after; TempDir is removed and Setenv restored.
