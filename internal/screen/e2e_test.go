@@ -33,9 +33,11 @@ func TestFuzzBinaryScreen(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	// On a terminal: -time 4s gives the status line of 3s, drawn as the
-	// screen, then erased for the final summary.
+	// screen, then erased for the final summary. -timeout 60s: this test
+	// is about the screen, and on a loaded machine the calibrated timeout's
+	// 1s floor once flagged a slow execution (exit status 1).
 	typescript := filepath.Join(t.TempDir(), "typescript")
-	cmd := exec.Command(script, "-qec", bin+" -time 4s -workers 1 -workdir "+filepath.Join(t.TempDir(), "w")+" FuzzParse", typescript)
+	cmd := exec.Command(script, "-qec", bin+" -time 4s -timeout 60s -workers 1 -workdir "+filepath.Join(t.TempDir(), "w")+" FuzzParse", typescript)
 	cmd.Env = append(os.Environ(), "TERM=xterm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("script: %v\n%s", err, out)
@@ -49,7 +51,7 @@ func TestFuzzBinaryScreen(t *testing.T) {
 		t.Errorf("no live screen on a terminal:\n%q", tty)
 	}
 	// On a pipe: plain lines, no escape sequence.
-	run := exec.Command(bin, "-time", "4s", "-workers", "1", "-workdir", filepath.Join(t.TempDir(), "w"), "FuzzParse")
+	run := exec.Command(bin, "-time", "4s", "-timeout", "60s", "-workers", "1", "-workdir", filepath.Join(t.TempDir(), "w"), "FuzzParse")
 	run.Env = append(os.Environ(), "TERM=xterm")
 	out, err := run.CombinedOutput()
 	if err != nil {
