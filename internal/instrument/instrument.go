@@ -257,10 +257,31 @@ func (r *rewriter) sync(n dst.Node, topLevel bool) {
 	if a == nil {
 		return
 	}
+	decs := n.Decorations()
+	if !topLevel && ownLine(decs.Start) {
+		// dst prints the node on the line after its leading comments and
+		// anything added after them, so an inline directive would end up
+		// alone on the line above the node and name that line instead:
+		// name the line above, so that the node's line is its own.
+		p := r.position(a.Pos())
+		if p.IsValid() && p.Filename != "" && p.Line > 1 {
+			decs.Start = append(decs.Start, fmt.Sprintf("/*line %s:%d:1*/", p.Filename, p.Line-1))
+		}
+		return
+	}
 	if d := r.lineDirective(a.Pos(), topLevel); d != "" {
-		decs := n.Decorations()
 		decs.Start = append(decs.Start, d)
 	}
+}
+
+// ownLine reports whether decorations printed before a node put the node
+// on a line of its own: they end with a line comment or a newline.
+func ownLine(start dst.Decorations) bool {
+	if len(start) == 0 {
+		return false
+	}
+	last := start[len(start)-1]
+	return last == "\n" || strings.HasPrefix(last, "//")
 }
 
 // syncEnd makes the line after the last statement of a function body the

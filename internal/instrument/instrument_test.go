@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/importer"
 	"go/parser"
+	"go/printer"
 	"go/token"
 	"go/types"
 	"strings"
@@ -149,4 +150,55 @@ func ExamplePackage_Render() {
 	// 	}
 	// 	/*line /m/p/abs.go:7:1*/ return x /*line /m/p/abs.go:7:1*/
 	// }
+}
+
+// TestStatementLines: every original statement of the rewritten file is
+// at its original line as the compiler sees it (line directives applied),
+// also one preceded by comment lines, by a block comment on its own line,
+// or by a block comment on its line, and the statements of a case.
+func TestStatementLines(t *testing.T) {
+	const src = `package p
+
+func G(s string, r int) (x int) {
+	x = 1
+	// one
+	// two
+	x += len(s[r+1 : r+9])
+	/* own line */
+	x += 3
+	/* inline */ x += 4
+	switch r {
+	case 1:
+		// comment in a case
+		x += 5
+
+		// after a blank line
+		x += 6
+	}
+	return x
+}
+`
+	_, out := rewrite(t, src)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "out.go", out, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string]int{"x = 1": 4, "x += len(s[r+1 : r+9])": 7, "x += 3": 9, "x += 4": 10, "x += 5": 14, "x += 6": 17, "return x": 19}
+	got := map[string]int{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt, *ast.ReturnStmt:
+			var b strings.Builder
+			if err := printer.Fprint(&b, token.NewFileSet(), s); err == nil {
+				got[b.String()] = fset.Position(s.Pos()).Line
+			}
+		}
+		return true
+	})
+	for stmt, line := range want {
+		if got[stmt] != line {
+			t.Errorf("%q at line %d, want %d\n%s", stmt, got[stmt], line, out)
+		}
+	}
 }
