@@ -237,14 +237,22 @@ func (r *rewriter) probing() bool { return r.noProbe == 0 }
 // /*line file:line:col*/ (go/printer separates it from the token by one
 // blank, hence col-1); top-level declarations, which dst prints on the line
 // after their directive, get a //line comment, which go/printer keeps at
-// column 1 as the compiler requires.
-func (r *rewriter) lineDirective(pos token.Pos, topLevel bool) string {
+// column 1 as the compiler requires. A statement that dst prints on the
+// line after its directive (it has leading comments: see ownLine) gets a
+// directive naming the line above, so that its own line is pos's.
+func (r *rewriter) lineDirective(pos token.Pos, topLevel, lineAbove bool) string {
 	p := r.position(pos)
 	if !p.IsValid() || p.Filename == "" {
 		return ""
 	}
-	if topLevel {
+	switch {
+	case topLevel:
 		return fmt.Sprintf("//line %s:%d:%d", p.Filename, p.Line, p.Column)
+	case lineAbove:
+		if p.Line < 2 {
+			return ""
+		}
+		return fmt.Sprintf("/*line %s:%d:1*/", p.Filename, p.Line-1)
 	}
 	return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, max(1, p.Column-1))
 }
@@ -258,24 +266,14 @@ func (r *rewriter) sync(n dst.Node, topLevel bool) {
 		return
 	}
 	decs := n.Decorations()
-	if !topLevel && ownLine(decs.Start) {
-		// dst prints the node on the line after its leading comments and
-		// anything added after them, so an inline directive would end up
-		// alone on the line above the node and name that line instead:
-		// name the line above, so that the node's line is its own.
-		p := r.position(a.Pos())
-		if p.IsValid() && p.Filename != "" && p.Line > 1 {
-			decs.Start = append(decs.Start, fmt.Sprintf("/*line %s:%d:1*/", p.Filename, p.Line-1))
-		}
-		return
-	}
-	if d := r.lineDirective(a.Pos(), topLevel); d != "" {
+	if d := r.lineDirective(a.Pos(), topLevel, !topLevel && ownLine(decs.Start)); d != "" {
 		decs.Start = append(decs.Start, d)
 	}
 }
 
 // ownLine reports whether decorations printed before a node put the node
-// on a line of its own: they end with a line comment or a newline.
+// on a line of its own: they end with a line comment or a newline, and dst
+// then prints anything appended after them on a line of its own too.
 func ownLine(start dst.Decorations) bool {
 	if len(start) == 0 {
 		return false
