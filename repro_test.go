@@ -116,7 +116,8 @@ func TestReproCrashes(t *testing.T) {
 
 // TestDescribe: the description of an input for the supervisor gives the
 // values drawn as drawn and the bytes the execution read, when the process
-// exits, crashes or hangs; bytes read without a generator count too.
+// exits, crashes or hangs, and whether the input ran past the timeout;
+// bytes read without a generator count too.
 func TestDescribe(t *testing.T) {
 	bin := crashersBinary(t)
 	padded := append(bytes.Clone(trigger7), bytes.Repeat([]byte{9}, 100)...)
@@ -124,12 +125,13 @@ func TestDescribe(t *testing.T) {
 	cases := []struct {
 		target   string
 		consumed int
+		timedOut bool
 	}{
-		{"FuzzExitAfterRead", 8}, // 5 bytes of values, 3 read straight from the source
-		{"FuzzExit", 5},
-		{"FuzzMapWrite", 5},
-		{"FuzzHang", 5},
-		{"FuzzFine", 5},
+		{"FuzzExitAfterRead", 8, false}, // 5 bytes of values, 3 read straight from the source
+		{"FuzzExit", 5, false},
+		{"FuzzMapWrite", 5, false},
+		{"FuzzHang", 5, true},
+		{"FuzzFine", 5, false},
 	}
 	var wg sync.WaitGroup
 	for _, c := range cases {
@@ -138,15 +140,15 @@ func TestDescribe(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			values, consumed, err := gfz.DescribeInput(ctx, bin, c.target, 0, padded, 300*time.Millisecond)
-			if err != nil || values != wantValues || consumed != c.consumed {
-				t.Errorf("%s: describe = %q, %d, %v; want %q, %d", c.target, values, consumed, err, wantValues, c.consumed)
+			d, err := gfz.DescribeInput(ctx, bin, c.target, 0, padded, 300*time.Millisecond)
+			if err != nil || d.Values != wantValues || d.Consumed != c.consumed || d.TimedOut != c.timedOut {
+				t.Errorf("%s: describe = %+v, %v; want %q, %d, timed out %v", c.target, d, err, wantValues, c.consumed, c.timedOut)
 			}
 		}()
 	}
 	wg.Wait()
 	// A target that never calls gfz.Fuzz cannot be described.
-	if _, _, err := gfz.DescribeInput(context.Background(), bin, "FuzzNope", 0, padded, time.Second); err == nil {
+	if _, err := gfz.DescribeInput(context.Background(), bin, "FuzzNope", 0, padded, time.Second); err == nil {
 		t.Errorf("describing an input of an unknown target: no error")
 	}
 }

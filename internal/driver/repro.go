@@ -421,13 +421,14 @@ func oneLine(s string) string {
 }
 
 // describer returns the engine's SupervisorConfig.Describe: it re-runs one
-// input in a -repro child and returns the values it drew, as drawn, and
-// how many bytes it read, whatever ended the process.
-func (c *config) describer(exe string) func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
-	return func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+// input in a -repro child and returns the values it drew, as drawn, how
+// many bytes it read, whatever ended the process, and whether it ran past
+// the timeout.
+func (c *config) describer(exe string) func(ctx context.Context, input []byte, timeout time.Duration) (engine.Rerun, error) {
+	return func(ctx context.Context, input []byte, timeout time.Duration) (engine.Rerun, error) {
 		f, err := os.CreateTemp("", "gfz-describe-*.input")
 		if err != nil {
-			return "", -1, fmt.Errorf("describe: %w", err)
+			return engine.Rerun{}, fmt.Errorf("describe: %w", err)
 		}
 		defer os.Remove(f.Name())
 		_, err = f.Write(c.encodeInput(input))
@@ -435,7 +436,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			err = cerr
 		}
 		if err != nil {
-			return "", -1, fmt.Errorf("describe: %w", err)
+			return engine.Rerun{}, fmt.Errorf("describe: %w", err)
 		}
 		if timeout <= 0 {
 			timeout = c.reproTimeout()
@@ -448,15 +449,15 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {
-			return "", -1, fmt.Errorf("describe: %w", err)
+			return engine.Rerun{}, fmt.Errorf("describe: %w", err)
 		}
 		if err := ctx.Err(); err != nil {
-			return "", -1, fmt.Errorf("describe: %w", err)
+			return engine.Rerun{}, fmt.Errorf("describe: %w", err)
 		}
 		if st.input < 0 {
-			return "", -1, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
+			return engine.Rerun{}, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
-		return st.valuesText(), st.read, nil
+		return engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == engine.KindTimeout}, nil
 	}
 }
 

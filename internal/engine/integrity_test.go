@@ -399,7 +399,7 @@ func TestFailureSites(t *testing.T) {
 
 // crashSupervisor is a supervisor with one slot whose worker died running
 // input in execution 7.
-func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.Duration) (string, int, error)) (*supervisor, *slot, *strings.Builder) {
+func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.Duration) (Rerun, error)) (*supervisor, *slot, *strings.Builder) {
 	t.Helper()
 	dir := t.TempDir()
 	wd, err := openWorkdir(dir)
@@ -428,12 +428,12 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 func TestCrashDescribed(t *testing.T) {
 	var gotInput []byte
 	var gotTimeout time.Duration
-	s, sl, out := crashSupervisor(t, func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+	s, sl, out := crashSupervisor(t, func(ctx context.Context, input []byte, timeout time.Duration) (Rerun, error) {
 		gotInput, gotTimeout = input, timeout
 		if _, ok := ctx.Deadline(); !ok {
 			t.Error("Describe called without a deadline")
 		}
-		return "k = 7\nname = \"x\"\n", 5, nil
+		return Rerun{Values: "k = 7\nname = \"x\"\n", Consumed: 5}, nil
 	})
 	s.crash(sl, exitState(t, "exit 2"))
 	if len(s.newFiles) != 1 {
@@ -461,8 +461,8 @@ func TestCrashDescribed(t *testing.T) {
 		t.Errorf("announced %d times", n)
 	}
 
-	s, sl, _ = crashSupervisor(t, func(context.Context, []byte, time.Duration) (string, int, error) {
-		return "", -1, errors.New("the re-run did not start")
+	s, sl, _ = crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		return Rerun{Consumed: -1}, errors.New("the re-run did not start")
 	})
 	s.crash(sl, exitState(t, "exit 2"))
 	in, err = ReadInputFile(s.newFiles[0])
@@ -475,11 +475,87 @@ func TestCrashDescribed(t *testing.T) {
 	}
 }
 
+// TestTimeoutConfirmedByRerun: a worker killed for running past the
+// timeout is reported as a TIMEOUT only if re-running its input alone
+// times out too; otherwise the timeout is unconfirmed: no failure, a
+// warning, the input and report kept in unconfirmed/, counted in stats,
+// and the same hang signature checked again when it recurs. Without
+// Describe every timeout is reported.
+func TestTimeoutConfirmedByRerun(t *testing.T) {
+	hang := fmt.Sprintf(hangDumpA, 12)
+	for _, c := range []struct {
+		name     string
+		describe bool
+		timedOut bool
+		report   bool
+	}{
+		{"repeated", true, true, true},
+		{"not repeated", true, false, false},
+		{"no describe", false, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			reruns := 0
+			s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+				reruns++
+				return Rerun{Values: "k = 7\n", Consumed: 2, TimedOut: c.timedOut}, nil
+			})
+			if !c.describe {
+				s.cfg.Describe = nil
+			}
+			sl.tail = &tailWriter{mu: &s.outMu}
+			sl.tail.Write([]byte(hang))
+			sl.kill = KindTimeout
+			s.crash(sl, exitState(t, "kill -QUIT $$"))
+			s.crash(sl, exitState(t, "kill -QUIT $$")) // the same hang again
+			if s.timeouts != 2 {
+				t.Errorf("timeouts %d, want 2", s.timeouts)
+			}
+			reported := len(s.newFiles) == 1 && len(s.known) == 1
+			if reported != c.report || (!c.report && len(s.newFiles) != 0) {
+				t.Fatalf("reported %v (new files %v, known %d), want %v\n%s", reported, s.newFiles, len(s.known), c.report, out)
+			}
+			kept, _ := filepath.Glob(filepath.Join(s.wd.root, unconfirmedDir, "*.input"))
+			warnings := strings.Count(out.String(), "WARNING: worker 1: execution 7 ran for more than 1s, but its input ran to its end")
+			if c.report {
+				if s.unconfirmed != 0 || len(kept) != 0 || warnings != 0 {
+					t.Errorf("confirmed timeout: unconfirmed %d, kept %v, %d warnings", s.unconfirmed, kept, warnings)
+				}
+				if c.describe && reruns != 1 {
+					t.Errorf("re-ran %d times, want once (the second is a known failure)", reruns)
+				}
+				return
+			}
+			if s.unconfirmed != 2 || len(kept) != 1 || warnings != 2 || reruns != 2 {
+				t.Fatalf("unconfirmed %d, kept %v, %d warnings, %d re-runs; want 2, one file, 2, 2\n%s", s.unconfirmed, kept, warnings, reruns, out)
+			}
+			in, err := ReadInputFile(kept[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			extended := extendedInput([]byte{7, 8, 9}, 1234, param.DefaultMaxSize)
+			if !bytes.Equal(in, extended[:2]) {
+				t.Errorf("kept input %x, want the 2 bytes read %x", in, extended[:2])
+			}
+			rep, _ := os.ReadFile(strings.TrimSuffix(kept[0], ".input") + ".txt")
+			if !strings.Contains(string(rep), "unconfirmed, not counted as a failure") || !strings.Contains(string(rep), "\tk = 7\n") {
+				t.Errorf("report of the unconfirmed timeout:\n%s", rep)
+			}
+			if err := s.writeStats("done"); err != nil {
+				t.Fatal(err)
+			}
+			stats, _ := os.ReadFile(filepath.Join(s.wd.root, statsFile))
+			if !regexp.MustCompile(`(?m)^unconfirmed_timeouts\s*:\s*2$`).Match(stats) {
+				t.Errorf("stats lack unconfirmed_timeouts 2:\n%s", stats)
+			}
+		})
+	}
+}
+
 // TestCrashClaimedByWorker: when a worker saved the same failure while the
 // supervisor was about to, the supervisor does not announce it again.
 func TestCrashClaimedByWorker(t *testing.T) {
-	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (string, int, error) {
-		return "", 3, nil
+	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		return Rerun{Consumed: 3}, nil
 	})
 	// The worker's save happens while the supervisor describes the input:
 	// emulate it by claiming the input first.

@@ -66,8 +66,8 @@ func (s *supervisor) shrinkDeath(rep *failureReport, path string) {
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
 		if s.cfg.Describe != nil {
-			if values, _, err := s.describe(res.Input); err == nil {
-				rep.Info.Value = values
+			if d, err := s.describe(res.Input); err == nil {
+				rep.Info.Value = d.Values
 			}
 		}
 	}

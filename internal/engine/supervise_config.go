@@ -43,15 +43,18 @@ type SupervisorConfig struct {
 	// save); Supervise then stops and returns an error.
 	ErrorExit int
 	// Describe, when set, re-runs one input in a fresh process the way
-	// -repro does, with the per-input timeout, and returns the generated
-	// values as they were drawn (report text, possibly partial when the
-	// process died mid-execution) and how many bytes of input the
-	// execution had read when it ended, crashed or hung (-1: unknown).
-	// The supervisor uses it for each new failure that killed a worker:
-	// the report shows the values and the input is saved trimmed to the
-	// bytes read. nil: such reports have no values and inputs are saved
-	// as published (extended to the size cap).
-	Describe func(ctx context.Context, input []byte, timeout time.Duration) (values string, consumed int, err error)
+	// -repro does, with the per-input timeout, and returns what it found
+	// (Rerun): the generated values as they were drawn (report text,
+	// possibly partial when the process died mid-execution), how many
+	// bytes of input the execution had read when it ended, crashed or hung,
+	// and whether it ran past the timeout. The supervisor uses it for each
+	// new failure that killed a worker: the report shows the values, the
+	// input is saved trimmed to the bytes read, and a timeout that the
+	// re-run does not repeat is kept aside as unconfirmed instead of being
+	// reported (see docs/ENGINE.md, "Timeouts"). nil: such reports have no
+	// values, inputs are saved as published (extended to the size cap) and
+	// every timeout is reported.
+	Describe func(ctx context.Context, input []byte, timeout time.Duration) (Rerun, error)
 	// NewFailure, when set, is called (in the supervisor's goroutine) with
 	// the path of each new failure's saved input, failures/<hash>.input,
 	// once the failure is saved: at once for a worker's death the
@@ -74,6 +77,19 @@ type SupervisorConfig struct {
 	Probe      func(ctx context.Context, input []byte, timeout time.Duration) (sig string, consumed int, err error)
 	ShrinkRuns int64
 	ShrinkTime time.Duration
+}
+
+// Rerun is what re-running one input in a fresh process found
+// (SupervisorConfig.Describe).
+type Rerun struct {
+	// Values are the generated values as drawn, in the report's format.
+	Values string
+	// Consumed is how many bytes of input the execution had read when it
+	// ended (-1: unknown).
+	Consumed int
+	// TimedOut tells that the execution ran for more than the timeout and
+	// was stopped.
+	TimedOut bool
 }
 
 // WorkerSpec tells a worker process what to do (passed by

@@ -90,11 +90,14 @@ type supervisor struct {
 	slowest     time.Duration
 
 	restarts, crashes, timeouts, ooms int
-	maxCov, maxValidCov               int64
-	met                               supMetrics // supervisor_stats.go
-	stopping                          bool
-	stopAt                            time.Time
-	startRSS                          int64
+	// unconfirmed counts the timeouts that re-running their input did not
+	// repeat (supervisor_crash.go, unconfirmedTimeout).
+	unconfirmed         int
+	maxCov, maxValidCov int64
+	met                 supMetrics // supervisor_stats.go
+	stopping            bool
+	stopAt              time.Time
+	startRSS            int64
 }
 
 // Supervise runs a fuzzing campaign in cfg.Workers worker processes. Each

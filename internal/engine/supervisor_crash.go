@@ -46,15 +46,17 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	}
 	input := extendFor(s.wd.codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
+	confirmed := true
 	if s.cfg.Describe != nil {
-		values, consumed, err := s.describe(input)
+		d, err := s.describe(input)
 		if err != nil {
 			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
 		} else {
-			info.Value = values
-			if consumed >= 0 && consumed <= len(input) {
-				input = input[:consumed]
+			info.Value = d.Values
+			if d.Consumed >= 0 && d.Consumed <= len(input) {
+				input = input[:d.Consumed]
 			}
+			confirmed = kind != KindTimeout || d.TimedOut
 		}
 	}
 	now := time.Now()
@@ -62,6 +64,10 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		Target: s.cfg.Target, Result: res, Signature: sig, Info: info, Input: input,
 		Exec: s.totals().execs, FoundBy: fmt.Sprintf("worker %d, in its execution %d", sl.id, n),
 		Found: now, Into: now.Sub(s.start),
+	}
+	if !confirmed {
+		s.unconfirmedTimeout(rep, sl.id, n)
+		return
 	}
 	rep.Repro = reproCommand(s.wd.failures, failureName(sig), s.cfg.Target)
 	path, claimed, err := s.wd.saveFailure(rep)
@@ -79,9 +85,29 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.newFailure(path)
 }
 
-// describe re-runs a crash input with cfg.Describe (values and bytes
-// read), bounded by the per-input timeout.
-func (s *supervisor) describe(input []byte) (string, int, error) {
+// unconfirmedTimeout handles a timeout that re-running its input in a
+// fresh process did not repeat: the input ran to its end within the
+// timeout when run alone. Such a timeout is most likely the machine's (an
+// overloaded machine descheduling the worker, a long pause), not the
+// input's, so it is not reported as a failure; its input and report are
+// kept in unconfirmed/ and a warning says so. A hang that only happens
+// sometimes shows up as the same warning again and again.
+func (s *supervisor) unconfirmedTimeout(rep *failureReport, worker int, n uint64) {
+	s.unconfirmed++
+	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
+	rep.Repro = reproCommand(s.wd.unconfirmed, failureName(rep.Signature), s.cfg.Target)
+	path, err := s.wd.saveUnconfirmed(rep)
+	if err != nil {
+		s.errorf("could not keep the input of an unconfirmed timeout of worker %d: %v", worker, err)
+		return
+	}
+	s.printf("gfz: WARNING: worker %d: execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (an overloaded machine or a long pause?); input kept in %s; raise -timeout if this recurs\n",
+		worker, n, s.timeout, path)
+}
+
+// describe re-runs a crash input with cfg.Describe (values, bytes read,
+// whether it timed out), bounded by the per-input timeout.
+func (s *supervisor) describe(input []byte) (Rerun, error) {
 	to := s.timeout
 	if to <= 0 {
 		to = maxCalibratedTimeout

@@ -185,6 +185,7 @@ func (s *supervisor) writeStats(state string) error {
 		kv("restarts", s.restarts)
 		kv("crashes", s.crashes)
 		kv("timeouts", s.timeouts)
+		kv("unconfirmed_timeouts", s.unconfirmed)
 		kv("ooms", s.ooms)
 		kv("rss_supervisor_kb", selfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
@@ -219,6 +220,10 @@ func (s *supervisor) printFinal() {
 	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)
+	}
+	if s.unconfirmed > 0 {
+		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
+			plural(s.unconfirmed, "timeout"), s.wd.unconfirmed)
 	}
 	if n := len(s.errs); n > 0 {
 		// Each was printed when it happened.

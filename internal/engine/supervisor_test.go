@@ -298,12 +298,12 @@ func TestDescribeRestartsHangClocks(t *testing.T) {
 	other := &slot{id: 1, running: true, lastState: 3, stateSince: long}
 	var during time.Time
 	s := &supervisor{timeout: time.Second, slots: []*slot{other}, cfg: SupervisorConfig{
-		Describe: func(ctx context.Context, input []byte, timeout time.Duration) (string, int, error) {
+		Describe: func(ctx context.Context, input []byte, timeout time.Duration) (Rerun, error) {
 			during = time.Now()
-			return "x = 1\n", 1, nil
+			return Rerun{Values: "x = 1\n", Consumed: 1}, nil
 		},
 	}}
-	if _, _, err := s.describe([]byte{1}); err != nil {
+	if _, err := s.describe([]byte{1}); err != nil {
 		t.Fatal(err)
 	}
 	if other.stateSince.Before(during) {

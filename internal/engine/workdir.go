@@ -19,14 +19,19 @@ import (
 const (
 	corpusDir   = "corpus"
 	failuresDir = "failures"
-	plotFile    = "plot_data"
-	statsFile   = "stats"
-	plotHeader  = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures, hill_b0, hill_b1, hill_b2, zero_mutations, mutation_distance_mean\n"
+	// unconfirmedDir holds the timeouts that re-running their input did
+	// not repeat (created when the first one is kept).
+	unconfirmedDir = "unconfirmed"
+	plotFile       = "plot_data"
+	statsFile      = "stats"
+	plotHeader     = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures, hill_b0, hill_b1, hill_b2, zero_mutations, mutation_distance_mean\n"
 )
 
 // workdir is an opened work directory.
 type workdir struct {
 	root, corpus, failures string
+	// unconfirmed is the directory of unconfirmed timeouts (unconfirmedDir).
+	unconfirmed string
 	// codec writes and reads the input files (nil: BytesCodec).
 	codec Codec
 	// plot holds the plot_data content written so far (the previous runs'
@@ -46,9 +51,10 @@ func openWorkdir(root string) (*workdir, error) {
 		root = abs
 	}
 	w := &workdir{
-		root:     root,
-		corpus:   filepath.Join(root, corpusDir),
-		failures: filepath.Join(root, failuresDir),
+		root:        root,
+		corpus:      filepath.Join(root, corpusDir),
+		failures:    filepath.Join(root, failuresDir),
+		unconfirmed: filepath.Join(root, unconfirmedDir),
 	}
 	for _, d := range []string{w.corpus, w.failures} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -319,6 +325,25 @@ func (w *workdir) saveFailure(r *failureReport) (path string, claimed bool, err 
 		return "", false, fmt.Errorf("engine: save failure report: %w", err)
 	}
 	return in, true, nil
+}
+
+// saveUnconfirmed keeps the input and report of a timeout that re-running
+// its input did not repeat in unconfirmed/<hash>.input and .txt (written
+// atomically; a later one with the same signature replaces them) and
+// returns the input's path.
+func (w *workdir) saveUnconfirmed(r *failureReport) (string, error) {
+	dir := w.unconfirmed
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("engine: keep unconfirmed timeout: %w", err)
+	}
+	base := filepath.Join(dir, failureName(r.Signature))
+	if err := WriteFileAtomic(base+".input", w.encode(r.Input)); err != nil {
+		return "", fmt.Errorf("engine: keep unconfirmed timeout: %w", err)
+	}
+	if err := WriteFileAtomic(base+".txt", r.format()); err != nil {
+		return "", fmt.Errorf("engine: keep unconfirmed timeout: %w", err)
+	}
+	return base + ".input", nil
 }
 
 // writeStats rewrites the stats file and plot_data.
