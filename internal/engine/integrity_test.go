@@ -326,6 +326,18 @@ func TestSignatureRules(t *testing.T) {
 		"abc123def":                              "abcNdef",
 		strings.Repeat("a", 200):                 strings.Repeat("a", 120) + "...",
 		"runtime error: slice bounds out of 0x0": "runtime error: slice bounds out of N",
+		// Quoted input text: one signature whatever the quoted text.
+		`BUG: Expected valid escape code after \, but got ','.`:  `BUG: Expected valid escape code after \, but got '_'.`,
+		`BUG: Expected valid escape code after \, but got 'é'.`:  `BUG: Expected valid escape code after \, but got '_'.`,
+		`got '\n' and '\'' and '\x41' and '\u00e9'`:              `got '_' and '_' and '_' and '_'`,
+		`key "a b\"c" defined twice`:                             `key "_" defined twice`,
+		`Expected key start but instead found "", around line 3`: `Expected key start but instead found "_", around line N`,
+		// Not quotes: apostrophes, an unclosed string, a long 'literal'.
+		`can't parse it's 'x'`: `can't parse it's '_'`,
+		`unclosed "abc`:        `unclosed "abc`,
+		`'ab' is not a rune`:   `'ab' is not a rune`,
+		`trailing '`:           `trailing '`,
+		`empty '' and "x\`:     `empty '' and "x\`,
 	} {
 		if got := NormalizeMessage(in); got != want {
 			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)

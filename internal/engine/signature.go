@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Failure signatures.
@@ -80,16 +81,23 @@ func FrameLine(fn, file string, line int) string {
 	return fmt.Sprintf("%s %s:%d", fn, filepath.Base(file), line)
 }
 
-// NormalizeMessage makes failure messages that differ only in numbers
-// equal: it keeps the first line, replaces every run of decimal digits and
-// every hexadecimal number written 0x... by N, and keeps at most 120
-// characters.
+// NormalizeMessage makes failure messages that differ only in numbers or
+// in the input text they quote equal: it keeps the first line, replaces
+// every run of decimal digits and every hexadecimal number written 0x...
+// by N, the content of every double-quoted string ("...", with backslash
+// escapes, as %q writes it) by _ and of every single-quoted rune literal
+// ('x', '\n', '\u00e9') by _, and keeps at most 120 characters. A lone
+// apostrophe (can't) is text. Parsers panic with the character or token
+// they choked on ("expected valid escape code after \, but got ','"): one
+// bug, one signature, whichever character the input had there; messages
+// that differ outside the quotes stay apart.
 func NormalizeMessage(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= '0' && c <= '9' {
+		switch {
+		case c >= '0' && c <= '9':
 			if c == '0' && i+2 < len(s) && (s[i+1] == 'x' || s[i+1] == 'X') && isHex(s[i+2]) {
 				i += 2
 				for i < len(s) && isHex(s[i]) {
@@ -101,7 +109,18 @@ func NormalizeMessage(s string) string {
 				}
 			}
 			b.WriteByte('N')
-		} else {
+		case c == '"' || c == '\'':
+			n := quotedLen(s[i:])
+			if n == 0 {
+				b.WriteByte(c)
+				i++
+				break
+			}
+			b.WriteByte(c)
+			b.WriteByte('_')
+			b.WriteByte(c)
+			i += n
+		default:
 			b.WriteByte(c)
 			i++
 		}
@@ -111,6 +130,55 @@ func NormalizeMessage(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// quotedLen returns the length of the quoted string ("..." with backslash
+// escapes) or rune literal ('x', '\n', '\x41', '\u00e9', '\”) that s
+// starts with, or 0 if s does not start with one.
+func quotedLen(s string) int {
+	if s[0] == '"' {
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return 0
+	}
+	// A rune literal: one rune or one escape, then the closing quote.
+	j := 1
+	if j >= len(s) || s[j] == '\'' {
+		return 0
+	}
+	if s[j] == '\\' {
+		j++
+		if j >= len(s) {
+			return 0
+		}
+		switch s[j] {
+		case 'x':
+			j += 3
+		case 'u':
+			j += 5
+		case 'U':
+			j += 9
+		default:
+			if s[j] >= '0' && s[j] <= '7' {
+				j += 3
+			} else {
+				j++
+			}
+		}
+	} else {
+		_, size := utf8.DecodeRuneInString(s[j:])
+		j += size
+	}
+	if j < len(s) && s[j] == '\'' {
+		return j + 1
+	}
+	return 0
 }
 
 func isHex(c byte) bool {
