@@ -498,12 +498,8 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	}
 	if has(GoFuzz) && r.unavailable(GoFuzz, t) == "" {
 		p.goFuzz = filepath.Join(dir, "gofuzz.zip")
-		cmd := exec.CommandContext(ctx, filepath.Join(r.cfg.GoFuzzBin, "go-fuzz-build"),
-			"-func", "FuzzGfzBench_"+t.Name, "-o", p.goFuzz, p.plain.PkgPath)
-		cmd.Dir = p.plain.Dir
-		cmd.Env = append(os.Environ(), plainEnv()...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			off(fmt.Sprintf("go-fuzz-build failed: %v: %s", err, out), GoFuzz)
+		if err := goFuzzBuild(ctx, r.cfg.GoFuzzBin, p.plain.Dir, p.plain.PkgPath, "FuzzGfzBench_"+t.Name, p.goFuzz); err != nil {
+			off(err.Error(), GoFuzz)
 		}
 	}
 	p.coverPkg = append([]string{p.pkgPath}, t.Cover...)
@@ -524,6 +520,50 @@ func goCmd(ctx context.Context, dir string, args ...string) ([]byte, error) {
 // (never used in the user's module).
 func plainEnv() []string {
 	return []string{"GOFLAGS=-mod=mod " + os.Getenv("GOFLAGS")}
+}
+
+// goFuzzBuild builds the go-fuzz archive out of function fn of package pkg
+// (a plain copy in dir) with go-fuzz-build from directory bin. gfz's own
+// packages (the generator library, the user API and what it imports) are
+// passed to -preserve, not instrumented: gfz-build does not instrument
+// them either, so both fuzzers get feedback from the same code (go-fuzz
+// also instruments the standard library, its default), and go-fuzz's
+// source rewriting misplaces //go:embed directives (it cannot build
+// gfz's internal/report).
+func goFuzzBuild(ctx context.Context, bin, dir, pkg, fn, out string) error {
+	list := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{.ImportPath}}", pkg)
+	list.Dir = dir
+	list.Env = append(os.Environ(), plainEnv()...)
+	var stderr bytes.Buffer
+	list.Stderr = &stderr
+	deps, err := list.Output()
+	if err != nil {
+		return fmt.Errorf("go-fuzz-build: go list -deps %s: %v: %s", pkg, err, lastLines(stderr.Bytes(), 3))
+	}
+	var preserve []string
+	for _, d := range strings.Fields(string(deps)) {
+		if isGfzPackage(d) {
+			preserve = append(preserve, d)
+		}
+	}
+	args := []string{"-func", fn, "-o", out}
+	if len(preserve) > 0 {
+		args = append(args, "-preserve", strings.Join(preserve, ","))
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "go-fuzz-build"), append(args, pkg)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), plainEnv()...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go-fuzz-build failed: %v: %s", err, b)
+	}
+	return nil
+}
+
+// isGfzPackage tells whether import path p is one of gfz's own packages
+// (not its testdata, which holds user code).
+func isGfzPackage(p string) bool {
+	const mod = "github.com/gfz-dev/gfz"
+	return (p == mod || strings.HasPrefix(p, mod+"/")) && !strings.Contains(p+"/", "/testdata/")
 }
 
 // goQuery runs a go command whose standard output is an answer (go list,

@@ -360,11 +360,8 @@ func (r *bugRunner) prepare(ctx context.Context, name string) (*bugPrep, error) 
 			off("plain copy: "+err.Error(), isGF)
 		} else {
 			p.goFuzz = filepath.Join(p.work, "gofuzz.zip")
-			cmd := exec.CommandContext(ctx, filepath.Join(r.cfg.GoFuzzBin, "go-fuzz-build"), "-func", "FuzzGfzBench_FuzzGfz", "-o", p.goFuzz, p.plain.PkgPath)
-			cmd.Dir = p.plain.Dir
-			cmd.Env = append(os.Environ(), plainEnv()...)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				off(fmt.Sprintf("go-fuzz-build failed: %v: %s", err, out), isGF)
+			if err := goFuzzBuild(ctx, r.cfg.GoFuzzBin, p.plain.Dir, p.plain.PkgPath, "FuzzGfzBench_FuzzGfz", p.goFuzz); err != nil {
+				off(err.Error(), isGF)
 			}
 		}
 	}
