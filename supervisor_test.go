@@ -189,6 +189,51 @@ func TestCrashKinds(t *testing.T) {
 	}
 }
 
+// TestUnconfirmedTimeout: a worker killed for running past the timeout on
+// an input that, re-run alone, returns at once is not reported as a
+// failure: the run exits 0 with a warning, the input is kept in
+// unconfirmed/ and stats count it.
+func TestUnconfirmedTimeout(t *testing.T) {
+	bin := crashersBinary(t)
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	marker := filepath.Join(dir, "slow-once")
+	cmd := exec.Command(bin, "-workers", "1", "-seed", "3", "-runs", "300", "-timeout", "1s", "-workdir", wd, "FuzzSlowOnce")
+	cmd.Env = append(os.Environ(), "GFZ_SLOW_ONCE="+marker)
+	b, err := cmd.CombinedOutput()
+	out := string(b)
+	if err != nil {
+		t.Fatalf("%v, want exit 0\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("the target never hung: %v\n%s", err, out)
+	}
+	if reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*")); len(reports) != 0 {
+		t.Errorf("failures saved: %v\n%s", reports, out)
+	}
+	kept, _ := filepath.Glob(filepath.Join(wd, "unconfirmed", "*.input"))
+	if len(kept) != 1 {
+		t.Fatalf("unconfirmed inputs %v, want one\n%s", kept, out)
+	}
+	for _, want := range []string{"WARNING: worker 0: execution ", "ran for more than 1s, but its input ran to its end within the timeout when re-run alone",
+		"1 timeout not confirmed when re-run alone"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	st := readStats(t, wd)
+	if n := statInt(t, st, "timeouts"); n != 1 {
+		t.Errorf("timeouts %d, want 1", n)
+	}
+	if n := statInt(t, st, "unconfirmed_timeouts"); n != 1 {
+		t.Errorf("unconfirmed_timeouts %d, want 1", n)
+	}
+	// The kept input runs with -repro (and returns now).
+	if out, code := runBin(t, bin, "-repro", kept[0], "FuzzSlowOnce"); code != 0 {
+		t.Errorf("-repro of the kept input: exit %d\n%s", code, out)
+	}
+}
+
 // TestCrashRepro: the saved input of a crash reproduces it with -repro.
 func TestCrashRepro(t *testing.T) {
 	bin := crashersBinary(t)

@@ -99,6 +99,28 @@ func FuzzHang(f *testing.F) {
 	})
 }
 
+// FuzzSlowOnce hangs the first time it is triggered and returns at once
+// every later time, in any process: the first trigger creates the file
+// named by $GFZ_SLOW_ONCE. A timeout that re-running the input does not
+// repeat, as a loaded machine produces.
+func FuzzSlowOnce(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if !trigger(t) {
+			return
+		}
+		marker := os.Getenv("GFZ_SLOW_ONCE")
+		if marker == "" {
+			return
+		}
+		fh, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return // not the first time
+		}
+		fh.Close()
+		Spin()
+	})
+}
+
 // FuzzAlloc allocates without bound.
 func FuzzAlloc(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
