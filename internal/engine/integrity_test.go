@@ -559,7 +559,46 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			if !regexp.MustCompile(`(?m)^unconfirmed_timeouts\s*:\s*2$`).Match(stats) {
 				t.Errorf("stats lack unconfirmed_timeouts 2:\n%s", stats)
 			}
+			// Warnings stop after maxUnconfirmedWarnings, with one line
+			// saying so.
+			for range maxUnconfirmedWarnings + 2 {
+				s.crash(sl, exitState(t, "kill -QUIT $$"))
+			}
+			warnings = strings.Count(out.String(), "WARNING: worker 1: execution 7 ran for more than 1s, but its input ran to its end")
+			if more := strings.Count(out.String(), "WARNING: more unconfirmed timeouts"); more != 1 || warnings != maxUnconfirmedWarnings || s.unconfirmed != maxUnconfirmedWarnings+4 {
+				t.Errorf("after %d unconfirmed timeouts: %d warnings, %d 'more' lines; want %d, 1", s.unconfirmed, warnings, more, maxUnconfirmedWarnings)
+			}
 		})
+	}
+}
+
+// TestShrinkDeathStopsAtRunDeadline: shrinking a death does not outlast
+// the run's time budget: past -time, no candidate runs and the report
+// says why; within it, candidates run.
+func TestShrinkDeathStopsAtRunDeadline(t *testing.T) {
+	for _, past := range []bool{false, true} {
+		s, sl, _ := crashSupervisor(t, nil)
+		probes := 0
+		sig := CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
+		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
+			probes++
+			return sig, 3, nil
+		}
+		s.cfg.Time = time.Hour
+		if past {
+			s.start = time.Now().Add(-2 * time.Hour)
+		}
+		s.crash(sl, exitState(t, "exit 2"))
+		if len(s.newFiles) != 1 {
+			t.Fatalf("saved %v", s.newFiles)
+		}
+		rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+		if past && (probes != 0 || !strings.Contains(string(rep), "run stopped")) {
+			t.Errorf("past the run's deadline: %d probes, report:\n%s", probes, rep)
+		}
+		if !past && probes < 2 {
+			t.Errorf("within the run's budget: %d probes, want several", probes)
+		}
 	}
 }
 

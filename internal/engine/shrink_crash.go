@@ -34,7 +34,10 @@ func (s *supervisor) shrinkDeath(rep *failureReport, path string) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	b.stop = func() bool { return ctx.Err() != nil }
+	// The run's time budget bounds shrinking too: a shrink started near
+	// the end of a -time run must not extend it by up to ShrinkTime (the
+	// failure is saved as found; what was shrunk so far is kept).
+	b.stop = func() bool { return ctx.Err() != nil || s.cfg.Time > 0 && time.Since(s.start) >= s.cfg.Time }
 	to := s.timeout
 	if to <= 0 {
 		to = maxCalibratedTimeout

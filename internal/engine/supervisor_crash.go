@@ -90,8 +90,10 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 // timeout when run alone. Such a timeout is most likely the machine's (an
 // overloaded machine descheduling the worker, a long pause), not the
 // input's, so it is not reported as a failure; its input and report are
-// kept in unconfirmed/ and a warning says so. A hang that only happens
-// sometimes shows up as the same warning again and again.
+// kept in unconfirmed/ and a warning says so (the first
+// maxUnconfirmedWarnings times, then once that more are not printed). A
+// hang that only happens sometimes shows up as repeated warnings about one
+// place.
 func (s *supervisor) unconfirmedTimeout(rep *failureReport, worker int, n uint64) {
 	s.unconfirmed++
 	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
@@ -101,9 +103,17 @@ func (s *supervisor) unconfirmedTimeout(rep *failureReport, worker int, n uint64
 		s.errorf("could not keep the input of an unconfirmed timeout of worker %d: %v", worker, err)
 		return
 	}
-	s.printf("gfz: WARNING: worker %d: execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (an overloaded machine or a long pause?); input kept in %s; raise -timeout if this recurs\n",
-		worker, n, s.timeout, path)
+	switch {
+	case s.unconfirmed <= maxUnconfirmedWarnings:
+		s.printf("gfz: WARNING: worker %d: execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause); input kept in %s; raise -timeout if this recurs\n",
+			worker, n, s.timeout, path)
+	case s.unconfirmed == maxUnconfirmedWarnings+1:
+		s.printf("gfz: WARNING: more unconfirmed timeouts: kept in %s and counted in stats (unconfirmed_timeouts), no longer printed\n", s.wd.unconfirmed)
+	}
 }
+
+// maxUnconfirmedWarnings is how many unconfirmed timeouts a run prints.
+const maxUnconfirmedWarnings = 5
 
 // describe re-runs a crash input with cfg.Describe (values, bytes read,
 // whether it timed out), bounded by the per-input timeout.
