@@ -266,15 +266,21 @@ func (r *rewriter) sync(n dst.Node, topLevel bool) {
 		return
 	}
 	decs := n.Decorations()
-	if d := r.lineDirective(a.Pos(), topLevel, !topLevel && ownLine(decs.Start)); d != "" {
+	if d := r.lineDirective(a.Pos(), topLevel, !topLevel && ownLine(decs)); d != "" {
 		decs.Start = append(decs.Start, d)
 	}
 }
 
-// ownLine reports whether decorations printed before a node put the node
-// on a line of its own: they end with a line comment or a newline, and dst
-// then prints anything appended after them on a line of its own too.
-func ownLine(start dst.Decorations) bool {
+// ownLine reports whether dst prints a node on the line after decorations
+// appended to its Start: when the node follows a blank line (Before is
+// EmptyLine: dst then prints its start decorations, inline comments
+// included, on lines of their own), or when the decorations before them
+// end with a line comment or a newline.
+func ownLine(decs *dst.NodeDecs) bool {
+	if decs.Before == dst.EmptyLine {
+		return true
+	}
+	start := decs.Start
 	if len(start) == 0 {
 		return false
 	}

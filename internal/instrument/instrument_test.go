@@ -175,7 +175,15 @@ func G(s string, r int) (x int) {
 		// after a blank line
 		x += 6
 	}
-	return x
+
+	x += 7
+	y := []int{
+		x,
+		len(s[r:]),
+	}
+
+	/* inline after a blank line */ x += 8
+	return y[0]
 }
 `
 	_, out := rewrite(t, src)
@@ -184,11 +192,12 @@ func G(s string, r int) (x int) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := map[string]int{"x = 1": 4, "x += len(s[r+1 : r+9])": 7, "x += 3": 9, "x += 4": 10, "x += 5": 14, "x += 6": 17, "return x": 19}
+	want := map[string]int{"x = 1": 4, "x += len(s[r+1 : r+9])": 7, "x += 3": 9, "x += 4": 10, "x += 5": 14, "x += 6": 17,
+		"x += 7": 20, "len(s[r:])": 23, "x += 8": 26, "return y[0]": 27}
 	got := map[string]int{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch s := n.(type) {
-		case *ast.AssignStmt, *ast.ReturnStmt:
+		case *ast.AssignStmt, *ast.ReturnStmt, *ast.CallExpr:
 			var b strings.Builder
 			if err := printer.Fprint(&b, token.NewFileSet(), s); err == nil {
 				got[b.String()] = fset.Position(s.Pos()).Line

@@ -42,7 +42,15 @@ func FuzzGfz(f *testing.F) {
 const reproducer = "a=1979-05127T 0"
 
 func TestReproducer(t *testing.T) {
-	bugkit.ReproducerPanics(t, func() { _ = Decode([]byte(reproducer)) }, "", IsBug)
+	bugkit.ReproducerPanics(t, func() { _ = Decode([]byte(reproducer)) }, "parser.go:906", IsBug)
+}
+
+// TestReproducerSpareCapacity: the same input in a slice with spare
+// capacity panics at the second slice expression of the same statement
+// (line 907), which is the same bug.
+func TestReproducerSpareCapacity(t *testing.T) {
+	doc := append(make([]byte, 0, len(reproducer)+16), reproducer...)
+	bugkit.ReproducerPanics(t, func() { _ = Decode(doc) }, "parser.go:907", IsBug)
 }
 
 // TestOracleRejectsOtherPanics checks that another crash of the same
