@@ -216,7 +216,7 @@ func (r *rewriter) cmpSwitch(c *dstutil.Cursor, n *dst.SwitchStmt) {
 	}
 	def := &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(tmp)}, Tok: token.DEFINE, Rhs: []dst.Expr{n.Tag}}
 	def.Decs.Before = dst.NewLine
-	if d := r.lineDirective(as.Tag.Pos(), false, false); d != "" {
+	if d := r.lineDirective(as.Tag.Pos(), false); d != "" {
 		def.Decs.Start = append(def.Decs.Start, d) // the tag keeps its line
 	}
 	guard := &dst.IfStmt{

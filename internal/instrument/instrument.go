@@ -59,6 +59,9 @@ type file struct {
 	name string // original file name
 	dst  *dst.File
 	ids  []idLit
+	// directives holds the inline line directives the rewriter added
+	// (placeDirectives adjusts those that dst printed at a line's end).
+	directives map[string]bool
 }
 
 type idLit struct {
@@ -95,7 +98,7 @@ func (p *Package) AddFile(f *ast.File) error {
 	if err != nil {
 		return fmt.Errorf("instrument %s: %w", name, err)
 	}
-	fl := &file{name: name, dst: df}
+	fl := &file{name: name, dst: df, directives: map[string]bool{}}
 	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f}
 	r.collectLabels(f)
 	r.rewrite()
@@ -122,7 +125,11 @@ func (p *Package) Render(mapBits int) ([]Rendered, error) {
 		if err := decorator.NewRestorer().Fprint(&buf, f.dst); err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
-		out = append(out, Rendered{Name: f.name, Src: buf.Bytes()})
+		src, err := placeDirectives(buf.Bytes(), f.directives)
+		if err != nil {
+			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
+		}
+		out = append(out, Rendered{Name: f.name, Src: src})
 	}
 	return out, nil
 }
@@ -235,26 +242,28 @@ func (r *rewriter) probing() bool { return r.noProbe == 0 }
 // lineDirective returns a line directive giving the original position of
 // pos to the token printed after it. Statements get an inline
 // /*line file:line:col*/ (go/printer separates it from the token by one
-// blank, hence col-1); top-level declarations, which dst prints on the line
-// after their directive, get a //line comment, which go/printer keeps at
-// column 1 as the compiler requires. A statement that dst prints on the
-// line after its directive (it has leading comments: see ownLine) gets a
-// directive naming the line above, so that its own line is pos's.
-func (r *rewriter) lineDirective(pos token.Pos, topLevel, lineAbove bool) string {
+// blank, hence col-1); where dst prints one at the end of a line instead
+// (before a case clause, after a blank line or a comment line), Render
+// makes it name the line above (placeDirectives). Top-level declarations,
+// which dst prints on the line after their directive, get a //line
+// comment, which go/printer keeps at column 1 as the compiler requires.
+func (r *rewriter) lineDirective(pos token.Pos, topLevel bool) string {
 	p := r.position(pos)
 	if !p.IsValid() || p.Filename == "" {
 		return ""
 	}
-	switch {
-	case topLevel:
+	if topLevel {
 		return fmt.Sprintf("//line %s:%d:%d", p.Filename, p.Line, p.Column)
-	case lineAbove:
-		if p.Line < 2 {
-			return ""
-		}
-		return fmt.Sprintf("/*line %s:%d:1*/", p.Filename, p.Line-1)
 	}
-	return fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, max(1, p.Column-1))
+	return r.inlineDirective(p.Filename, p.Line, max(1, p.Column-1))
+}
+
+// inlineDirective returns /*line file:line:col*/ and records it for
+// placeDirectives.
+func (r *rewriter) inlineDirective(file string, line, col int) string {
+	d := fmt.Sprintf("/*line %s:%d:%d*/", file, line, col)
+	r.file.directives[d] = true
+	return d
 }
 
 // syncLine makes the printed n start at the original position of its ast node.
@@ -266,26 +275,28 @@ func (r *rewriter) sync(n dst.Node, topLevel bool) {
 		return
 	}
 	decs := n.Decorations()
-	if d := r.lineDirective(a.Pos(), topLevel, !topLevel && ownLine(decs)); d != "" {
+	if d := r.lineDirective(a.Pos(), topLevel); d != "" {
 		decs.Start = append(decs.Start, d)
 	}
 }
 
-// ownLine reports whether dst prints a node on the line after decorations
-// appended to its Start: when the node follows a blank line (Before is
-// EmptyLine: dst then prints its start decorations, inline comments
-// included, on lines of their own), or when the decorations before them
-// end with a line comment or a newline.
-func ownLine(decs *dst.NodeDecs) bool {
-	if decs.Before == dst.EmptyLine {
-		return true
+// syncAfter gives what follows a function literal its original position:
+// a literal written on one line (func(x int) bool { return x > 0 }) is
+// printed over several once it has a probe, which would move the rest of
+// its line (the call's other arguments) and the lines after it down.
+func (r *rewriter) syncAfter(lit *dst.FuncLit) {
+	a, ok := r.astOf(lit).(*ast.FuncLit)
+	if !ok || !r.probing() {
+		return
 	}
-	start := decs.Start
-	if len(start) == 0 {
-		return false
+	p := r.position(a.End())
+	if !p.IsValid() || p.Filename == "" {
+		return
 	}
-	last := start[len(start)-1]
-	return last == "\n" || strings.HasPrefix(last, "//")
+	// Not one of the directives placeDirectives moves: at the end of a
+	// printed line it gives the line break its own line, and the next line
+	// is the original next line.
+	lit.Decs.End = append(lit.Decs.End, fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, max(1, p.Column-1)))
 }
 
 // syncEnd makes the line after the last statement of a function body the
@@ -301,7 +312,7 @@ func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 		return // closing brace on the line of the last statement
 	}
 	decs := last.Decorations()
-	decs.End = append(decs.End, fmt.Sprintf("/*line %s:%d:1*/", rb.Filename, rb.Line-1))
+	decs.End = append(decs.End, r.inlineDirective(rb.Filename, rb.Line, 1))
 	decs.After = dst.NewLine
 }
 
@@ -391,6 +402,7 @@ func (r *rewriter) post(c *dstutil.Cursor) bool {
 		r.funcName = ""
 	case *dst.FuncLit:
 		r.funcEntry(n.Body)
+		r.syncAfter(n)
 		r.funcName = r.names[len(r.names)-1]
 		r.names = r.names[:len(r.names)-1]
 	case *dst.BlockStmt:
@@ -526,14 +538,20 @@ func (r *rewriter) condRHS(n *dst.BinaryExpr) {
 		}
 	}
 	y := n.Y
+	// A line break before the operand (a condition written over several
+	// lines) moves to the wrapper, so that the operand keeps its line.
+	before := y.Decorations().Before
+	y.Decorations().Before = dst.None
 	if _, bin := y.(*dst.BinaryExpr); bin {
 		y = &dst.ParenExpr{X: y}
 	}
-	n.Y = &dst.ParenExpr{X: &dst.BinaryExpr{
+	wrap := &dst.ParenExpr{X: &dst.BinaryExpr{
 		X:  r.addProbe(KindCond, ab.Y.Pos(), ab.Y.End(), 0),
 		Op: token.LAND,
 		Y:  y,
 	}}
+	wrap.Decs.Before = before
+	n.Y = wrap
 }
 
 // stmtList adds line directives to the original statements of a list, the
@@ -557,6 +575,7 @@ func (r *rewriter) stmtList(list []dst.Stmt) []dst.Stmt {
 				out = append(out, ls)
 				if _, empty := inner.(*dst.EmptyStmt); !empty {
 					inner.Decorations().Before = dst.NewLine
+					r.syncLine(inner) // it follows the probe now, not its label
 					out = append(out, inner)
 				}
 				continue
