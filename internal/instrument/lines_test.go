@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,21 +85,10 @@ func identLines(fset *token.FileSet, f *ast.File) []string {
 			return true
 		}
 		p := fset.Position(id.Pos())
-		out = append(out, id.Name+" "+filepath.Base(p.Filename)+":"+itoa(p.Line))
+		out = append(out, id.Name+" "+filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line))
 		return true
 	})
 	return out
-}
-
-func itoa(n int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-		if n == 0 {
-			return string(b)
-		}
-	}
 }
 
 // pkgList is the packages TestLinesOfRealCode instruments: between them
