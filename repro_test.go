@@ -144,6 +144,11 @@ func TestDescribe(t *testing.T) {
 			if err != nil || d.Values != wantValues || d.Consumed != c.consumed || d.TimedOut != c.timedOut {
 				t.Errorf("%s: describe = %+v, %v; want %q, %d, timed out %v", c.target, d, err, wantValues, c.consumed, c.timedOut)
 			}
+			// The death's signature, as the prober gives it; none when
+			// the input ran to its end.
+			if (d.Signature == "") != (c.target == "FuzzFine") || c.timedOut && !strings.HasPrefix(d.Signature, "timeout") {
+				t.Errorf("%s: re-run signature %q", c.target, d.Signature)
+			}
 		}()
 	}
 	wg.Wait()

@@ -457,7 +457,11 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 		if st.input < 0 {
 			return engine.Rerun{}, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
-		return engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == engine.KindTimeout}, nil
+		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == engine.KindTimeout}
+		if st.kill != "" || !st.doneSeen && st.running {
+			r.Signature = engine.DeathSignature(st.tail, st.ps, st.kill) // as the prober computes it
+		}
+		return r, nil
 	}
 }
 

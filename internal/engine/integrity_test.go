@@ -602,6 +602,41 @@ func TestShrinkDeathStopsAtRunDeadline(t *testing.T) {
 	}
 }
 
+// TestShrinkDeathSkipsWhatTheRerunRuledOut: when describing the input
+// showed that a re-run dies another way, shrinking is not started (no
+// candidate runs: for a hang each would cost the timeout) and the report
+// says the input did not fail the same way; when the re-run died the same
+// way, shrinking runs.
+func TestShrinkDeathSkipsWhatTheRerunRuledOut(t *testing.T) {
+	for _, same := range []bool{true, false} {
+		var sig string
+		s, sl, _ := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+			if same {
+				return Rerun{Consumed: 3, Signature: sig}, nil
+			}
+			return Rerun{Consumed: 3, Signature: "timeout\nexample.com/t.elsewhere\n"}, nil
+		})
+		sig = CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
+		probes := 0
+		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
+			probes++
+			return sig, 3, nil
+		}
+		s.crash(sl, exitState(t, "exit 2"))
+		if len(s.newFiles) != 1 {
+			t.Fatalf("saved %v", s.newFiles)
+		}
+		rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+		notSame := strings.Contains(string(rep), "shrunk: not shrunk: the input did not fail the same way")
+		if same && (probes < 2 || notSame) {
+			t.Errorf("re-run died the same way: %d probes, report:\n%s", probes, rep)
+		}
+		if !same && (probes != 0 || !notSame) {
+			t.Errorf("re-run died another way: %d probes, report:\n%s", probes, rep)
+		}
+	}
+}
+
 // TestCrashClaimedByWorker: when a worker saved the same failure while the
 // supervisor was about to, the supervisor does not announce it again.
 func TestCrashClaimedByWorker(t *testing.T) {

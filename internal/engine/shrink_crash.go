@@ -25,9 +25,21 @@ func DeathSignature(stderrTail string, ps *os.ProcessState, kill string) string 
 // shrinkDeath shrinks a failure that killed a worker, saved at path, and
 // rewrites its files if it got smaller. The supervisor watches no worker
 // meanwhile (as while describing a crash); the hang clocks restart after.
-func (s *supervisor) shrinkDeath(rep *failureReport, path string) {
+// rerun is what describing the input found (nil: not described): when its
+// re-run of the same input died another way (a hang in a loop spread over
+// several functions is interrupted in another one), shrinking would start
+// by running it once more to learn the same thing, which for a hang costs
+// the timeout, so the failure is left as found at once.
+func (s *supervisor) shrinkDeath(rep *failureReport, path string, rerun *Rerun) {
 	b := shrinkBoundsOf(s.cfg.ShrinkRuns, s.cfg.ShrinkTime, DefaultDeathShrinkRuns)
 	if !b.enabled() || s.cfg.Probe == nil {
+		return
+	}
+	if rerun != nil && rerun.Signature != "" && rerun.Signature != rep.Signature {
+		rep.Shrink = &shrinkNote{NotReproducing: true, Where: " (each a -repro process)"}
+		if err := s.wd.rewriteShrunk(rep, path, rep.Input); err != nil {
+			s.errorf("%v (the unshrunk failure is saved)", err)
+		}
 		return
 	}
 	ctx := s.ctx

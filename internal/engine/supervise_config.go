@@ -90,6 +90,9 @@ type Rerun struct {
 	// TimedOut tells that the execution ran for more than the timeout and
 	// was stopped.
 	TimedOut bool
+	// Signature is the signature of the death the re-run ended in, as
+	// DeathSignature gives it ("" if the input ran to its end, or unknown).
+	Signature string
 }
 
 // WorkerSpec tells a worker process what to do (passed by

@@ -47,6 +47,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	input := extendFor(s.wd.codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
 	confirmed := true
+	var rerun *Rerun // what describing the input found, if it could
 	if s.cfg.Describe != nil {
 		d, err := s.describe(input)
 		if err != nil {
@@ -57,6 +58,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 				input = input[:d.Consumed]
 			}
 			confirmed = kind != KindTimeout || d.TimedOut
+			rerun = &d
 		}
 	}
 	now := time.Now()
@@ -79,7 +81,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if !claimed {
 		return // a worker saved the same failure at the same time and announced it
 	}
-	s.shrinkDeath(rep, path) // saved as found first: nothing is lost if shrinking is cut short
+	s.shrinkDeath(rep, path, rerun) // saved as found first: nothing is lost if shrinking is cut short
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, rep.Shrink.lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	s.newFailure(path)
