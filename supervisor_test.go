@@ -234,6 +234,26 @@ func TestUnconfirmedTimeout(t *testing.T) {
 	}
 }
 
+// TestNativeHangSignature: a hang in a native f.Fuzz target, whose
+// function runs in a goroutine of its own, is named by that goroutine's
+// frames, not reported as a bare "timeout".
+func TestNativeHangSignature(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "1", "-seed", "1", "-runs", "20", "-timeout", "500ms", "-workdir", wd, "FuzzNativeHang")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+	if len(reports) != 1 {
+		t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
+	}
+	rep, _ := os.ReadFile(reports[0])
+	if !strings.Contains(string(rep), "\nkind: timeout\n") || !strings.Contains(string(rep), `signature: "timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`) {
+		t.Errorf("report of a native target's hang:\n%.3000s", rep)
+	}
+}
+
 // TestCrashRepro: the saved input of a crash reproduces it with -repro.
 func TestCrashRepro(t *testing.T) {
 	bin := crashersBinary(t)

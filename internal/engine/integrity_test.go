@@ -304,6 +304,14 @@ func TestHangSignatures(t *testing.T) {
 	if s := hangSignature("goroutine 9 [select]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\n\n" + inproc); s != "timeout\nexample.com/t.spin\n" {
 		t.Errorf("in-process hang signature %q", s)
 	}
+	// A native f.Fuzz target: the function runs in a goroutine of its own
+	// (gfz.runNativeJob), the engine's goroutine waits for it; the hang
+	// is where the former is, whatever the order of the goroutines.
+	waiting := "goroutine 20 [chan receive]:\ngithub.com/gfz-dev/gfz.(*nativeExec).Exec(0x1)\n\t/gfz/native_exec.go:98 +0x551\ngithub.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:320 +0x3f6\n"
+	native := "goroutine 39 [runnable]:\nexample.com/m.deepMatch(0x1)\n\t/src/m/match.go:25 +0x3a\nexample.com/m.deepMatch(0x1)\n\t/src/m/match.go:46 +0x3a5\nexample.com/t.FuzzNative.func1(0x1)\n\t/src/t/t_test.go:26 +0x1\nreflect.Value.call(0x1)\n\t/go/src/reflect/value.go:581 +0xca8\ngithub.com/gfz-dev/gfz.runNativeJob(0x1)\n\t/gfz/native_exec.go:199 +0x9b\ngithub.com/gfz-dev/gfz.runNative(0x1)\n\t/gfz/native_exec.go:170 +0x5d\n"
+	if s := hangSignature("SIGQUIT: quit\n\n" + waiting + "\n" + native); s != "timeout\nexample.com/m.deepMatch\nexample.com/m.deepMatch match.go:46\nexample.com/t.FuzzNative.func1 t_test.go:26\n" {
+		t.Errorf("native target's hang signature %q", s)
+	}
 	// Instrumentation frames are trimmed from stacks shown, and never part
 	// of a signature.
 	shown := TrimInstrumentation(fmt.Sprintf(hangDumpA, 10))

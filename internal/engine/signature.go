@@ -28,16 +28,18 @@ import (
 const SignatureFrames = 3
 
 // Functions where the frames of the fuzz function end: the executor of
-// package gfz that calls it, and the engine's execution (for executors
-// that run the target directly).
+// package gfz that calls it, the goroutine of package gfz that runs a
+// native f.Fuzz function, and the engine's execution (for executors that
+// run the target directly).
 const (
-	runFunc  = "github.com/gfz-dev/gfz.run"
-	execFunc = "github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt"
+	runFunc       = "github.com/gfz-dev/gfz.run"
+	nativeRunFunc = "github.com/gfz-dev/gfz.runNativeJob"
+	execFunc      = "github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt"
 )
 
 // IsBoundaryFrame reports whether fn is where the frames of the fuzz
-// function end (gfz's executor or the engine).
-func IsBoundaryFrame(fn string) bool { return fn == runFunc || fn == execFunc }
+// function end (gfz's executors or the engine).
+func IsBoundaryFrame(fn string) bool { return fn == runFunc || fn == nativeRunFunc || fn == execFunc }
 
 // internalPrefixes are the function name prefixes of code that is never
 // the user's: the Go runtime, the testing machinery, reflection, sync and
@@ -332,8 +334,17 @@ func crashFrames(trace string) string {
 // the fuzz function in a dump of all goroutines (SIGQUIT, or the engine's
 // watchdog), the innermost without its line; "" if there is none.
 func hangFrames(dump string) string {
-	for _, b := range goroutineBlocks(dump) {
-		if strings.Contains(b, "\n"+runFunc+"(") || strings.Contains(b, "\n"+execFunc+"(") {
+	blocks := goroutineBlocks(dump)
+	// The goroutine running the fuzz function: gfz's executor calls it
+	// in the engine's goroutine, a native target's runs in a goroutine of
+	// its own while the engine's waits for it.
+	for _, b := range blocks {
+		if strings.Contains(b, "\n"+runFunc+"(") || strings.Contains(b, "\n"+nativeRunFunc+"(") {
+			return userFrameLines(parseFrames(b), true)
+		}
+	}
+	for _, b := range blocks {
+		if strings.Contains(b, "\n"+execFunc+"(") {
 			return userFrameLines(parseFrames(b), true)
 		}
 	}

@@ -121,6 +121,17 @@ func FuzzSlowOnce(f *testing.F) {
 	})
 }
 
+// FuzzNativeHang is a native f.Fuzz target that hangs on inputs starting
+// with 'h' (its seed is one).
+func FuzzNativeHang(f *testing.F) {
+	f.Add([]byte("h"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'h' {
+			Spin()
+		}
+	})
+}
+
 // FuzzAlloc allocates without bound.
 func FuzzAlloc(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
