@@ -490,7 +490,11 @@ func reportTitle(file string) string {
 	for i, l := range lines {
 		switch {
 		case msg == "" && (strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ")):
-			msg = strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]")
+			// Normalised as gfz's signatures are (numbers, quoted
+			// text), so that a replayed native crasher or a go-fuzz
+			// report groups with the same crash found again.
+			kind, text, _ := strings.Cut(strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]"), ": ")
+			msg = kind + ": " + engine.NormalizeMessage(text)
 		case strings.HasPrefix(l, "panic(") || strings.HasPrefix(l, "panic({"):
 			at = ""
 			for k := i + 1; k+1 < len(lines); k++ {

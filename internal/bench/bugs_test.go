@@ -190,7 +190,10 @@ func TestReportTitle(t *testing.T) {
 			"panic: x [:N] at github.com/a/b.squash b.go:501"},
 		"replay": {"--- FAIL\npanic: runtime error: x [recovered, repanicked]\n\ngoroutine 7 [running]:\ntesting.tRunner.func1.2({0x1})\n\t/go/testing.go:1 +0x1\npanic({0x1, 0x2})\n\t/go/panic.go:860 +0x13a\nruntime.goPanicSliceAlen(0x1)\n\t/go/panic.go:1 +0x1\ngithub.com/a/b.squash({0x1})\n\t/mod/b.go:501 +0x4f3\n",
 			"panic: runtime error: x at github.com/a/b.squash b.go:501"},
-		"timeout": {"panic: test timed out after 10s\n\ngoroutine 1 [running]:\nmain.f()\n\t/x.go:1 +0x1\n", "panic: test timed out after 10s"},
+		"timeout": {"panic: test timed out after 10s\n\ngoroutine 1 [running]:\nmain.f()\n\t/x.go:1 +0x1\n", "panic: test timed out after Ns"},
+		// go-fuzz's .output: numbers and quoted text normalised, as gfz's.
+		"go-fuzz": {"panic: subslice address (0) is before data address (54192874114112)\n\ngoroutine 1 [running]:\npanic({0x1, 0x2})\n\t/go/panic.go:860 +0x13a\ngithub.com/a/danger.SubsliceOffset({0x1})\n\t/mod/danger.go:16 +0x1\n",
+			"panic: subslice address (N) is before data address (N) at github.com/a/danger.SubsliceOffset danger.go:16"},
 		"passed":  {"coverage: 7.4% of statements\nPASS\n", "not reproduced by plain go test (the crasher passes)"},
 	} {
 		f := filepath.Join(dir, name)
