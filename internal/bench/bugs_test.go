@@ -194,7 +194,7 @@ func TestReportTitle(t *testing.T) {
 		// go-fuzz's .output: numbers and quoted text normalised, as gfz's.
 		"go-fuzz": {"panic: subslice address (0) is before data address (54192874114112)\n\ngoroutine 1 [running]:\npanic({0x1, 0x2})\n\t/go/panic.go:860 +0x13a\ngithub.com/a/danger.SubsliceOffset({0x1})\n\t/mod/danger.go:16 +0x1\n",
 			"panic: subslice address (N) is before data address (N) at github.com/a/danger.SubsliceOffset danger.go:16"},
-		"passed":  {"coverage: 7.4% of statements\nPASS\n", "not reproduced by plain go test (the crasher passes)"},
+		"passed": {"coverage: 7.4% of statements\nPASS\n", "not reproduced by plain go test (the crasher passes)"},
 	} {
 		f := filepath.Join(dir, name)
 		if err := os.WriteFile(f, []byte(c.text), 0o644); err != nil {
