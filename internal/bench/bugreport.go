@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -344,16 +343,20 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 	return err
 }
 
-var (
-	brackets = regexp.MustCompile(`\[[-0-9:, a-z]*\]`)
-	digits   = regexp.MustCompile(`[0-9]+`)
-)
-
-// crashKind is a crash title with the numbers inside brackets (indexes,
-// lengths: "[5:3]", "[-1]") made N, so that one crash with different
-// values is one kind; function names and lines keep theirs.
+// crashKind is a crash title ("panic: <message> at <function> <file:line>")
+// with its message normalised as gfz's failure signatures are (numbers and
+// quoted text made N and _, engine.NormalizeMessage), so that one crash
+// with different values is one kind, whichever fuzzer reported it and
+// whenever its title was recorded; the function and line keep theirs.
 func crashKind(title string) string {
-	return brackets.ReplaceAllStringFunc(title, func(b string) string { return digits.ReplaceAllString(b, "N") })
+	msg, at := title, ""
+	if i := strings.LastIndex(title, " at "); i >= 0 {
+		msg, at = title[:i], title[i:]
+	}
+	if kind, text, ok := strings.Cut(msg, ": "); ok {
+		msg = kind + ": " + engine.NormalizeMessage(text)
+	}
+	return msg + at
 }
 
 // sortedByCount returns the keys, the most frequent first.

@@ -433,3 +433,18 @@ func TestGoQueryStdoutOnly(t *testing.T) {
 		t.Errorf("failing command: %q, %v; want an error and its standard error", out, err)
 	}
 }
+
+// TestCrashKind: titles that differ only in the numbers or quoted text of
+// their message are one kind; the function and line are kept.
+func TestCrashKind(t *testing.T) {
+	for in, want := range map[string]string{
+		"panic: subslice address (0) is before data address (54192874114112) at a.SubsliceOffset danger.go:16": "panic: subslice address (N) is before data address (N) at a.SubsliceOffset danger.go:16",
+		"panic: runtime error: index out of range [5] with length 0 at a.expect parser.go:1021":                "panic: runtime error: index out of range [N] with length N at a.expect parser.go:1021",
+		"panic: BUG: got ','. at a.parse.func1 parse.go:46":                                                    "panic: BUG: got '_'. at a.parse.func1 parse.go:46",
+		"timeout at a.isDigit": "timeout at a.isDigit",
+	} {
+		if got := crashKind(in); got != want {
+			t.Errorf("crashKind(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
