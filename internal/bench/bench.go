@@ -227,16 +227,21 @@ type Report struct {
 
 // prepared holds what was built for one target.
 type prepared struct {
-	t        Target
-	pkgPath  string
-	gfzBin   string
-	dict     []string // the dictionary gfz-build collected (also linked into the limit loop)
-	mapBits  int      // the gfz binary's map size (limit-instr uses the same)
-	native   string
-	plain    *plainCopy
-	goFuzz   string // go-fuzz zip
-	cover    string // coverage test binary
-	coverPkg []string
+	t       Target
+	pkgPath string
+	gfzBin  string
+	dict    []string // the dictionary gfz-build collected (also linked into the limit loop)
+	mapBits int      // the gfz binary's map size (limit-instr uses the same)
+	native  string
+	plain   *plainCopy
+	goFuzz  string // go-fuzz zip
+	cover   string // coverage test binary
+	// coverDict is cover linked with gfz-build's dictionary, for the gfz
+	// contenders' corpora ("" when the dictionary is empty): generators
+	// that draw dictionary tokens decode the same bytes differently
+	// without it, as native and go-fuzz run them.
+	coverDict string
+	coverPkg  []string
 }
 
 // Run builds every contender on every target and runs them.
@@ -507,6 +512,12 @@ func (r *runner) prepare(ctx context.Context, t Target, dir string) (*prepared, 
 	if out, err := goCmd(ctx, t.Dir, "test", "-c", "-cover", "-covermode=set", "-coverpkg="+strings.Join(p.coverPkg, ","), "-o", p.cover, "."); err != nil {
 		r.logf("%s: no coverage measurement: %v\n%s", t, err, out)
 		p.cover = ""
+	} else if f := build.DictionaryLdflag(p.dict); f != "" {
+		p.coverDict = filepath.Join(dir, "cover-dict.test")
+		if out, err := goCmd(ctx, t.Dir, "test", "-c", "-cover", "-covermode=set", "-coverpkg="+strings.Join(p.coverPkg, ","), "-ldflags", f, "-o", p.coverDict, "."); err != nil {
+			r.logf("%s: no coverage measurement: %v\n%s", t, err, out)
+			p.cover, p.coverDict = "", ""
+		}
 	}
 	return p, nil
 }

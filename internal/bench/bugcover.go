@@ -28,6 +28,10 @@ import (
 type corpusSpec struct {
 	dir    string
 	target string
+	// dict: replay with the oracle's binary linked with gfz-build's
+	// dictionary (gfz on its generator target; go-fuzz runs the same target
+	// without it, through the plain copy).
+	dict bool
 }
 
 type corpusEntry struct {
@@ -94,8 +98,8 @@ func (o *oracle) reaches(blocks map[string]profBlock) bool {
 // When the replay fails (an input panics under plain go test, which ends
 // the test binary without a profile), every input is replayed alone and
 // the ones that fail are left out; skipped counts them.
-func (o *oracle) replayEntries(ctx context.Context, dir, target string, entries []corpusEntry) (blocks map[string]profBlock, skipped int, err error) {
-	blocks, err = o.replayOnce(ctx, dir, target, entries)
+func (o *oracle) replayEntries(ctx context.Context, dir string, c *corpusSpec, entries []corpusEntry) (blocks map[string]profBlock, skipped int, err error) {
+	blocks, err = o.replayOnce(ctx, dir, c, entries)
 	if err == nil || len(entries) <= 1 {
 		if err != nil {
 			skipped = len(entries)
@@ -104,7 +108,7 @@ func (o *oracle) replayEntries(ctx context.Context, dir, target string, entries 
 	}
 	var firstErr error
 	for _, e := range entries {
-		b, err := o.replayOnce(ctx, dir, target, []corpusEntry{e})
+		b, err := o.replayOnce(ctx, dir, c, []corpusEntry{e})
 		if err != nil {
 			skipped++
 			if firstErr == nil {
@@ -128,7 +132,11 @@ func (o *oracle) replayEntries(ctx context.Context, dir, target string, entries 
 	return blocks, skipped, nil
 }
 
-func (o *oracle) replayOnce(ctx context.Context, dir, target string, entries []corpusEntry) (map[string]profBlock, error) {
+func (o *oracle) replayOnce(ctx context.Context, dir string, c *corpusSpec, entries []corpusEntry) (map[string]profBlock, error) {
+	target, bin := c.target, o.bin
+	if c.dict && o.dictBin != "" {
+		bin = o.dictBin
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
@@ -149,7 +157,7 @@ func (o *oracle) replayOnce(ctx context.Context, dir, target string, entries []c
 		}
 	}
 	prof := filepath.Join(dir, "cover.out")
-	cmd := exec.CommandContext(ctx, o.bin, "-test.run=^"+target+"$", "-test.coverprofile="+prof, "-test.timeout=5m")
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+target+"$", "-test.coverprofile="+prof, "-test.timeout=5m")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -207,7 +215,7 @@ func (r *bugRunner) measure(ctx context.Context, p *bugPrep, runDir string, c *c
 			run.Coverage = append(run.Coverage, CovSample{times[i], run.CoveredStmts})
 			continue
 		}
-		blocks, skipped, err := o.replayEntries(ctx, replayDir, c.target, g)
+		blocks, skipped, err := o.replayEntries(ctx, replayDir, c, g)
 		skippedAll += skipped
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("coverage at %gs not measured: %v", times[i], err))
@@ -248,7 +256,7 @@ func (r *bugRunner) measure(ctx context.Context, p *bugPrep, runDir string, c *c
 		lo, hi := 0, len(g) // entries[:lo] does not reach it, entries[:hi] does
 		for hi-lo > 1 {
 			mid := (lo + hi) / 2
-			blocks, _, err := o.replayEntries(ctx, replayDir, c.target, g[:mid])
+			blocks, _, err := o.replayEntries(ctx, replayDir, c, g[:mid])
 			if err != nil {
 				notes = append(notes, "time to reach: "+err.Error())
 				break

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/build"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 )
@@ -315,6 +318,19 @@ func runKey(bug, contender string, rep int, budget float64) string {
 	return fmt.Sprintf("%s\x00%s\x00%d\x00%g", bug, contender, rep, budget)
 }
 
+// moduleDictionary returns the dictionary gfz-build links into the fuzz
+// binary of the package in dir (the literals of the packages it
+// instruments).
+func moduleDictionary(ctx context.Context, dir string) ([]string, error) {
+	var log bytes.Buffer
+	prep, err := build.Prepare(ctx, build.Options{Patterns: []string{"."}, Dir: dir, Stdout: &log, Stderr: &log})
+	if err != nil {
+		return nil, fmt.Errorf("collect the dictionary: %w\n%s", err, log.String())
+	}
+	defer prep.Cleanup()
+	return prep.Dictionary, nil
+}
+
 // prepare builds every contender and the oracle for one bug.
 func (r *bugRunner) prepare(ctx context.Context, name string) (*bugPrep, error) {
 	p := &bugPrep{name: name, dir: filepath.Join(r.cfg.BugsDir, name), work: filepath.Join(r.cfg.Work, "bugs", name), unavail: map[string]string{}}
@@ -323,7 +339,11 @@ func (r *bugRunner) prepare(ctx context.Context, name string) (*bugPrep, error) 
 	}
 	r.logf("preparing %s", name)
 	var err error
-	if p.oracle, err = buildOracle(ctx, p.dir, p.work); err != nil {
+	dict, err := moduleDictionary(ctx, p.dir)
+	if err != nil {
+		return nil, fmt.Errorf("bench: bug %s: %w", name, err)
+	}
+	if p.oracle, err = buildOracle(ctx, p.dir, p.work, dict); err != nil {
 		return nil, fmt.Errorf("bench: bug %s: %w", name, err)
 	}
 	has := func(pred func(string) bool) bool { return slices.ContainsFunc(r.cfg.Contenders, pred) }
@@ -639,7 +659,9 @@ func (r *bugRunner) runGfz(ctx context.Context, p *bugPrep, c, dir string, run *
 	}
 	// A native target's corpus files are in go test's format, which the
 	// replay of FuzzNative reads as they are.
-	return &corpusSpec{dir: filepath.Join(wd, "corpus"), target: target}, nil
+	// gfz's own generator target decodes its inputs with the dictionary
+	// gfz-build linked in; the replay must too.
+	return &corpusSpec{dir: filepath.Join(wd, "corpus"), target: target, dict: target == "FuzzGfz"}, nil
 }
 
 // runNative runs go test -fuzz=FuzzNative. Go's fuzzer stops at its first

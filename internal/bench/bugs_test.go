@@ -266,6 +266,43 @@ func TestParseBugContender(t *testing.T) {
 // bugSuite is the repository's bug suite, for the tests that build.
 const bugSuite = "../../testdata/bugs"
 
+// TestReplayWithDictionary: a gfz corpus input of gjson-squash whose
+// generator drew gfz-build dictionary tokens ("@this", "@ugly") runs as it
+// ran under gfz (valid: no panic) when replayed by the oracle's binary
+// linked with the dictionary; without the dictionary the same bytes decode
+// to another path, which triggers the bug. Taken from a 2026-11-24
+// gfz-bytes run, whose coverage replay left it out as "failed when
+// replayed alone".
+func TestReplayWithDictionary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a bug module")
+	}
+	dir := t.TempDir()
+	mod := filepath.Join(bugSuite, "gjson-squash")
+	dict, err := moduleDictionary(context.Background(), mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := buildOracle(context.Background(), mod, dir, dict)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.dictBin == "" {
+		t.Fatalf("no dictionary binary (dictionary of %d tokens)", len(dict))
+	}
+	in := filepath.Join(dir, "input")
+	if err := os.WriteFile(in, []byte("go test fuzz v1\n[]byte(\"\\nE'\u0608US}\\xafk\\xbfKKJ\\x05a\\xeb\\xeb\\xeb\\xb6y\\x97\")\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries := []corpusEntry{{path: in}}
+	if _, err := o.replayOnce(context.Background(), filepath.Join(dir, "r1"), &corpusSpec{target: "FuzzGfz", dict: true}, entries); err != nil {
+		t.Errorf("replay with the dictionary: %v", err)
+	}
+	if _, err := o.replayOnce(context.Background(), filepath.Join(dir, "r2"), &corpusSpec{target: "FuzzGfz"}, entries); err == nil {
+		t.Errorf("replay without the dictionary: no failure; the input no longer shows the difference")
+	}
+}
+
 // TestOracleOnFakeReports builds the oracle of gjson-squash and classifies
 // a fake gfz failure report at the bug's site, one at another line, and a
 // go test style traceback.
@@ -274,7 +311,7 @@ func TestOracleOnFakeReports(t *testing.T) {
 		t.Skip("builds a bug module")
 	}
 	dir := t.TempDir()
-	o, err := buildOracle(context.Background(), filepath.Join(bugSuite, "gjson-squash"), dir)
+	o, err := buildOracle(context.Background(), filepath.Join(bugSuite, "gjson-squash"), dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

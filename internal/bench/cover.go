@@ -51,9 +51,16 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 		}
 		res.CorpusSize++
 	}
+	// gfz's contenders ran the generators with gfz-build's dictionary,
+	// native and go-fuzz without: each corpus is decoded as it was run.
+	gfz := strings.HasPrefix(res.Contender, "gfz-")
 	// Valid inputs of the corpus.
 	if p.plain != nil {
-		out, err := exec.CommandContext(ctx, p.plain.Limit, "-target", p.t.Name, "-replay", corpus).Output()
+		limit := p.plain.Limit
+		if !gfz && p.plain.LimitNoDict != "" {
+			limit = p.plain.LimitNoDict
+		}
+		out, err := exec.CommandContext(ctx, limit, "-target", p.t.Name, "-replay", corpus).Output()
 		if err == nil {
 			st := parseStats(string(out))
 			res.CorpusValidPct = st["valid_pct"]
@@ -64,7 +71,11 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 		return
 	}
 	prof := filepath.Join(dir, "cover.out")
-	cmd := exec.CommandContext(ctx, p.cover, "-test.run=^"+p.t.Name+"$", "-test.coverprofile="+prof)
+	bin := p.cover
+	if gfz && p.coverDict != "" {
+		bin = p.coverDict
+	}
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+p.t.Name+"$", "-test.coverprofile="+prof)
 	cmd.Dir = dir
 	cout, _ := cmd.CombinedOutput()
 	covered, total, err := readProfile(prof)

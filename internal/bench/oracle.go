@@ -16,6 +16,8 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/gfz-dev/gfz/internal/build"
+
 	"github.com/gfz-dev/gfz/internal/engine"
 )
 
@@ -75,7 +77,12 @@ func TestGfzBenchOracle(t *testing.T) {
 
 // oracle is the built oracle and replay binary of one bug module.
 type oracle struct {
-	bin      string
+	bin string
+	// dictBin is bin linked with the dictionary gfz-build collects for the
+	// module (generators.Dictionary): gfz's corpora of FuzzGfz are replayed
+	// with it, since a generator that draws dictionary tokens decodes the
+	// same bytes differently without it; "" when the dictionary is empty.
+	dictBin  string
 	work     string
 	siteFunc string // e.g. github.com/tidwall/gjson.squash
 	siteFile string // e.g. gjson.go
@@ -108,8 +115,10 @@ func siteFuncName(fn string) (recv, name string) {
 	return "", rest
 }
 
-// buildOracle builds the oracle binary of the bug module in dir.
-func buildOracle(ctx context.Context, dir, work string) (*oracle, error) {
+// buildOracle builds the oracle binary of the bug module in dir, and, when
+// dict (the dictionary gfz-build collects for the module) is not empty, its
+// coverage binary linked with dict too.
+func buildOracle(ctx context.Context, dir, work string, dict []string) (*oracle, error) {
 	o := &oracle{work: work}
 	dir, err := filepath.Abs(dir) // the overlay needs absolute paths
 	if err != nil {
@@ -149,6 +158,12 @@ func buildOracle(ctx context.Context, dir, work string) (*oracle, error) {
 	o.pkg = sitePackage(o.siteFunc)
 	if out, err := goCmd(ctx, dir, "test", "-c", "-overlay="+overlay, "-cover", "-covermode=set", "-coverpkg="+o.pkg, "-o", o.bin, "."); err != nil {
 		return nil, fmt.Errorf("oracle: build the coverage test binary: %w\n%s", err, out)
+	}
+	if f := build.DictionaryLdflag(dict); f != "" {
+		o.dictBin = filepath.Join(work, "oracle-dict.test")
+		if out, err := goCmd(ctx, dir, "test", "-c", "-overlay="+overlay, "-cover", "-covermode=set", "-coverpkg="+o.pkg, "-ldflags", f, "-o", o.dictBin, "."); err != nil {
+			return nil, fmt.Errorf("oracle: build the coverage test binary with the dictionary: %w\n%s", err, out)
+		}
 	}
 	if out, err := goQuery(ctx, dir, "list", "-f", "{{.Dir}}", o.pkg); err == nil {
 		o.from, o.to = funcLines(filepath.Join(strings.TrimSpace(string(out)), o.siteFile), o.siteFunc)

@@ -45,6 +45,10 @@ type plainCopy struct {
 	Dir     string // module root of the copy
 	PkgPath string // import path of the copied package
 	Limit   string // the limit binary
+	// LimitNoDict is the limit binary without gfz-build's dictionary ("":
+	// the dictionary is empty and Limit is that binary), to count the valid
+	// inputs of corpora that native and go-fuzz made without it.
+	LimitNoDict string
 	// LimitInstr is the limit binary built against the instrumented
 	// sources (buildInstrumented); "" until then.
 	LimitInstr string
@@ -278,11 +282,18 @@ func makePlainCopy(ctx context.Context, pkgDir, gfzRoot, dir string, targets []s
 	}
 	pc.Limit = filepath.Join(dir, "limit.bin")
 	args := []string{"build", "-o", pc.Limit}
-	if f := build.DictionaryLdflag(dict); f != "" {
-		args = append(args, "-ldflags", f)
+	dictFlag := build.DictionaryLdflag(dict)
+	if dictFlag != "" {
+		args = append(args, "-ldflags", dictFlag)
 	}
 	if out, err := goCmdEnv(ctx, dir, plainEnv(), append(args, "./limit")...); err != nil {
 		return nil, fmt.Errorf("build the limit loop: %w\n%s", err, out)
+	}
+	if dictFlag != "" {
+		pc.LimitNoDict = filepath.Join(dir, "limit-nodict.bin")
+		if out, err := goCmdEnv(ctx, dir, plainEnv(), "build", "-o", pc.LimitNoDict, "./limit"); err != nil {
+			return nil, fmt.Errorf("build the limit loop without the dictionary: %w\n%s", err, out)
+		}
 	}
 	log("built limit loop %s", pc.Limit)
 	return pc, nil
