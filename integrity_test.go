@@ -89,12 +89,7 @@ func TestIntegrityFailureIsOneUnit(t *testing.T) {
 // shows gfz's instrumentation frames.
 func TestIntegrityHangSites(t *testing.T) {
 	bin := crashersBinary(t)
-	wd := filepath.Join(t.TempDir(), "wd")
-	out, code := runBin(t, bin, "-workers", "1", "-seed", "5", "-runs", "150", "-timeout", "500ms", "-workdir", wd, "FuzzIntegrityHangs")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, out)
-	}
-	reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+	out, reports := failingRun(t, bin, filepath.Join(t.TempDir(), "wd"), "-workers", "1", "-seed", "5", "-runs", "150", "-timeout", "500ms", "FuzzIntegrityHangs")
 	sites := map[string]int{}
 	for _, r := range reports {
 		rep, err := os.ReadFile(r)

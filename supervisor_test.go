@@ -74,6 +74,19 @@ func TestMain(m *testing.M) {
 
 // runBin runs the fuzz binary with args and returns its combined output and
 // exit status.
+// failingRun runs the fuzz binary with -workdir wd and args, requires exit
+// status 1 (failures found) and returns its output and the failure reports
+// saved in wd.
+func failingRun(t *testing.T, bin, wd string, args ...string) (string, []string) {
+	t.Helper()
+	out, code := runBin(t, bin, append([]string{"-workdir", wd}, args...)...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, out)
+	}
+	reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+	return out, reports
+}
+
 func runBin(t *testing.T, bin string, args ...string) (string, int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -147,12 +160,8 @@ func TestCrashKinds(t *testing.T) {
 				runs = 300 // every death costs the timeout or an allocation spree
 			}
 			wd := filepath.Join(t.TempDir(), "wd")
-			args := append([]string{"-workers", "1", "-seed", "3", "-runs", strconv.Itoa(runs), "-workdir", wd}, c.args...)
-			out, code := runBin(t, bin, append(args, c.target)...)
-			if code != 1 {
-				t.Fatalf("exit %d, want 1\n%s", code, out)
-			}
-			reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+			args := append([]string{"-workers", "1", "-seed", "3", "-runs", strconv.Itoa(runs)}, c.args...)
+			out, reports := failingRun(t, bin, wd, append(args, c.target)...)
 			if len(reports) != 1 {
 				t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
 			}
@@ -239,12 +248,7 @@ func TestUnconfirmedTimeout(t *testing.T) {
 // frames, not reported as a bare "timeout".
 func TestNativeHangSignature(t *testing.T) {
 	bin := crashersBinary(t)
-	wd := filepath.Join(t.TempDir(), "wd")
-	out, code := runBin(t, bin, "-workers", "1", "-seed", "1", "-runs", "20", "-timeout", "500ms", "-workdir", wd, "FuzzNativeHang")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s", code, out)
-	}
-	reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+	out, reports := failingRun(t, bin, filepath.Join(t.TempDir(), "wd"), "-workers", "1", "-seed", "1", "-runs", "20", "-timeout", "500ms", "FuzzNativeHang")
 	if len(reports) != 1 {
 		t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
 	}
