@@ -542,14 +542,9 @@ func plainEnv() []string {
 // source rewriting misplaces //go:embed directives (it cannot build
 // gfz's internal/report).
 func goFuzzBuild(ctx context.Context, bin, dir, pkg, fn, out string) error {
-	list := exec.CommandContext(ctx, "go", "list", "-deps", "-f", "{{.ImportPath}}", pkg)
-	list.Dir = dir
-	list.Env = append(os.Environ(), plainEnv()...)
-	var stderr bytes.Buffer
-	list.Stderr = &stderr
-	deps, err := list.Output()
+	deps, err := goQueryEnv(ctx, dir, plainEnv(), "list", "-deps", "-f", "{{.ImportPath}}", pkg)
 	if err != nil {
-		return fmt.Errorf("go-fuzz-build: go list -deps %s: %v: %s", pkg, err, lastLines(stderr.Bytes(), 3))
+		return fmt.Errorf("go-fuzz-build: %v: %s", err, lastLines(deps, 3))
 	}
 	var preserve []string
 	for _, d := range strings.Fields(string(deps)) {
@@ -582,8 +577,16 @@ func isGfzPackage(p string) bool {
 // on standard error ("go: downloading ...", on a fresh module cache) is
 // not part of it. On failure the error carries the standard error.
 func goQuery(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return goQueryEnv(ctx, dir, nil, args...)
+}
+
+// goQueryEnv is goQuery with env added to the go command's environment.
+func goQueryEnv(ctx context.Context, dir string, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
