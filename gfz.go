@@ -88,11 +88,16 @@
 package gfz
 
 import (
+	"errors"
 	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/driver"
+	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -126,12 +131,38 @@ func Fuzz(f *testing.F, fn func(*T)) {
 	// are formatted only when an input fails, to keep executions cheap.
 	eager := !fuzzing()
 	f.Fuzz(func(tt *testing.T, data []byte) {
+		if eager {
+			defer replayDictionary(tt)()
+		}
 		t := &T{src: param.New(data, 0), tt: tt, eager: eager}
 		runTest(t, fn)
 	})
 	if !fuzzing() {
 		runChecks(f, fn) // -gfz.checks: random inputs after the seeds
 	}
+}
+
+// replayDictionary installs, while plain go test replays the corpus file
+// testdata/fuzz/<FuzzTarget>/<name> (the subtest tt), the dictionary the
+// fuzz binary's -regress wrote for it in testdata/gfzdict/<FuzzTarget>/<name>,
+// if there is one: generators that draw dictionary tokens then decode the
+// input into the values that failed in the fuzz binary. It returns the
+// function that removes it again. A dictionary file that cannot be read
+// fails the input, naming the file.
+func replayDictionary(tt *testing.T) (restore func()) {
+	target, name, ok := strings.Cut(tt.Name(), "/")
+	if !ok || strings.Contains(name, "/") {
+		return func() {}
+	}
+	path := filepath.Join("testdata", "gfzdict", target, name)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return func() {}
+	}
+	tokens, err := driver.ReadDictionary(path)
+	if err != nil {
+		tt.Fatalf("gfz: the dictionary of this regression input: %v (written by the fuzz binary's -regress; delete it and the input, or write both again)", err)
+	}
+	return userdict.SetReplay(tokens)
 }
 
 // fuzzing reports whether go test runs with -fuzz (in this process, or as

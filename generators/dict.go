@@ -1,25 +1,9 @@
 package generators
 
 import (
-	"net/url"
-	"strings"
-	"sync"
-
 	"github.com/gfz-dev/gfz"
 	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/param"
-)
-
-// builtinDict is set by gfz-build with
-// -ldflags "-X github.com/gfz-dev/gfz/generators.builtinDict=..." to the
-// string and number literals of the instrumented packages: the tokens,
-// each escaped with url.QueryEscape, joined by commas. It is empty outside
-// a fuzz binary. See the build package (DictionaryLdflag).
-var builtinDict string
-
-var (
-	dictOnce sync.Once
-	dict     []string
 )
 
 // Dictionary returns the dictionary gfz-build collected from the
@@ -27,45 +11,22 @@ var (
 // literals (as written), deduplicated, in the order gfz-build found them
 // (packages in load order, files and literals in source order), followed
 // by the new entries of the dictionary file given to the fuzz binary with
-// -dict=FILE, if any. It is empty in a plain go test binary. The slice is
-// shared: do not modify it.
+// -dict=FILE, if any. It is empty in a plain go test binary, except while
+// go test replays a regression input that the fuzz binary's -regress wrote
+// together with its dictionary (testdata/gfzdict/<FuzzTarget>/<name>):
+// then it is that dictionary, so that the input decodes into the values
+// that failed. The slice is shared: do not modify it.
 func Dictionary() []string {
-	dictOnce.Do(func() {
-		dict = DecodeDictionary(builtinDict)
-		// The fuzz binary's -dict=FILE entries (libFuzzer's command
-		// line) come after the literals, duplicates left out.
-		if extra := userdict.Tokens(); len(extra) > 0 {
-			seen := make(map[string]bool, len(dict)+len(extra))
-			for _, w := range dict {
-				seen[w] = true
-			}
-			for _, w := range extra {
-				if !seen[w] {
-					seen[w] = true
-					dict = append(dict, w)
-				}
-			}
-		}
-	})
-	return dict
+	if d, ok := userdict.Replay(); ok {
+		return d
+	}
+	return userdict.All()
 }
 
 // DecodeDictionary decodes the dictionary encoding gfz-build uses (tokens
 // escaped with url.QueryEscape, joined by commas). Tokens that do not
 // decode are dropped.
-func DecodeDictionary(enc string) []string {
-	if enc == "" {
-		return nil
-	}
-	parts := strings.Split(enc, ",")
-	out := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if s, err := url.QueryUnescape(p); err == nil {
-			out = append(out, s)
-		}
-	}
-	return out
-}
+func DecodeDictionary(enc string) []string { return userdict.Decode(enc) }
 
 // Tokens returns a generator that picks one of words: a value draw of
 // BytesFor(len(words)) bytes. It panics if words is empty.

@@ -20,7 +20,7 @@ package goxml
 import (
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -98,18 +98,36 @@ func (w *writer) misc() {
 }
 
 // dictNames returns the tokens of gen.Dictionary() usable as element and
-// attribute names (isName, at most 24 bytes), in dictionary order. The
-// dictionary is fixed for the process, so they are picked out once, not
-// at every draw (a fuzz binary's dictionary holds thousands of tokens).
-var dictNames = sync.OnceValue(func() []string {
-	var names []string
-	for _, d := range gen.Dictionary() {
-		if isName(d) && len(d) <= 24 {
-			names = append(names, d)
+// attribute names (isName, at most 24 bytes), in dictionary order. They
+// are picked out once per dictionary, not at every draw (a fuzz binary's
+// dictionary holds thousands of tokens): the dictionary is fixed for a
+// fuzz binary, and changes under go test only while a regression input
+// replays with the dictionary it was found with.
+func dictNames() []string {
+	d := gen.Dictionary()
+	if c := namesCache.Load(); c != nil && sameSlice(c.dict, d) {
+		return c.names
+	}
+	c := &dictNamesOf{dict: d}
+	for _, w := range d {
+		if isName(w) && len(w) <= 24 {
+			c.names = append(c.names, w)
 		}
 	}
-	return names
-})
+	namesCache.Store(c)
+	return c.names
+}
+
+// dictNamesOf is dictNames' result for one dictionary.
+type dictNamesOf struct{ dict, names []string }
+
+var namesCache atomic.Pointer[dictNamesOf]
+
+// sameSlice reports whether a and b are the same slice (same array, same
+// length), not only equal.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
 
 // isName reports whether s is a simple XML name (ASCII letters, digits,
 // '_', '-', '.'; not starting with a digit, '-', '.', or "xml" in any

@@ -765,7 +765,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		if opts.Verbose {
 			shown := slices.Clone(args)
 			if len(prep.Dictionary) > 0 { // summarised above; the value is up to 48 KiB
-				shown[5] = ldflags + " -X " + GeneratorsPath + ".builtinDict=<dictionary>"
+				shown[5] = ldflags + " -X " + DictVar + "=<dictionary>"
 			}
 			fmt.Fprintf(opts.Stderr, "go %s\n", strings.Join(shown, " "))
 		}

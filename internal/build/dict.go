@@ -11,17 +11,18 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// Limits of the literal dictionary gfz-build passes to the generators
-// package.
+// Limits of the literal dictionary gfz-build passes to the fuzz binary.
 const (
 	MaxDictTokens   = 2048      // tokens kept
 	MaxDictTokenLen = 64        // longer literals are skipped
 	MaxDictEncoded  = 48 * 1024 // bytes of the encoded -X value
 )
 
-// GeneratorsPath is the import path of the generators package, whose
-// builtinDict variable receives the dictionary.
-const GeneratorsPath = GfzPath + "/generators"
+// DictVar is the variable that receives the dictionary with -X: it is in
+// internal/userdict, which every fuzz binary links (the driver reads it for
+// -regress in the supervisor, which runs before package generators is
+// initialised) and from which generators.Dictionary reads it.
+const DictVar = GfzPath + "/internal/userdict.builtinDict"
 
 // CollectDictionary returns the string and number literals of files, in
 // order (files in the order given, literals in source order), deduplicated:
@@ -94,14 +95,14 @@ func EncodeDictionary(tokens []string) string {
 	return b.String()
 }
 
-// DictionaryLdflag returns the linker flag that sets the generators
-// package's dictionary, or "" for an empty dictionary.
+// DictionaryLdflag returns the linker flag that sets the fuzz binary's
+// dictionary (DictVar), or "" for an empty dictionary.
 func DictionaryLdflag(tokens []string) string {
 	enc := EncodeDictionary(tokens)
 	if enc == "" {
 		return ""
 	}
-	return "-X " + GeneratorsPath + ".builtinDict=" + enc
+	return "-X " + DictVar + "=" + enc
 }
 
 // DictionarySummary describes the dictionary in one line for gfz-build -v:

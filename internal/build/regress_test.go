@@ -23,15 +23,7 @@ import (
 // directories.
 func regressModule(t *testing.T) (mod, pkg string) {
 	t.Helper()
-	mod = t.TempDir()
-	pkg = filepath.Join(mod, "pkg")
-	if err := os.MkdirAll(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		filepath.Join(mod, "go.mod"): "module example.com/regress\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n" + testmod.Requires(t),
-		filepath.Join(mod, "go.sum"): testmod.GoSum(t),
-		filepath.Join(pkg, "pkg.go"): `package pkg
+	return fixtureModule(t, `package pkg
 
 import "os"
 
@@ -44,8 +36,7 @@ func Check(k int) {
 		os.Exit(3)
 	}
 }
-`,
-		filepath.Join(pkg, "pkg_test.go"): `package pkg
+`, `package pkg
 
 import (
 	"testing"
@@ -59,7 +50,24 @@ func FuzzRegress(f *testing.F) {
 		Check(gen.IntRange(0, 15).Named("k").Draw(t))
 	})
 }
-`,
+`)
+}
+
+// fixtureModule writes a module example.com/regress using this checkout of
+// gfz, with one package pkg of the two files given, and returns the module
+// and package directories.
+func fixtureModule(t *testing.T, pkgGo, testGo string) (mod, pkg string) {
+	t.Helper()
+	mod = t.TempDir()
+	pkg = filepath.Join(mod, "pkg")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(mod, "go.mod"):      "module example.com/regress\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n" + testmod.Requires(t),
+		filepath.Join(mod, "go.sum"):      testmod.GoSum(t),
+		filepath.Join(pkg, "pkg.go"):      pkgGo,
+		filepath.Join(pkg, "pkg_test.go"): testGo,
 	}
 	for name, src := range files {
 		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
@@ -191,5 +199,77 @@ func TestRegressExport(t *testing.T) {
 	out, code = runFuzzBinary(t, bin, pkg, append(args, "-workdir", t.TempDir(), "-regress="+missing)...)
 	if code != 2 || !regexp.MustCompile(`-regress: the package directory .*gone does not exist.*-regress=DIR`).MatchString(out) {
 		t.Errorf("missing directory: exit %d\n%s", code, out)
+	}
+}
+
+// TestRegressDictionary: a failure that needs a token of gfz-build's
+// dictionary (a string literal of the package, drawn by DictionaryOr) is
+// written by -regress with that dictionary, and plain go test, which has
+// no dictionary of its own, replays it into the same failing value; without
+// the dictionary file the same input decodes into another value and
+// passes.
+func TestRegressDictionary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a fuzz binary")
+	}
+	mod, pkg := fixtureModule(t, `package pkg
+
+// Check panics on one word, a literal that only gfz-build's dictionary
+// makes likely.
+func Check(word string) {
+	if word == "zq-dictionary-word-42" {
+		panic("regress: dictionary word")
+	}
+}
+`, `package pkg
+
+import (
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+	gen "github.com/gfz-dev/gfz/generators"
+)
+
+func FuzzDict(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		Check(gen.DictionaryOr(gen.StringFrom("abz", 0, 4)).Named("word").Draw(t))
+	})
+}
+`)
+	bin := filepath.Join(t.TempDir(), "dict.gfz")
+	var stderr bytes.Buffer
+	if _, err := Build(context.Background(), Options{Patterns: []string{"./pkg"}, Dir: mod, Output: bin, Stderr: &stderr}); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	out, code := runFuzzBinary(t, bin, pkg, "-runs", "20000", "-workers", "1", "-seed", "1", "-workdir", t.TempDir(), "-regress")
+	written, _ := filepath.Glob(filepath.Join(pkg, "testdata", "fuzz", "FuzzDict", "*"))
+	if code != 1 || len(written) != 1 || !strings.Contains(out, "dictionary word") {
+		t.Fatalf("exit %d, regression files %v, want one dictionary-word failure\n%s", code, written, out)
+	}
+	name := filepath.Base(written[0])
+	dict := filepath.Join(pkg, "testdata", "gfzdict", "FuzzDict", name)
+	text, err := os.ReadFile(dict)
+	if err != nil || !strings.Contains(string(text), `"zq-dictionary-word-42"`) {
+		t.Fatalf("dictionary file %s: %v\n%s\n%s", dict, err, text, out)
+	}
+	replay, err := goTest(t, nil, pkg, "-run=FuzzDict/"+name, ".")
+	if err == nil || !strings.Contains(replay, "panic: regress: dictionary word") || !strings.Contains(replay, "zq-dictionary-word-42") {
+		t.Fatalf("go test -run=FuzzDict/%s with its dictionary: %v, want the panic and the word among the values\n%s", name, err, replay)
+	}
+	// Without its dictionary the input decodes into another word: this is
+	// what the dictionary file is for.
+	if err := os.Remove(dict); err != nil {
+		t.Fatal(err)
+	}
+	if replay, err := goTest(t, nil, pkg, "-run=FuzzDict/"+name, "."); err != nil {
+		t.Fatalf("without the dictionary file the input still fails (the test would not show the file matters): %v\n%s", err, replay)
+	}
+	// A corrupt dictionary file fails the input, naming the file.
+	if err := os.WriteFile(dict, []byte("not a dictionary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay, err = goTest(t, nil, pkg, "-run=FuzzDict/"+name, ".")
+	if err == nil || !strings.Contains(replay, "gfzdict/FuzzDict/"+name+":1") {
+		t.Fatalf("corrupt dictionary file: %v, want a failure naming it\n%s", err, replay)
 	}
 }

@@ -104,3 +104,33 @@ func unhex(c byte) (byte, bool) {
 	}
 	return 0, false
 }
+
+// FormatDictionary writes tokens in the format ReadDictionary reads, one
+// `"value"` line each, in order (ReadDictionary returns the same tokens):
+// backslash and quote escaped, control characters, DEL and non-ASCII bytes
+// as \xHH. header lines, if any, come first as # comments.
+func FormatDictionary(tokens []string, header ...string) []byte {
+	var b strings.Builder
+	for _, h := range header {
+		b.WriteString("# " + h + "\n")
+	}
+	const digits = "0123456789abcdef"
+	for _, tok := range tokens {
+		b.WriteByte('"')
+		for i := 0; i < len(tok); i++ {
+			switch c := tok[i]; {
+			case c == '\\' || c == '"':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c < 0x20 || c >= 0x7f:
+				b.WriteString(`\x`)
+				b.WriteByte(digits[c>>4])
+				b.WriteByte(digits[c&15])
+			default:
+				b.WriteByte(c)
+			}
+		}
+		b.WriteString("\"\n")
+	}
+	return []byte(b.String())
+}

@@ -82,7 +82,7 @@ func (c *config) encodeInput(data []byte) []byte {
 // nativeDict is set by gfz-build with -ldflags "-X
 // github.com/gfz-dev/gfz/internal/driver.nativeDict=..." in binaries with
 // native targets: the literals of the instrumented packages, encoded as
-// for generators.builtinDict (tokens escaped with url.QueryEscape, joined
+// for userdict's builtinDict (tokens escaped with url.QueryEscape, joined
 // by commas). Native targets get them as the engine's dictionary; gfz
 // targets draw them through generators.
 var nativeDict string

@@ -122,32 +122,63 @@ func regressName(data []byte) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
+// regressDictDir is where -regress writes the dictionary of each
+// regression input of target (a file of the same name), for package gfz to
+// install while go test replays that input. It cannot be in the corpus
+// directory, whose every file go test reads as an input.
+func regressDictDir(dir, target string) string {
+	return filepath.Join(dir, "testdata", "gfzdict", target)
+}
+
 // exportRegression copies the saved failure input (a file in the native
 // corpus format, as the engine saved it: its bytes are copied, not
 // re-encoded) to dir/testdata/fuzz/<target>/<name> atomically, and returns
 // the note to print: where it is and the go test command that replays it
-// without gfz.
-func exportRegression(dir, target, input string) (string, error) {
+// without gfz. When the fuzz binary's dictionary dict (userdict.All) is not
+// empty, it first writes it to dir/testdata/gfzdict/<target>/<name>: an
+// input whose generators drew dictionary tokens decodes into the same
+// values under go test only with the same dictionary, which go test does
+// not otherwise have.
+func exportRegression(dir, target, input string, dict []string) (string, error) {
 	data, err := os.ReadFile(input)
 	if err != nil {
 		return "", fmt.Errorf("-regress: reading the saved failure: %w", err)
 	}
 	name := regressName(data)
+	// The dictionary first: an input written without it would not fail
+	// under go test.
+	if len(dict) > 0 {
+		text := FormatDictionary(dict,
+			"The dictionary of the fuzz binary that found ../../fuzz/"+target+"/"+name+" (gfz -regress).",
+			"gfz installs it while go test replays that input, whose generators draw tokens from it;",
+			"keep the two files together.")
+		if err := writeIfChanged(regressDictDir(dir, target), name, text); err != nil {
+			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
+		}
+	}
 	tdir := regressTargetDir(dir, target)
 	path := filepath.Join(tdir, name)
 	verb := "written to"
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		verb = "already in"
-	} else {
-		if err := os.MkdirAll(tdir, 0o755); err != nil {
-			return "", fmt.Errorf("-regress: %w", err)
-		}
-		if err := engine.WriteFileAtomic(path, data); err != nil {
-			return "", fmt.Errorf("-regress: writing the regression input: %w", err)
-		}
+	} else if err := writeIfChanged(tdir, name, data); err != nil {
+		return "", fmt.Errorf("-regress: writing the regression input: %w", err)
 	}
 	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
 		verb, path, shellQuote(dir), target, name), nil
+}
+
+// writeIfChanged writes data to dir/name atomically, creating dir, unless
+// the file already holds data.
+func writeIfChanged(dir, name string, data []byte) error {
+	path := filepath.Join(dir, name)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return engine.WriteFileAtomic(path, data)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -69,7 +70,7 @@ func TestExportRegression(t *testing.T) {
 	if err := os.WriteFile(in, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	note, err := exportRegression(pkg, "FuzzA", in)
+	note, err := exportRegression(pkg, "FuzzA", in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestExportRegression(t *testing.T) {
 	if !strings.Contains(note, "written to "+path) || !strings.HasSuffix(note, want) {
 		t.Errorf("note %q, want the path and %q", note, want)
 	}
-	note, err = exportRegression(pkg, "FuzzA", in)
+	note, err = exportRegression(pkg, "FuzzA", in, nil)
 	files, _ := os.ReadDir(filepath.Dir(path))
 	if err != nil || !strings.Contains(note, "already in "+path) || len(files) != 1 {
 		t.Errorf("second export: %v, %q, %d files", err, note, len(files))
@@ -122,6 +123,36 @@ func TestShellQuote(t *testing.T) {
 	for in, want := range map[string]string{"/a/b-c_d.e": "/a/b-c_d.e", "/a b": "'/a b'", "it's": `'it'\''s'`, "": "''"} {
 		if got := shellQuote(in); got != want {
 			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestExportRegressionDictionary: with a non-empty generators' dictionary,
+// -regress also writes it to testdata/gfzdict/<target>/<name>, in the
+// -dict format, giving back the same tokens in the same order (a drawn
+// token is an index); with an empty one it writes none.
+func TestExportRegressionDictionary(t *testing.T) {
+	tokens := []string{"if", "quo\"te", `back\slash`, "new\nline", "\x00\xff", "", " padded ", "#hash", "ünï"}
+	for _, dict := range [][]string{tokens, nil} {
+		pkg := t.TempDir()
+		data := []byte("go test fuzz v1\n[]byte(\"\\x01\\x02\")\n")
+		in := filepath.Join(t.TempDir(), "f.input")
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := exportRegression(pkg, "FuzzD", in, dict); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(pkg, "testdata", "gfzdict", "FuzzD", regressName(data))
+		got, err := ReadDictionary(path)
+		if dict == nil {
+			if _, serr := os.Stat(filepath.Join(pkg, "testdata", "gfzdict")); !os.IsNotExist(serr) {
+				t.Errorf("empty dictionary: testdata/gfzdict exists (%v)", serr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tokens) {
+			t.Errorf("written dictionary = %q, %v; want %q", got, err, tokens)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
 // encodeWorkerSpec and decodeWorkerSpec carry a worker's assignment in
@@ -87,7 +88,9 @@ func superviseWorkers(cfg *config) int {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			return ExitUsage
 		}
-		newFailure = func(input string) (string, error) { return exportRegression(cfg.regress, cfg.target, input) }
+		newFailure = func(input string) (string, error) {
+			return exportRegression(cfg.regress, cfg.target, input, userdict.All())
+		}
 	}
 	if cfg.onNewFailure != nil {
 		newFailure = chainNewFailure(newFailure, cfg.onNewFailure)
