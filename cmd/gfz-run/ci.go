@@ -13,9 +13,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -384,7 +386,10 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 
 // writeCIFailures writes the summary and, for each new failure, its input
 // as failDir/<package dir>/testdata/fuzz/<FuzzTarget>/<name>, named as
-// -regress names it, and its report next to the summary.
+// -regress names it, with the fuzz binary's dictionary (its work
+// directory's copy, if it has one) as
+// failDir/<package dir>/testdata/gfzdict/<FuzzTarget>/<name>, as -regress
+// writes them, and its report next to the summary.
 func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 	var reports bytes.Buffer
 	for _, j := range jobs {
@@ -393,11 +398,18 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 			if err != nil {
 				return fmt.Errorf("reading a new failure: %w", err)
 			}
-			dst := filepath.Join(failDir, filepath.FromSlash(j.relDir), "testdata", "fuzz", j.target, regressNameOf(data))
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return err
+			name := regressNameOf(data)
+			pkgDir := filepath.Join(failDir, filepath.FromSlash(j.relDir))
+			// The dictionary first, as -regress: the input does not
+			// replay without it.
+			if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), gfzengine.DictionaryFileName)); err == nil {
+				if err := writeFileIn(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
+					return err
+				}
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("reading the fuzz binary's dictionary: %w", err)
 			}
-			if err := gfzengine.WriteFileAtomic(dst, data); err != nil {
+			if err := writeFileIn(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
 				return err
 			}
 			txt, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
@@ -414,6 +426,14 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 		return err
 	}
 	return nil
+}
+
+// writeFileIn writes data to dir/name atomically, creating dir.
+func writeFileIn(dir, name string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return gfzengine.WriteFileAtomic(filepath.Join(dir, name), data)
 }
 
 // regressName is the name -regress gives the file in testdata/fuzz: the

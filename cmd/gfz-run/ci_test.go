@@ -347,6 +347,15 @@ func testRecipe(t *testing.T, yml, script string, runLines func(string) []string
 	if err1 != nil || err2 != nil || err3 != nil || !bytes.Equal(saved, regress) || !bytes.Equal(saved, artefact) {
 		t.Fatalf("regression file %v, artefact %v, summary %v; saved %q, regression %q, artefact %q", err1, err2, err3, saved, regress, artefact)
 	}
+	// The fuzz binary's dictionary (gfz-build's literals: "planted bug"
+	// and the numbers) comes with the input, in testdata/gfzdict, in the
+	// artefact as -regress writes it.
+	dict, err1 := os.ReadFile(filepath.Join(a, ciWorkdir, "example.com", "bug", "p", "FuzzF", "dictionary"))
+	regressDict, err2 := os.ReadFile(filepath.Join(a, "p", "testdata", "gfzdict", "FuzzF", name))
+	artefactDict, err3 := os.ReadFile(filepath.Join(a, ciFailures, "p", "testdata", "gfzdict", "FuzzF", name))
+	if err1 != nil || err2 != nil || err3 != nil || !strings.Contains(string(dict), "\"planted bug\"\n") || !bytes.Equal(dict, regressDict) || !bytes.Equal(dict, artefactDict) {
+		t.Errorf("dictionary: work directory %v, -regress %v, artefact %v; %q, %q, %q", err1, err2, err3, dict, regressDict, artefactDict)
+	}
 	if !summaryHeader.Match(summary) || !row.Match(summary) || !strings.Contains(string(summary), "planted bug") {
 		t.Errorf("%s:\n%s", ciSummary, summary)
 	}

@@ -147,11 +147,7 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	name := regressName(data)
 	// The dictionary first: an input written without it would not fail
 	// under go test.
-	if len(dict) > 0 {
-		text := FormatDictionary(dict,
-			"The dictionary of the fuzz binary that found ../../fuzz/"+target+"/"+name+" (gfz -regress).",
-			"gfz installs it while go test replays that input, whose generators draw tokens from it;",
-			"keep the two files together.")
+	if text := dictionaryFile(dict); text != nil {
 		if err := writeIfChanged(regressDictDir(dir, target), name, text); err != nil {
 			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
 		}
@@ -166,6 +162,19 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	}
 	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
 		verb, path, shellQuote(dir), target, name), nil
+}
+
+// dictionaryFile formats the fuzz binary's dictionary for a work directory
+// (WORKDIR/dictionary) and for -regress (testdata/gfzdict/<target>/<name>),
+// or returns nil for an empty one.
+func dictionaryFile(dict []string) []byte {
+	if len(dict) == 0 {
+		return nil
+	}
+	return FormatDictionary(dict,
+		"The dictionary of the gfz fuzz binary that found the failing inputs beside it. Under plain go test,",
+		"testdata/gfzdict/<FuzzTarget>/<name> is the dictionary of testdata/fuzz/<FuzzTarget>/<name>: gfz",
+		"installs it while it replays that input, whose generators may draw tokens from it.")
 }
 
 // writeIfChanged writes data to dir/name atomically, creating dir, unless

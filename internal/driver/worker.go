@@ -74,6 +74,16 @@ func (c *config) parentSetup() (exe string, ok bool) {
 	return exe, true
 }
 
+// generatorsDict returns the dictionary the target's generators draw from
+// (userdict.All), which a failure's input needs to replay under plain go
+// test; nil for a native target, whose arguments do not depend on it.
+func (c *config) generatorsDict() []string {
+	if c.codec() != nil {
+		return nil
+	}
+	return userdict.All()
+}
+
 // superviseWorkers runs the fuzzing campaign in cfg.workers worker
 // processes (this executable again, with GFZ_CHILD and GFZ_WORKER set)
 // under engine.Supervise, and maps its result to the exit status.
@@ -111,7 +121,8 @@ func superviseWorkers(cfg *config) int {
 	}
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
 		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
-		Timeout: cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
+		DictionaryFile: dictionaryFile(cfg.generatorsDict()),
+		Timeout:        cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
 		Status: status, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
 		Command: func(w engine.WorkerSpec) *exec.Cmd {
 			cmd := exec.Command(exe, args...)

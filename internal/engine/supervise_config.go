@@ -11,10 +11,15 @@ import (
 // SupervisorConfig configures Supervise.
 type SupervisorConfig struct {
 	Target string // fuzz target name, for messages, stats and reports
-	Engine string // engine name, for the stats file
-	Seed   int64  // seed of worker 0's first process; the others derive theirs from it
-	Runs   int64  // total executions over all workers (0: no limit)
-	Time   time.Duration
+	// DictionaryFile, if not empty, is written to WORKDIR/dictionary
+	// (DictionaryFileName) once the run holds the work directory: the
+	// generators' dictionary in the -dict format, which a failure's input
+	// needs to decode into the same values under plain go test.
+	DictionaryFile []byte
+	Engine         string // engine name, for the stats file
+	Seed           int64  // seed of worker 0's first process; the others derive theirs from it
+	Runs           int64  // total executions over all workers (0: no limit)
+	Time           time.Duration
 	// Timeout is the per-input timeout: a worker stuck in one execution
 	// this long is killed and its input saved as a TIMEOUT failure. 0
 	// selects the calibrated default; NoTimeout turns it off.

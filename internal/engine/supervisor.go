@@ -154,6 +154,11 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		return nil, err
 	}
 	s.before = len(s.known)
+	if len(cfg.DictionaryFile) > 0 {
+		if err := WriteFileAtomic(filepath.Join(wd.root, DictionaryFileName), cfg.DictionaryFile); err != nil {
+			return nil, fmt.Errorf("writing the work directory's dictionary: %w", err)
+		}
+	}
 	s.checkCorpus()
 	s.startRSS = selfRSS()
 	for i := 0; i < cfg.Workers; i++ {
@@ -190,6 +195,10 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	s.printFinal()
 	return s.summary(), nil
 }
+
+// DictionaryFileName is the work directory's copy of the fuzz binary's
+// dictionary (SupervisorConfig.DictionaryFile).
+const DictionaryFileName = "dictionary"
 
 func (s *supervisor) closeSlots() {
 	for _, sl := range s.slots {
