@@ -91,7 +91,6 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,12 +153,10 @@ func replayDictionary(tt *testing.T) (restore func()) {
 	if !ok || strings.Contains(name, "/") {
 		return func() {}
 	}
-	path := filepath.Join("testdata", "gfzdict", target, name)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	tokens, err := driver.ReadDictionary(filepath.Join(driver.RegressDictDir(".", target), name))
+	if errors.Is(err, fs.ErrNotExist) {
 		return func() {}
-	}
-	tokens, err := driver.ReadDictionary(path)
-	if err != nil {
+	} else if err != nil {
 		tt.Fatalf("gfz: the dictionary of this regression input: %v (written by the fuzz binary's -regress; delete it and the input, or write both again)", err)
 	}
 	return userdict.SetReplay(tokens)

@@ -403,13 +403,13 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 			// The dictionary first, as -regress: the input does not
 			// replay without it.
 			if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), gfzengine.DictionaryFileName)); err == nil {
-				if err := writeFileIn(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
+				if _, err := gfzengine.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
 					return err
 				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("reading the fuzz binary's dictionary: %w", err)
 			}
-			if err := writeFileIn(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
+			if _, err := gfzengine.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
 				return err
 			}
 			txt, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
@@ -426,14 +426,6 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 		return err
 	}
 	return nil
-}
-
-// writeFileIn writes data to dir/name atomically, creating dir.
-func writeFileIn(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return gfzengine.WriteFileAtomic(filepath.Join(dir, name), data)
 }
 
 // regressName is the name -regress gives the file in testdata/fuzz: the

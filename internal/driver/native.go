@@ -2,12 +2,11 @@ package driver
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
 // NativeInfoKey is the build-info key ("native.FuzzX") under which
@@ -94,8 +93,8 @@ func (c *config) dictionary() [][]byte {
 		return nil
 	}
 	var out [][]byte
-	for _, p := range strings.Split(nativeDict, ",") {
-		if s, err := url.QueryUnescape(p); err == nil && s != "" {
+	for _, s := range userdict.Decode(nativeDict) {
+		if s != "" {
 			out = append(out, []byte(s))
 		}
 	}

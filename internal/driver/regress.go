@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -122,11 +121,12 @@ func regressName(data []byte) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// regressDictDir is where -regress writes the dictionary of each
-// regression input of target (a file of the same name), for package gfz to
-// install while go test replays that input. It cannot be in the corpus
-// directory, whose every file go test reads as an input.
-func regressDictDir(dir, target string) string {
+// RegressDictDir is where -regress writes the dictionary of each
+// regression input of target in the package directory dir (a file of the
+// input's name), for package gfz to install while go test replays that
+// input. It cannot be in the corpus directory, whose every file go test
+// reads as an input.
+func RegressDictDir(dir, target string) string {
 	return filepath.Join(dir, "testdata", "gfzdict", target)
 }
 
@@ -148,17 +148,19 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	// The dictionary first: an input written without it would not fail
 	// under go test.
 	if text := dictionaryFile(dict); text != nil {
-		if err := writeIfChanged(regressDictDir(dir, target), name, text); err != nil {
+		if _, err := engine.WriteFileIfChanged(RegressDictDir(dir, target), name, text); err != nil {
 			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
 		}
 	}
 	tdir := regressTargetDir(dir, target)
 	path := filepath.Join(tdir, name)
-	verb := "written to"
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		verb = "already in"
-	} else if err := writeIfChanged(tdir, name, data); err != nil {
+	wrote, err := engine.WriteFileIfChanged(tdir, name, data)
+	if err != nil {
 		return "", fmt.Errorf("-regress: writing the regression input: %w", err)
+	}
+	verb := "written to"
+	if !wrote {
+		verb = "already in"
 	}
 	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
 		verb, path, shellQuote(dir), target, name), nil
@@ -175,19 +177,6 @@ func dictionaryFile(dict []string) []byte {
 		"The dictionary of the gfz fuzz binary that found the failing inputs beside it. Under plain go test,",
 		"testdata/gfzdict/<FuzzTarget>/<name> is the dictionary of testdata/fuzz/<FuzzTarget>/<name>: gfz",
 		"installs it while it replays that input, whose generators may draw tokens from it.")
-}
-
-// writeIfChanged writes data to dir/name atomically, creating dir, unless
-// the file already holds data.
-func writeIfChanged(dir, name string, data []byte) error {
-	path := filepath.Join(dir, name)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return engine.WriteFileAtomic(path, data)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

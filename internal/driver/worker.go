@@ -99,7 +99,7 @@ func superviseWorkers(cfg *config) int {
 			return ExitUsage
 		}
 		newFailure = func(input string) (string, error) {
-			return exportRegression(cfg.regress, cfg.target, input, userdict.All())
+			return exportRegression(cfg.regress, cfg.target, input, cfg.generatorsDict())
 		}
 	}
 	if cfg.onNewFailure != nil {

@@ -122,6 +122,20 @@ func WriteFileAtomic(path string, data []byte) error {
 	return writeAtomic(path, data, true)
 }
 
+// WriteFileIfChanged writes data to dir/name as WriteFileAtomic does,
+// creating dir, unless the file already holds exactly data; it reports
+// whether it wrote.
+func WriteFileIfChanged(dir, name string, data []byte) (bool, error) {
+	path := filepath.Join(dir, name)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return false, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	return true, WriteFileAtomic(path, data)
+}
+
 // syncDir fsyncs a directory, making the renames and links done in it
 // durable. Tests replace it to count the calls.
 var syncDir = func(dir string) error {
