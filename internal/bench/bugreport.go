@@ -206,6 +206,9 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 		fmt.Fprintf(&b, "Machine: %s.\n\n", strings.Join(machines, "; "))
 	}
 	if len(cells) > 0 {
+		b.WriteString("Coverage is that of the run's corpus when the run ended: at the bug, or at the budget. " +
+			"A run that triggers the bug early has had less time to cover, so compare coverage where the runs went on " +
+			"(bugs not found, or found late); the curves show it over time.\n\n")
 		b.WriteString("| bug | contender | found | time to trigger, median (min–max of found) | time to reach, median | other crashes (runs) | execs median | coverage of the buggy package, median (min–max) |\n")
 		b.WriteString("|---|---|---:|---:|---:|---|---:|---:|\n")
 	}
@@ -308,7 +311,8 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 	if len(rows) > 0 {
 		b.WriteString("\nAgainst native: Mann-Whitney U two-sided p-value (normal approximation, tie and continuity corrections) and " +
 			"Vargha-Delaney Â12 (the probability that a run of the contender has the larger value; for coverage above 0.5 is better, " +
-			"for time to trigger below 0.5 is better; a run that did not trigger the bug counts as its budget).\n\n")
+			"for time to trigger below 0.5 is better; a run that did not trigger the bug counts as its budget; " +
+			"coverage when the run ended, as above).\n\n")
 		b.WriteString("| bug | pair | runs | coverage p | coverage Â12 | time to trigger p | time to trigger Â12 |\n")
 		b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
 		b.WriteString(strings.Join(rows, "\n") + "\n")

@@ -143,6 +143,39 @@ func TestCoverageCurves(t *testing.T) {
 	}
 }
 
+// A run that stopped at the bug ends its curve there: the replay's later
+// samples only repeat its final coverage and are not drawn; while another
+// run goes on, the stopped one holds its final value.
+func TestCoverageCurvesEndAtTheRunsEnd(t *testing.T) {
+	early := fakeRun("b", "gfz-zest", 0, true, 35, 10, 20, 30) // samples at 0, 30, 60
+	early.WallS = 40
+	cells, _ := groupRuns([]BugRun{early})
+	c := coverageCurves(cells)[0]
+	if !slices.Equal(c.t, []float64{0, 30, 40}) || !slices.Equal(c.med, []float64{10, 20, 30}) || !c.stopped {
+		t.Errorf("stopped run: curve = %+v, want t 0,30,40, med 10,20,30, stopped", c)
+	}
+	late := fakeRun("b", "gfz-zest", 1, false, 0, 0, 10, 50)
+	late.WallS = 60.2
+	cells, _ = groupRuns([]BugRun{early, late})
+	c = coverageCurves(cells)[0]
+	if !slices.Equal(c.t, []float64{0, 30, 40, 60}) || !slices.Equal(c.hi, []float64{10, 20, 30, 50}) ||
+		!slices.Equal(c.lo, []float64{0, 10, 10, 30}) || c.stopped {
+		t.Errorf("with a run to the budget: curve = %+v, want t 0,30,40,60, hi 10,20,30,50, lo 0,10,10,30, not stopped", c)
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (logTicks{}).Ticks(1, 300) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if want := []string{"1", "2", "5", "10", "20", "50", "100", "200"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %v, want %v", labels, want)
+	}
+}
+
 func TestPlotBugCoverage(t *testing.T) {
 	dir := t.TempDir()
 	runs := []BugRun{fakeRun("b", "gfz-zest", 0, false, 0, 10, 20), fakeRun("b", "native", 0, false, 0, 5, 8)}
