@@ -166,7 +166,6 @@ func plotCoverage(bug string, curves []curve, total, runs int, budget float64, f
 	legend.Top = true
 	legend.Left = true
 	legend.YOffs = -vg.Points(30)
-	legend.XOffs = vg.Points(8)
 	p.Add(plotter.NewGrid())
 	n := 0
 	for i, c := range curves {
@@ -238,7 +237,7 @@ func plotCoverage(bug string, curves []curve, total, runs int, budget float64, f
 	// The legend in a margin of its own, right of the plot, so that no
 	// curve runs under it.
 	dc := draw.New(c)
-	legendW := 1.15 * vg.Inch
+	legendW := 1.5 * vg.Inch
 	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
 	legend.Draw(draw.Crop(dc, w-legendW, 0, 0, 0))
 	var buf bytes.Buffer
