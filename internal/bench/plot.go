@@ -128,7 +128,8 @@ var palette = []color.NRGBA{
 	{0xbc, 0xbd, 0x22, 0xff}, // olive
 }
 
-// contenderColor is the colour of the i-th curve of a plot.
+// contenderColor is the colour of contender name, the i-th gfz
+// contender of its plot (native and go-fuzz are not counted).
 func contenderColor(name string, i int) color.NRGBA {
 	switch name {
 	case BugNative:
@@ -248,7 +249,9 @@ func plotCoverage(bug string, curves []curve, total, runs int, budget float64, f
 }
 
 // logTicks label a log time axis at 1, 2 and 5 times each power of ten
-// ("1", "2", "50"), with unlabelled minor ticks between.
+// ("1", "2", "50"), with unlabelled minor ticks between, all within the
+// axis. gonum's plot.LogTicks labels only the powers of ten, which leaves
+// a 1-300 s axis with three labels.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
