@@ -11,11 +11,12 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/param"
 )
 
 // sigFrames is the number of user frames in a failure signature.
-const sigFrames = engine.SignatureFrames
+const sigFrames = signature.Frames
 
 // executor runs a fuzz function on parameter sequences for the engine. It
 // reuses one Source and one T across executions.
@@ -154,7 +155,7 @@ func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
 }
 
 // goexitHook reports a runtime.Goexit called by the fuzz target. In a fuzz
-// binary it writes engine.GoexitMarker and the stack on stderr and exits
+// binary it writes signature.GoexitMarker and the stack on stderr and exits
 // the process, so that the supervisor saves the input as a
 // "runtime.Goexit" failure (or -repro reports it); elsewhere (tests) it
 // returns and the goroutine ends.
@@ -162,14 +163,14 @@ var goexitHook = func(stack []byte) {
 	if buildInfo == "" {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "%s\n%s", engine.GoexitMarker, stack)
+	fmt.Fprintf(os.Stderr, "%s\n%s", signature.GoexitMarker, stack)
 	driver.ExitChild(ExitFailure)
 }
 
 // panicFailure describes a panic recovered by run. It is called from run's
 // deferred function, so the stack still holds the panicking frames. Its
 // signature starts with the panic as the Go runtime would print it
-// (engine.PanicSignatureKind), so that the same panic in a goroutine the
+// (signature.PanicKind), so that the same panic in a goroutine the
 // target started, caught by the supervisor from the crash output, gets
 // the same signature. A brief repeat (see executor.SetBriefRepeats) has
 // only Kind and Signature.
@@ -179,7 +180,7 @@ func panicFailure(t *T, r any) *engine.FailureInfo {
 	n := runtime.Callers(3, pcs[:]) // Callers, panicFailure, the deferred func
 	fi := &engine.FailureInfo{
 		Kind:      "panic: " + kind,
-		Signature: engine.PanicSignatureKind(r) + "\n" + t.userFrames(pcs[:n]),
+		Signature: signature.PanicKind(r) + "\n" + t.userFrames(pcs[:n]),
 	}
 	if t.repeat(fi.Signature) {
 		return fi
@@ -256,14 +257,14 @@ func panicKind(r any) string {
 
 // normalize replaces every run of decimal digits and every 0x... number by
 // N, keeps the first line and caps the length, so that messages differing
-// only in numbers match (engine.NormalizeMessage, shared with the
+// only in numbers match (signature.NormalizeMessage, shared with the
 // supervisor).
-func normalize(s string) string { return engine.NormalizeMessage(s) }
+func normalize(s string) string { return signature.NormalizeMessage(s) }
 
 // isInternalFrame reports whether a function belongs to the Go runtime, the
 // testing machinery, gfz itself or gfz's instrumentation (never the user's
-// code); the rule is the supervisor's (engine.IsInternalFrame).
-func isInternalFrame(fn string) bool { return engine.IsInternalFrame(fn) }
+// code); the rule is the supervisor's (signature.IsInternalFrame).
+func isInternalFrame(fn string) bool { return signature.IsInternalFrame(fn) }
 
 // maxFrameKeys bounds the call stacks whose user frames a T remembers.
 const maxFrameKeys = 4096
@@ -298,11 +299,11 @@ func userFrames(pcs []uintptr, helpers map[string]bool) string {
 	n := 0
 	for n < sigFrames {
 		fr, more := frames.Next()
-		if engine.IsBoundaryFrame(fr.Function) {
+		if signature.IsBoundaryFrame(fr.Function) {
 			break
 		}
 		if fr.Function != "" && !isInternalFrame(fr.Function) && !helpers[fr.Function] {
-			b.WriteString(engine.FrameLine(fr.Function, fr.File, fr.Line) + "\n")
+			b.WriteString(signature.FrameLine(fr.Function, fr.File, fr.Line) + "\n")
 			n++
 		}
 		if !more {
@@ -344,7 +345,7 @@ func trimFrames(s string, stop, skip func(fn string) bool) string {
 			switch {
 			case i > 0 && stop(fn):
 				return b.String()
-			case i > 0 && (skip(fn) || engine.IsInstrumentationFrame(fn)):
+			case i > 0 && (skip(fn) || signature.IsInstrumentationFrame(fn)):
 				i++ // skip the file:line line too
 				continue
 			}
@@ -366,7 +367,7 @@ func formatStack(pcs []uintptr) string {
 		if fr.Function == runFunc {
 			break
 		}
-		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) {
+		if fr.Function != "" && !signature.IsInstrumentationFrame(fr.Function) {
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
 		}
 		if !more {

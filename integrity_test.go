@@ -16,6 +16,7 @@ import (
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // Integrity of what gfz writes to the work directory (issue 9).
@@ -189,7 +190,7 @@ func TestIntegritySameSignature(t *testing.T) {
 	if err := cmd.Run(); err == nil {
 		t.Fatal("the helper process did not crash")
 	}
-	crashed := engine.CrashSignature(stderr.String(), cmd.ProcessState)
+	crashed := signature.CrashSignature(stderr.String(), cmd.ProcessState)
 	if crashed != inProcess {
 		t.Errorf("in-process signature\n%s\nsupervisor signature\n%s\ncrash output:\n%.3000s", inProcess, crashed, stderr.String())
 	}

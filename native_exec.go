@@ -11,6 +11,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -269,7 +270,7 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 	}
 	failed, skipped := t.Failed(), t.Skipped()
 	if j.cleanup != nil {
-		fi := &engine.FailureInfo{Kind: "panic: " + panicKind(j.cleanup), Signature: engine.PanicSignatureKind(j.cleanup) + "\ncleanup\n"}
+		fi := &engine.FailureInfo{Kind: "panic: " + panicKind(j.cleanup), Signature: signature.PanicKind(j.cleanup) + "\ncleanup\n"}
 		if !e.repeat(fi.Signature) {
 			fi.Message = fmt.Sprint(j.cleanup) + e.logText()
 			fi.Value = native.Describe(e.args)
@@ -310,7 +311,7 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 // panicSignature is the failure signature of a panic with value v at the
 // call stack pcs.
 func panicSignature(v any, pcs []uintptr) string {
-	return engine.PanicSignatureKind(v) + "\n" + userFrames(pcs, nil)
+	return signature.PanicKind(v) + "\n" + userFrames(pcs, nil)
 }
 
 // known reports whether sig is a signature repeat would call a repeat,
@@ -394,7 +395,7 @@ func formatNativeStack(pcs []uintptr) string {
 		if strings.HasPrefix(fr.Function, "reflect.") || strings.HasPrefix(fr.Function, "github.com/gfz-dev/gfz.runNative") {
 			break
 		}
-		if fr.Function != "" && !engine.IsInstrumentationFrame(fr.Function) && !strings.HasPrefix(fr.Function, "runtime.") && !strings.HasPrefix(fr.Function, "testing.") {
+		if fr.Function != "" && !signature.IsInstrumentationFrame(fr.Function) && !strings.HasPrefix(fr.Function, "runtime.") && !strings.HasPrefix(fr.Function, "testing.") {
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", fr.Function, fr.File, fr.Line)
 		}
 		if !more {

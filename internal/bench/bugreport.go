@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // runStore is the results file: one JSON object (a BugRun) per line. Each
@@ -349,7 +350,7 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 
 // crashKind is a crash title ("panic: <message> at <function> <file:line>")
 // with its message normalised as gfz's failure signatures are (numbers and
-// quoted text made N and _, engine.NormalizeMessage), so that one crash
+// quoted text made N and _, signature.NormalizeMessage), so that one crash
 // with different values is one kind, whichever fuzzer reported it and
 // whenever its title was recorded; the function and line keep theirs.
 func crashKind(title string) string {
@@ -358,7 +359,7 @@ func crashKind(title string) string {
 		msg, at = title[:i], title[i:]
 	}
 	if kind, text, ok := strings.Cut(msg, ": "); ok {
-		msg = kind + ": " + engine.NormalizeMessage(text)
+		msg = kind + ": " + signature.NormalizeMessage(text)
 	}
 	return msg + at
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/signature"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 )
@@ -514,7 +515,7 @@ func reportTitle(file string) string {
 			// text), so that a replayed native crasher or a go-fuzz
 			// report groups with the same crash found again.
 			kind, text, _ := strings.Cut(strings.TrimSuffix(strings.TrimSuffix(l, " [recovered, repanicked]"), " [recovered]"), ": ")
-			msg = kind + ": " + engine.NormalizeMessage(text)
+			msg = kind + ": " + signature.NormalizeMessage(text)
 		case strings.HasPrefix(l, "panic(") || strings.HasPrefix(l, "panic({"):
 			at = ""
 			for k := i + 1; k+1 < len(lines); k++ {

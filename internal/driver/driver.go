@@ -30,7 +30,7 @@
 // values drawn so far. The parent enforces -timeout (SIGQUIT for the
 // goroutine stacks, then SIGKILL) and -rss_limit_mb, and when the child
 // dies during an input it reports that input as a failure with the values
-// drawn until then and what killed the process (engine.CrashKind), then
+// drawn until then and what killed the process (signature.CrashKind), then
 // runs the remaining files in a new child. The supervisor describes the
 // inputs that killed a worker the same way (config.describer).
 package driver

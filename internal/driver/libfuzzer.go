@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
@@ -486,9 +487,9 @@ func readFailureReport(path string) failureReport {
 // artifactKind names the artefact of a failure as libFuzzer does.
 func artifactKind(r failureReport) string {
 	switch {
-	case r.result == engine.Timeout.String() || r.kind == engine.KindTimeout:
+	case r.result == engine.Timeout.String() || r.kind == signature.KindTimeout:
 		return "timeout"
-	case r.kind == engine.KindOutOfMemory:
+	case r.kind == signature.KindOutOfMemory:
 		return "oom"
 	}
 	return "crash"
@@ -585,9 +586,9 @@ func reproFailure(w io.Writer, fi *engine.FailureInfo, result engine.Result) {
 func (lf *libFuzzer) reproDeath(cfg *config, st *childState) {
 	kind := "crash"
 	switch st.kill {
-	case engine.KindTimeout:
+	case signature.KindTimeout:
 		kind = "timeout"
-	case engine.KindOutOfMemory:
+	case signature.KindOutOfMemory:
 		kind = "oom"
 	}
 	lf.setKind(kind)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
@@ -161,7 +162,7 @@ func TestArtifactNames(t *testing.T) {
 	}{
 		{failureReport{result: "FAILURE", kind: "panic: boom"}, "crash"},
 		{failureReport{result: "TIMEOUT", kind: "timeout"}, "timeout"},
-		{failureReport{result: "FAILURE", kind: engine.KindOutOfMemory}, "oom"},
+		{failureReport{result: "FAILURE", kind: signature.KindOutOfMemory}, "oom"},
 		{failureReport{result: "FAILURE", kind: "fatal error: concurrent map writes"}, "crash"},
 	} {
 		if got := artifactKind(c.r); got != c.want {

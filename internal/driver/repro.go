@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // The -repro status pipe.
@@ -66,7 +67,7 @@ type childState struct {
 
 	ps          *os.ProcessState
 	waitErr     error
-	kill        string        // engine.KindTimeout, engine.KindOutOfMemory or ""
+	kill        string        // signature.KindTimeout, signature.KindOutOfMemory or ""
 	ranFor      time.Duration // the input's running time when killed for a timeout
 	rss         int64         // resident bytes when killed for memory
 	interrupted bool          // a SIGINT or SIGTERM was forwarded
@@ -122,7 +123,7 @@ func (c *childState) crashKind() string {
 	if c.kill != "" {
 		return c.kill
 	}
-	return engine.CrashKind(c.tail, c.ps)
+	return signature.CrashKind(c.tail, c.ps)
 }
 
 // childOptions configures runChild.
@@ -202,17 +203,17 @@ func runChild(exe string, o childOptions) (*childState, error) {
 			running, at := c.running, c.inputAt
 			c.mu.Unlock()
 			switch {
-			case c.kill == engine.KindTimeout:
+			case c.kill == signature.KindTimeout:
 				if now.Sub(quitAt) >= quitGrace {
 					_ = cmd.Process.Kill()
 				}
 			case c.kill != "":
 			case o.timeout > 0 && running && now.Sub(at) >= o.timeout:
-				c.kill, c.ranFor, quitAt = engine.KindTimeout, now.Sub(at), now
+				c.kill, c.ranFor, quitAt = signature.KindTimeout, now.Sub(at), now
 				_ = cmd.Process.Signal(syscall.SIGQUIT)
 			case o.rssLimitMB > 0:
 				if rss := engine.ProcRSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
-					c.kill, c.rss = engine.KindOutOfMemory, rss
+					c.kill, c.rss = signature.KindOutOfMemory, rss
 					_ = cmd.Process.Kill()
 				}
 			}
@@ -365,10 +366,10 @@ func (c *config) reportDeath(st *childState, path string) {
 	result := engine.Failure
 	var msg string
 	switch st.kill {
-	case engine.KindTimeout:
+	case signature.KindTimeout:
 		result = engine.Timeout
 		msg = fmt.Sprintf("the input ran for more than %v (-timeout %v); the goroutine stacks the process printed on SIGQUIT are above", st.ranFor.Round(time.Millisecond), c.reproTimeout())
-	case engine.KindOutOfMemory:
+	case signature.KindOutOfMemory:
 		msg = fmt.Sprintf("resident memory %d MiB exceeded -rss_limit_mb %d", st.rss>>20, c.rssLimitMB)
 	default:
 		msg = fmt.Sprintf("the process running the input ended (%s); its output is above", st.ps)
@@ -387,7 +388,7 @@ func (c *config) reportDeath(st *childState, path string) {
 	fmt.Fprintf(w, "values:\n%s", Indent(vals))
 	fmt.Fprintf(w, "kind: %s\n", kind)
 	fmt.Fprintf(w, "message:\n%s", Indent(msg+"\n"))
-	if st.kill == engine.KindTimeout {
+	if st.kill == signature.KindTimeout {
 		fmt.Fprintf(c.stderr, "gfz: %s: timeout: the input ran for more than %v\n", path, c.reproTimeout())
 	} else {
 		fmt.Fprintf(c.stderr, "gfz: %s: the fuzz process crashed while running the input (%s)\n", path, oneLine(kind))
@@ -457,9 +458,9 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 		if st.input < 0 {
 			return engine.Rerun{}, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
-		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == engine.KindTimeout}
+		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == signature.KindTimeout}
 		if st.kill != "" || !st.doneSeen && st.running {
-			r.Signature = engine.DeathSignature(st.tail, st.ps, st.kill) // as the prober computes it
+			r.Signature = signature.DeathSignature(st.tail, st.ps, st.kill) // as the prober computes it
 		}
 		return r, nil
 	}

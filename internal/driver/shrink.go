@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // prober returns the engine's SupervisorConfig.Probe: it runs one input in
@@ -49,6 +49,6 @@ func (c *config) prober(exe string) func(ctx context.Context, input []byte, time
 		if st.kill == "" && (st.doneSeen || !st.running) {
 			return "", st.read, nil // it ran the input to its end: no death
 		}
-		return engine.DeathSignature(st.tail, st.ps, st.kill), st.read, nil
+		return signature.DeathSignature(st.tail, st.ps, st.kill), st.read, nil
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // dumpOnQuit makes a worker answer the supervisor's SIGQUIT (sent when an
@@ -26,7 +28,7 @@ func dumpOnQuit() (stop func()) {
 	go func() {
 		select {
 		case <-ch:
-			fmt.Fprintf(os.Stderr, "SIGQUIT: quit\n\n%s", TrimInstrumentation(allStacks()))
+			fmt.Fprintf(os.Stderr, "SIGQUIT: quit\n\n%s", signature.TrimInstrumentation(allStacks()))
 			os.Exit(2)
 		case <-done:
 		}

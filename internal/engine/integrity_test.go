@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/signature"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -248,137 +250,6 @@ func TestCalibratedTimeout(t *testing.T) {
 	}
 }
 
-// A SIGQUIT dump of a worker hung in hangA (through an instrumentation
-// frame), with the fuzz function's goroutine not first.
-const hangDumpA = `SIGQUIT: quit
-PC=0x491041 m=0 sigcode=0
-
-goroutine 0 gp=0x83c700 m=0 mp=0x83d700 [idle]:
-runtime.futex(0x83d858, 0x80, 0x0, 0x0, 0x0, 0x0)
-	/usr/local/go/src/runtime/sys_linux_amd64.s:569 +0x21 fp=0x7ffd sp=0x7ffd pc=0x491041
-
-goroutine 7 gp=0xc000102000 m=nil [select]:
-github.com/gfz-dev/gfz/internal/engine.(*fuzzer).watch(0xc00012a000, {0x6b1f68, 0xc000100000}, 0xc000104000)
-	/gfz/engine/engine.go:700 +0x1c5 fp=0xc0 sp=0xc0 pc=0x4a
-created by github.com/gfz-dev/gfz/internal/engine.Run in goroutine 6
-	/gfz/engine/engine.go:170 +0x4f0
-
-goroutine 6 gp=0xc000007a40 m=2 mp=0xc000100008 [running]:
-runtime.asyncPreempt()
-	/usr/local/go/src/runtime/preempt_amd64.s:124 +0x28b fp=0xc0 sp=0xc0 pc=0x48060b
-example.com/t._gfzHit(...)
-	/tmp/gfz-build/t/zz_gfz_probes.go:8
-example.com/t.hangA(0x7)
-	/src/t/t.go:` + "%d" + ` fp=0xc0 sp=0xc0 pc=0x49e440
-example.com/t.FuzzT.func1(0xc000124000)
-	/src/t/t_test.go:35 +0x1c fp=0xc0 sp=0xc0 pc=0x49e55c
-github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)
-	/gfz/exec.go:95 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
-github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0xc00012a000, {0xc0, 0x1, 0x1}, 0x5, 0x1)
-	/gfz/engine/engine.go:300 +0x6b fp=0xc0 sp=0xc0 pc=0x4a
-`
-
-// TestHangSignatures: hangs get their signature from the stack of the
-// goroutine running the fuzz function (the innermost frame without its
-// line, which varies from one dump to the next); distinct hangs are
-// distinct failures; instrumentation frames appear nowhere.
-func TestHangSignatures(t *testing.T) {
-	a1 := crashSignature(KindTimeout, fmt.Sprintf(hangDumpA, 10), false)
-	a2 := crashSignature(KindTimeout, fmt.Sprintf(hangDumpA, 12), false)
-	b := crashSignature(KindTimeout, strings.ReplaceAll(fmt.Sprintf(hangDumpA, 10), "hangA", "hangB"), false)
-	if want := "timeout\nexample.com/t.hangA\nexample.com/t.FuzzT.func1 t_test.go:35\n"; a1 != want {
-		t.Errorf("hang signature %q, want %q", a1, want)
-	}
-	if a1 != a2 {
-		t.Errorf("one hang loop, two signatures: %q %q", a1, a2)
-	}
-	if a1 == b || SiteOf(a1) == SiteOf(b) {
-		t.Errorf("two hang sites, one signature or site: %q", a1)
-	}
-	if s := crashSignature(KindTimeout, "SIGQUIT: quit\n", false); s != KindTimeout {
-		t.Errorf("no trace: %q", s)
-	}
-	// The in-process watchdog's dump: the goroutine in the engine's
-	// execution, whatever its position.
-	inproc := "goroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\ngithub.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:300 +0x6b\n"
-	if s := hangSignature("goroutine 9 [select]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\n\n" + inproc); s != "timeout\nexample.com/t.spin\n" {
-		t.Errorf("in-process hang signature %q", s)
-	}
-	// A native f.Fuzz target: the function runs in a goroutine of its own
-	// (gfz.runNativeJob), the engine's goroutine waits for it; the hang
-	// is where the former is, whatever the order of the goroutines.
-	waiting := "goroutine 20 [chan receive]:\ngithub.com/gfz-dev/gfz.(*nativeExec).Exec(0x1)\n\t/gfz/native_exec.go:98 +0x551\ngithub.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0x1)\n\t/gfz/engine/engine.go:320 +0x3f6\n"
-	native := "goroutine 39 [runnable]:\nexample.com/m.deepMatch(0x1)\n\t/src/m/match.go:25 +0x3a\nexample.com/m.deepMatch(0x1)\n\t/src/m/match.go:46 +0x3a5\nexample.com/t.FuzzNative.func1(0x1)\n\t/src/t/t_test.go:26 +0x1\nreflect.Value.call(0x1)\n\t/go/src/reflect/value.go:581 +0xca8\ngithub.com/gfz-dev/gfz.runNativeJob(0x1)\n\t/gfz/native_exec.go:199 +0x9b\ngithub.com/gfz-dev/gfz.runNative(0x1)\n\t/gfz/native_exec.go:170 +0x5d\n"
-	if s := hangSignature("SIGQUIT: quit\n\n" + waiting + "\n" + native); s != "timeout\nexample.com/m.deepMatch\nexample.com/m.deepMatch match.go:46\nexample.com/t.FuzzNative.func1 t_test.go:26\n" {
-		t.Errorf("native target's hang signature %q", s)
-	}
-	// Instrumentation frames are trimmed from stacks shown, and never part
-	// of a signature.
-	shown := TrimInstrumentation(fmt.Sprintf(hangDumpA, 10))
-	if strings.Contains(shown, "_gfz") || !strings.Contains(shown, "example.com/t.hangA(0x7)\n\t/src/t/t.go:10") {
-		t.Errorf("trimmed stack:\n%s", shown)
-	}
-	panicked := "panic: boom\n\ngoroutine 5 [running]:\nexample.com/t._gfzHitE(...)\n\t/x/zz_gfz_probes.go:9\nexample.com/t.f()\n\t/src/t/f.go:4 +0x1\n"
-	if s := CrashSignature(panicked, exitState(t, "exit 2")); s != "panic: boom\nexample.com/t.f f.go:4\n" {
-		t.Errorf("crash signature with an instrumentation frame: %q", s)
-	}
-}
-
-// TestSignatureRules: the rules shared by the executor and the supervisor.
-func TestSignatureRules(t *testing.T) {
-	for in, want := range map[string]string{
-		"index out of range [5] with length 3":   "index out of range [N] with length N",
-		"bad pointer 0xc000012345 at 0x1f":       "bad pointer N at N",
-		"x 0xZ":                                  "x NxZ",
-		"first line 12\nsecond":                  "first line N",
-		"abc123def":                              "abcNdef",
-		strings.Repeat("a", 200):                 strings.Repeat("a", 120) + "...",
-		"runtime error: slice bounds out of 0x0": "runtime error: slice bounds out of N",
-		// Quoted input text: one signature whatever the quoted text.
-		`BUG: Expected valid escape code after \, but got ','.`:  `BUG: Expected valid escape code after \, but got '_'.`,
-		`BUG: Expected valid escape code after \, but got 'é'.`:  `BUG: Expected valid escape code after \, but got '_'.`,
-		`got '\n' and '\'' and '\x41' and '\u00e9'`:              `got '_' and '_' and '_' and '_'`,
-		`key "a b\"c" defined twice`:                             `key "_" defined twice`,
-		`Expected key start but instead found "", around line 3`: `Expected key start but instead found "_", around line N`,
-		// Not quotes: apostrophes, an unclosed string, a long 'literal'.
-		`can't parse it's 'x'`: `can't parse it's '_'`,
-		`unclosed "abc`:        `unclosed "abc`,
-		`'ab' is not a rune`:   `'ab' is not a rune`,
-		`trailing '`:           `trailing '`,
-		`empty '' and "x\`:     `empty '' and "x\`,
-	} {
-		if got := NormalizeMessage(in); got != want {
-			t.Errorf("NormalizeMessage(%q) = %q, want %q", in, got, want)
-		}
-	}
-	type named int
-	type strct struct{ a int }
-	for _, c := range []struct {
-		v    any
-		want string
-	}{
-		{"boom 42", "panic: boom N"},
-		{errors.New("err 0x1f"), "panic: err N"},
-		{42, "panic: N"},
-		{named(3), "panic: engine.named(N)"},
-		{strct{1}, "panic: (engine.strct) N"},
-	} {
-		if got := PanicSignatureKind(c.v); got != c.want {
-			t.Errorf("PanicSignatureKind(%#v) = %q, want %q", c.v, got, c.want)
-		}
-	}
-	for fn, want := range map[string]bool{
-		"example.com/t._gfzHit": true, "example.com/t._gfzHitE": true, "strings._gfzHit": true,
-		"github.com/gfz-dev/gfz/runtime.Hit": true, "sync.(*Once).doSlow": true, "os.Exit": true,
-		"github.com/gfz-dev/gfz.run": true, "example.com/t.f": false, "example.com/t.(*T)._private": false,
-		"github.com/gfz-dev/gfz_test.TestX": false, "os/exec.Command": false,
-	} {
-		if got := IsInternalFrame(fn); got != want {
-			t.Errorf("IsInternalFrame(%q) = %v", fn, got)
-		}
-	}
-}
-
 // TestFailureSites: one bug reached from several callers (same kind, same
 // innermost frame) is one site; the status line, the final summary, the
 // stats and the reports count and name sites.
@@ -411,7 +282,7 @@ func TestFailureSites(t *testing.T) {
 		}
 		groups[groupRe.FindString(string(rep))]++
 	}
-	want := "group: " + siteName(SiteOf(sigs[0])) + " (panic: boom at example.com/t.bug t.go:10)"
+	want := "group: " + signature.SiteName(signature.SiteOf(sigs[0])) + " (panic: boom at example.com/t.bug t.go:10)"
 	if len(groups) != 2 || groups[want] != 3 {
 		t.Errorf("groups %v, want 3 reports in %q", groups, want)
 	}
@@ -436,7 +307,7 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: out, Describe: describe}, wd: wd, known: map[string]string{},
 		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}
 	sl := &slot{id: 1, shm: m, tail: &tailWriter{mu: &s.outMu}}
-	sl.tail.Write([]byte(goPanicTrace))
+	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
 	return s, sl, out
 }
@@ -502,7 +373,7 @@ func TestCrashDescribed(t *testing.T) {
 // and the same hang signature checked again when it recurs. Without
 // Describe every timeout is reported.
 func TestTimeoutConfirmedByRerun(t *testing.T) {
-	hang := fmt.Sprintf(hangDumpA, 12)
+	hang := "SIGQUIT: quit\n\ngoroutine 6 [running]:\nexample.com/t.hangA(0x7)\n\t/src/t/t.go:12 +0x28\nexample.com/t.FuzzT.func1(0xc000124000)\n\t/src/t/t_test.go:35 +0x1c\ngithub.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n"
 	for _, c := range []struct {
 		name     string
 		describe bool
@@ -524,7 +395,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			}
 			sl.tail = &tailWriter{mu: &s.outMu}
 			sl.tail.Write([]byte(hang))
-			sl.kill = KindTimeout
+			sl.kill = signature.KindTimeout
 			s.crash(sl, exitState(t, "kill -QUIT $$"))
 			s.crash(sl, exitState(t, "kill -QUIT $$")) // the same hang again
 			if s.timeouts != 2 {
@@ -587,7 +458,7 @@ func TestShrinkDeathStopsAtRunDeadline(t *testing.T) {
 	for _, past := range []bool{false, true} {
 		s, sl, _ := crashSupervisor(t, nil)
 		probes := 0
-		sig := CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
+		sig := signature.CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
 		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
 			probes++
 			return sig, 3, nil
@@ -624,7 +495,7 @@ func TestShrinkDeathSkipsWhatTheRerunRuledOut(t *testing.T) {
 			}
 			return Rerun{Consumed: 3, Signature: "timeout\nexample.com/t.elsewhere\n"}, nil
 		})
-		sig = CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
+		sig = signature.CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
 		probes := 0
 		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
 			probes++
@@ -653,8 +524,8 @@ func TestCrashClaimedByWorker(t *testing.T) {
 	})
 	// The worker's save happens while the supervisor describes the input:
 	// emulate it by claiming the input first.
-	kind, stack, framed := classifyCrash(sl.tail.String(), exitState(t, "exit 2"), "")
-	sig := crashSignature(kind, stack, framed)
+	kind, stack, framed := signature.Classify(sl.tail.String(), exitState(t, "exit 2"), "")
+	sig := signature.OfDeath(kind, stack, framed)
 	in := filepath.Join(s.wd.failures, failureName(sig)+".input")
 	if err := createExclusive(in, EncodeInput([]byte{1})); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ package engine
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"github.com/gfz-dev/gfz/param"
@@ -13,14 +12,6 @@ import (
 // Shrinking the failures that kill a worker (exit, crash, hang, memory):
 // the supervisor runs each candidate in a new -repro process
 // (SupervisorConfig.Probe) and compares the signature of its death.
-
-// DeathSignature is the signature the supervisor gives to a process that
-// died with this stderr tail and exit state, killed by the supervisor for
-// kill (KindTimeout, KindOutOfMemory) or not ("").
-func DeathSignature(stderrTail string, ps *os.ProcessState, kill string) string {
-	kind, stack, framed := classifyCrash(stderrTail, ps, kill)
-	return crashSignature(kind, stack, framed)
-}
 
 // shrinkDeath shrinks a failure that killed a worker, saved at path, and
 // rewrites its files if it got smaller. The supervisor watches no worker

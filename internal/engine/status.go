@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // Status lines, the stats file and the final summary of an in-process run.
@@ -26,7 +28,7 @@ func (f *fuzzer) status() {
 func (f *fuzzer) statusText(el time.Duration) string {
 	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s",
 		el.Round(time.Second), f.execs, rate(f.execs, el), pct(f.valid, f.execs), f.corpusLen(),
-		f.cov.totalKeys, f.cov.validKeys, failuresText(f.known))
+		f.cov.totalKeys, f.cov.validKeys, signature.FailuresText(f.known))
 }
 
 func rate(n int64, d time.Duration) float64 {
@@ -51,7 +53,7 @@ func (f *fuzzer) writeStats(state string) error {
 		execs: f.execs, valid: f.valid, invalid: f.invalid, failing: f.failing, rechecks: f.rechecks,
 		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
 		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
-		failureSites: countSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
+		failureSites: signature.CountSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
 		metrics: f.metricsRow(),
 	}
 	return f.wd.writeRunStats(r, func(kv func(string, any)) {
@@ -72,7 +74,7 @@ func (f *fuzzer) printFinal() {
 	for _, line := range feedbackSummary(f.domainKV()) {
 		f.printf("gfz: %s\n", line)
 	}
-	f.printf("gfz: %s; work directory %s\n", finalFailuresText(len(f.newFailures), f.known), f.wd.root)
+	f.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(len(f.newFailures), f.known), f.wd.root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
 	}

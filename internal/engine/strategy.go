@@ -3,9 +3,10 @@ package engine
 import (
 	"fmt"
 
-	"github.com/gfz-dev/gfz/param"
 	"slices"
 	"strings"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // An engine is a strategy (what to execute next) plus a feedback (what is

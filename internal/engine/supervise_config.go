@@ -74,7 +74,7 @@ type SupervisorConfig struct {
 	Codec Codec
 	// Probe, when set, runs one input in a fresh -repro process as Describe
 	// does and returns the signature of the death it ended in
-	// (DeathSignature; "" if it did not kill the process) and the bytes
+	// (signature.DeathSignature; "" if it did not kill the process) and the bytes
 	// it had read. The supervisor shrinks each new failure that killed a
 	// worker with it (shrink_crash.go), each candidate one process, within
 	// ShrinkRuns candidates (0: DefaultDeathShrinkRuns) and ShrinkTime
@@ -96,7 +96,7 @@ type Rerun struct {
 	// was stopped.
 	TimedOut bool
 	// Signature is the signature of the death the re-run ended in, as
-	// DeathSignature gives it ("" if the input ran to its end, or unknown).
+	// signature.DeathSignature gives it ("" if the input ran to its end, or unknown).
 	Signature string
 }
 
@@ -116,15 +116,3 @@ type WorkerSpec struct {
 // reaching the engine (a fuzz target that does not call gfz.Fuzz, or one
 // failing before that).
 var ErrNoEngine = errors.New("the worker ended without running the engine")
-
-// Crash kinds recorded by the supervisor (besides "fatal error: ...",
-// "panic: ...", "signal SIGxxx" and "exit status N").
-const (
-	KindTimeout     = "timeout"
-	KindOutOfMemory = "out of memory"
-	KindGoexit      = "runtime.Goexit"
-)
-
-// GoexitMarker is the line a worker's executor writes on stderr before
-// exiting when the fuzz target called runtime.Goexit.
-const GoexitMarker = "gfz-worker: the fuzz target called runtime.Goexit"

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/signature"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -394,7 +396,7 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 	if sl.kill == "" && s.timeout > 0 && st&1 != 0 && now.Sub(sl.stateSince) >= s.timeout {
 		// SIGQUIT makes the Go runtime print every goroutine's stack (kept
 		// for the report) and exit; SIGKILL follows if it does not.
-		sl.kill, sl.killAt = KindTimeout, now
+		sl.kill, sl.killAt = signature.KindTimeout, now
 		_ = sl.cmd.Process.Signal(syscall.SIGQUIT)
 	}
 	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.kill == "" {
@@ -409,7 +411,7 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 			sl.startRSS = rss
 		}
 		if s.cfg.RSSLimitMB > 0 && rss > int64(s.cfg.RSSLimitMB)<<20 && sl.kill == "" {
-			sl.kill, sl.killAt = KindOutOfMemory, now
+			sl.kill, sl.killAt = signature.KindOutOfMemory, now
 			_ = sl.cmd.Process.Kill()
 		}
 	}
@@ -451,7 +453,7 @@ func (s *supervisor) exited(sl *slot) {
 	case sl.kill == killSetup:
 		sl.finished = true
 		return
-	case sl.kill == KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
+	case sl.kill == signature.KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
 		// Over the limit before running a single input: the limit is
 		// below what the worker needs to start, not a failure of the
 		// target.

@@ -6,10 +6,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // What a worker died of: classifying its death, its signature and the
@@ -20,14 +20,14 @@ import (
 func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.crashes++
 	cur, ext, n, _ := sl.shm.current()
-	kind, stack, framed := classifyCrash(sl.tail.String(), ps, sl.kill)
+	kind, stack, framed := signature.Classify(sl.tail.String(), ps, sl.kill)
 	switch kind {
-	case KindTimeout:
+	case signature.KindTimeout:
 		s.timeouts++
-	case KindOutOfMemory:
+	case signature.KindOutOfMemory:
 		s.ooms++
 	}
-	sig := crashSignature(kind, stack, framed)
+	sig := signature.OfDeath(kind, stack, framed)
 	if _, ok := s.known[sig]; ok {
 		return
 	}
@@ -37,15 +37,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	}
 	res := Failure
 	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.kill), n)
-	if kind == KindTimeout {
+	if kind == signature.KindTimeout {
 		res = Timeout
 		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
 	}
-	if kind == KindOutOfMemory && sl.kill == KindOutOfMemory {
+	if kind == signature.KindOutOfMemory && sl.kill == signature.KindOutOfMemory {
 		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
 	}
 	input := extendFor(s.wd.codec, cur, ext, s.max)
-	info := FailureInfo{Kind: kind, Message: msg, Stack: TrimInstrumentation(stack), Signature: sig}
+	info := FailureInfo{Kind: kind, Message: msg, Stack: signature.TrimInstrumentation(stack), Signature: sig}
 	confirmed := true
 	var rerun *Rerun // what describing the input found, if it could
 	if s.cfg.Describe != nil {
@@ -57,7 +57,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 			if d.Consumed >= 0 && d.Consumed <= len(input) {
 				input = input[:d.Consumed]
 			}
-			confirmed = kind != KindTimeout || d.TimedOut
+			confirmed = kind != signature.KindTimeout || d.TimedOut
 			rerun = &d
 		}
 	}
@@ -146,127 +146,9 @@ func (s *supervisor) restartHangClocks() {
 	}
 }
 
-// crashSignature is the signature of a worker's death: the kind, then the
-// top user frames of the crash trace when they say where it happened
-// (framed), or, for a hang, of the goroutine running the fuzz function.
-func crashSignature(kind, stack string, framed bool) string {
-	if kind == KindTimeout {
-		return hangSignature(stack)
-	}
-	if framed {
-		if fr := crashFrames(stack); fr != "" {
-			return kind + "\n" + fr
-		}
-	}
-	return kind
-}
-
-// CrashSignature is the failure signature the supervisor gives to a
-// process that died with this stderr tail and exit state.
-func CrashSignature(stderrTail string, ps *os.ProcessState) string {
-	kind, stack, framed := classifyCrash(stderrTail, ps, "")
-	return crashSignature(kind, stack, framed)
-}
-
-// CrashKind names what a process running a fuzz target died of, from the
-// tail of its stderr and its exit state, as the supervisor names it in
-// failure reports ("panic: ...", "fatal error: ...", "signal SIGSEGV",
-// "exit status 3", "runtime.Goexit").
-func CrashKind(stderrTail string, ps *os.ProcessState) string {
-	kind, _, _ := classifyCrash(stderrTail, ps, "")
-	return kind
-}
-
 func describeExit(ps *os.ProcessState, kill string) string {
 	if kill != "" {
 		return "killed: " + kill
 	}
 	return ps.String()
-}
-
-// classifyCrash names what a worker died of from its stderr tail and exit
-// state, and returns the part of the tail holding the crash trace and
-// whether the signature should include the trace's top user frames (not
-// for timeouts, memory exhaustion and asynchronous signals, whose traces
-// show wherever the process happened to be).
-func classifyCrash(tail string, ps *os.ProcessState, kill string) (kind, stack string, framed bool) {
-	switch kill {
-	case KindTimeout:
-		if i := strings.Index(tail, "SIGQUIT"); i >= 0 {
-			return KindTimeout, tail[i:], false
-		}
-		return KindTimeout, "", false
-	case KindOutOfMemory:
-		return KindOutOfMemory, "", false
-	}
-	if i := strings.LastIndex(tail, GoexitMarker); i >= 0 {
-		return KindGoexit, tail[i+len(GoexitMarker):], true
-	}
-	if i := lineIndex(tail, "fatal error: "); i >= 0 {
-		line := firstLine(tail[i:])
-		rest := strings.TrimPrefix(line, "fatal error: ")
-		switch {
-		case strings.Contains(rest, "out of memory"):
-			return KindOutOfMemory, tail[i:], false
-		case strings.HasPrefix(rest, "unexpected signal"):
-			// A fault in non-Go code: synchronous, the trace shows where.
-			if sig := signalName(tail[i:]); sig != "" {
-				return "signal " + sig, tail[i:], true
-			}
-		}
-		return "fatal error: " + NormalizeMessage(rest), tail[i:], true
-	}
-	if i := lineIndex(tail, "panic: "); i >= 0 {
-		line := firstLine(tail[i:])
-		if j := strings.LastIndex(line, " [recovered"); j > 0 && strings.HasSuffix(line, "]") {
-			line = line[:j] // re-panicked after a recover
-		}
-		return "panic: " + NormalizeMessage(strings.TrimPrefix(line, "panic: ")), tail[i:], true
-	}
-	if i := lineIndex(tail, "SIG"); i >= 0 {
-		// "SIGSEGV: segmentation violation" with no fatal error: a signal
-		// sent to the process, which the runtime cannot attribute.
-		if sig, _, ok := strings.Cut(firstLine(tail[i:]), ":"); ok && !strings.Contains(sig, " ") {
-			return "signal " + sig, tail[i:], false
-		}
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "signal " + sigName(ws.Signal()), "", false
-	}
-	return "exit status " + strconv.Itoa(ps.ExitCode()), "", false
-}
-
-// lineIndex returns the offset of the first line of s starting with
-// prefix, or -1.
-func lineIndex(s, prefix string) int {
-	if strings.HasPrefix(s, prefix) {
-		return 0
-	}
-	if i := strings.Index(s, "\n"+prefix); i >= 0 {
-		return i + 1
-	}
-	return -1
-}
-
-// signalName extracts SIGxxx from a "[signal SIGxxx: ...]" line.
-func signalName(s string) string {
-	i := strings.Index(s, "[signal ")
-	if i < 0 {
-		return ""
-	}
-	name, _, _ := strings.Cut(s[i+len("[signal "):], ":")
-	return name
-}
-
-var signalNames = map[syscall.Signal]string{
-	syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGABRT: "SIGABRT", syscall.SIGKILL: "SIGKILL",
-	syscall.SIGILL: "SIGILL", syscall.SIGFPE: "SIGFPE", syscall.SIGTERM: "SIGTERM", syscall.SIGINT: "SIGINT",
-	syscall.SIGQUIT: "SIGQUIT", syscall.SIGTRAP: "SIGTRAP", syscall.SIGPIPE: "SIGPIPE",
-}
-
-func sigName(sig syscall.Signal) string {
-	if n, ok := signalNames[sig]; ok {
-		return n
-	}
-	return "signal " + strconv.Itoa(int(sig))
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // The supervisor's aggregate view of its workers: counters, coverage,
@@ -142,7 +145,7 @@ func (s *supervisor) newFailure(input string) {
 func (s *supervisor) statusText(t counters, el time.Duration) string {
 	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s, workers %d, restarts %d, stability %.1f%%",
 		el.Round(time.Second), t.execs, rate(t.execs, el), pct(t.valid, t.execs), s.corpusCount(),
-		s.maxCov, s.maxValidCov, failuresText(s.known), len(s.slots), s.restarts, s.stability())
+		s.maxCov, s.maxValidCov, signature.FailuresText(s.known), len(s.slots), s.restarts, s.stability())
 }
 
 func (s *supervisor) status() {
@@ -176,7 +179,7 @@ func (s *supervisor) writeStats(state string) error {
 		execs: t.execs, valid: t.valid, invalid: t.invalid, failing: t.failing + int64(s.crashes), rechecks: t.rechecks,
 		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
 		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
-		failureSites: countSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
+		failureSites: signature.CountSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
 		metrics: s.metrics(),
 	}
 	return s.wd.writeRunStats(r, func(kv func(string, any)) {
@@ -217,7 +220,7 @@ func (s *supervisor) printFinal() {
 	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.root))) {
 		s.printf("gfz: %s\n", line)
 	}
-	s.printf("gfz: %s; work directory %s\n", finalFailuresText(sum.NewFailures, s.known), s.wd.root)
+	s.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(sum.NewFailures, s.known), s.wd.root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)
 	}
@@ -229,4 +232,11 @@ func (s *supervisor) printFinal() {
 		// Each was printed when it happened.
 		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", plural(n, "error"))
 	}
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

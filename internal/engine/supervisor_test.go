@@ -15,9 +15,9 @@ import (
 	"github.com/gfz-dev/gfz/param"
 )
 
-// Crash outputs as the Go runtime prints them (trimmed).
-const (
-	goPanicTrace = `gfz: some earlier message
+// panicTrace is a worker's crash output as the Go runtime prints it
+// (trimmed).
+const panicTrace = `gfz: some earlier message
 panic: boom 42 in a goroutine
 
 goroutine 21 [running]:
@@ -26,47 +26,6 @@ example.com/t.FuzzX.func1.1()
 created by example.com/t.FuzzX.func1 in goroutine 20
 	/src/t/x_test.go:32 +0x66
 `
-	mapTrace = `fatal error: concurrent map writes
-
-goroutine 8 [running]:
-internal/runtime/maps.fatal({0x5e2a01?, 0x0?})
-	/usr/local/go/src/runtime/panic.go:1046 +0x18
-example.com/t.writer(0xc000012345)
-	/src/t/x.go:12 +0x3c
-example.com/t.run.func1()
-	/src/t/x.go:20 +0x25
-example.com/t.run.func2()
-	/src/t/x.go:21 +0x25
-created by example.com/t.run in goroutine 7
-	/src/t/x.go:18 +0x9a
-`
-	segvTrace = `fatal error: unexpected signal during runtime execution
-[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a1b2c]
-
-runtime stack:
-runtime.throw({0x5,0x1})
-	/usr/local/go/src/runtime/panic.go:1023 +0x5c
-
-goroutine 1 [syscall]:
-example.com/t.callC()
-	/src/t/c.go:9 +0x10
-`
-	goexitTrace = GoexitMarker + `
-goroutine 6 [running]:
-runtime/debug.Stack()
-	/usr/local/go/src/runtime/debug/stack.go:26 +0x5e
-github.com/gfz-dev/gfz.run.func1()
-	/gfz/exec.go:70 +0x45
-runtime.Goexit()
-	/usr/local/go/src/runtime/panic.go:636 +0x5e
-example.com/t.FuzzG.func1(0xc000)
-	/src/t/g_test.go:84 +0x25
-github.com/gfz-dev/gfz.run(0xc000, 0x1)
-	/gfz/exec.go:90 +0x6b
-example.com/t.FuzzG(0xc000)
-	/src/t/g_test.go:82 +0x25
-`
-)
 
 // exitState runs a shell command to get a real *os.ProcessState.
 func exitState(t *testing.T, script string) *os.ProcessState {
@@ -74,44 +33,6 @@ func exitState(t *testing.T, script string) *os.ProcessState {
 	cmd := exec.Command("/bin/sh", "-c", script)
 	_ = cmd.Run()
 	return cmd.ProcessState
-}
-
-func TestClassifyCrash(t *testing.T) {
-	exit2 := exitState(t, "exit 2")
-	cases := []struct {
-		tail   string
-		ps     *os.ProcessState
-		kill   string
-		kind   string
-		frames string
-		framed bool
-	}{
-		{goPanicTrace, exit2, "", "panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n", true},
-		{mapTrace, exit2, "", "fatal error: concurrent map writes",
-			"example.com/t.writer x.go:12\nexample.com/t.run.func1 x.go:20\nexample.com/t.run.func2 x.go:21\n", true},
-		{segvTrace, exit2, "", "signal SIGSEGV", "example.com/t.callC c.go:9\n", true},
-		{goexitTrace, exitState(t, "exit 65"), "", KindGoexit, "example.com/t.FuzzG.func1 g_test.go:84\n", true},
-		{"fatal error: runtime: out of memory\n", exit2, "", KindOutOfMemory, "", false},
-		{"", exitState(t, "exit 3"), "", "exit status 3", "", false},
-		{"", exitState(t, "kill -SEGV $$"), "", "signal SIGSEGV", "", false},
-		{"SIGSEGV: segmentation violation\nPC=0x1 m=0\n\ngoroutine 5 [running]:\nexample.com/t.any()\n\t/src/t/a.go:1 +0x1\n", exit2, "",
-			"signal SIGSEGV", "example.com/t.any a.go:1\n", false},
-		{"SIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\n", exit2, KindTimeout, KindTimeout, "example.com/t.spin s.go:3\n", false},
-		{"whatever", exitState(t, "kill -KILL $$"), KindOutOfMemory, KindOutOfMemory, "", false},
-	}
-	for i, c := range cases {
-		kind, stack, framed := classifyCrash(c.tail, c.ps, c.kill)
-		if kind != c.kind {
-			t.Errorf("case %d: kind %q, want %q", i, kind, c.kind)
-		}
-		fr := crashFrames(stack)
-		if fr != c.frames {
-			t.Errorf("case %d: frames %q, want %q", i, fr, c.frames)
-		}
-		if framed != c.framed {
-			t.Errorf("case %d: framed %v", i, framed)
-		}
-	}
 }
 
 func TestShm(t *testing.T) {
@@ -257,7 +178,7 @@ func TestCrashSaveError(t *testing.T) {
 	var out strings.Builder
 	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: &out}, wd: wd, known: map[string]string{}, max: 64}
 	sl := &slot{id: 0, shm: m, tail: &tailWriter{mu: &s.outMu}}
-	sl.tail.Write([]byte(goPanicTrace))
+	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
 	s.crash(sl, exitState(t, "exit 2"))
 	if len(s.errs) != 1 || !strings.Contains(out.String(), "ERROR: could not save the failure") {

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/signature"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -134,10 +136,10 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	input := extendFor(f.wd.codec, params, f.curExt, f.max)
 	stacks := allStacks()
 	info := FailureInfo{
-		Kind:      KindTimeout,
+		Kind:      signature.KindTimeout,
 		Message:   fmt.Sprintf("execution %d ran for more than %v (timeout %v)", f.execs, after.Round(time.Millisecond), time.Duration(f.timeout.Load())),
-		Stack:     TrimInstrumentation(stacks),
-		Signature: hangSignature(stacks),
+		Stack:     signature.TrimInstrumentation(stacks),
+		Signature: signature.Hang(stacks),
 	}
 	f.failing++
 	rep := &failureReport{Target: f.cfg.Target, Result: Timeout, Info: info, Signature: info.Signature, Input: input, Exec: f.execs}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // Work directory layout.
@@ -238,12 +240,12 @@ func (r *failureReport) format() []byte {
 	}
 	fmt.Fprintf(&b, "result: %s\n", r.Result)
 	fmt.Fprintf(&b, "kind: %s\n", oneLine(r.Info.Kind))
-	site := SiteOf(r.Signature)
+	site := signature.SiteOf(r.Signature)
 	where := ""
 	if _, frame, ok := strings.Cut(site, "\n"); ok {
 		where = " at " + frame
 	}
-	fmt.Fprintf(&b, "group: %s (%s%s)\n", siteName(site), oneLine(firstLine(site)), where)
+	fmt.Fprintf(&b, "group: %s (%s%s)\n", signature.SiteName(site), oneLine(firstLine(site)), where)
 	if r.ExecNote != "" {
 		fmt.Fprintf(&b, "found at execution: %s\n", r.ExecNote)
 	} else {

@@ -1,4 +1,4 @@
-package engine
+package signature
 
 import (
 	"crypto/sha256"
@@ -16,7 +16,7 @@ import (
 // A failure's signature is its deduplication key: the kind of failure
 // ("panic: <message as the Go runtime prints it, numbers replaced by N>",
 // "fatal" for t.Fatal/t.Error, "fatal error: ...", "timeout", ...), then
-// the top SignatureFrames frames of the user's code, one
+// the top Frames frames of the user's code, one
 // "function file.go:line" per line. The same rules apply whether a failure
 // is caught in the worker (a panic recovered by the executor, frames from
 // runtime.Callers) or by the supervisor (frames parsed from the crash
@@ -24,8 +24,8 @@ import (
 // however it was caught. A failure's site (its group) is the signature's
 // first two lines: the kind and the innermost user frame.
 
-// SignatureFrames is the number of user frames in a failure signature.
-const SignatureFrames = 3
+// Frames is the number of user frames in a failure signature.
+const Frames = 3
 
 // Functions where the frames of the fuzz function end: the executor of
 // package gfz that calls it, the goroutine of package gfz that runs a
@@ -47,7 +47,7 @@ func IsBoundaryFrame(fn string) bool { return fn == runFunc || fn == nativeRunFu
 var internalPrefixes = []string{
 	"runtime.", "runtime/", "testing.", "internal/", "reflect.", "sync.", "os.",
 	"github.com/gfz-dev/gfz.",
-	"github.com/gfz-dev/gfz/internal/engine.",
+	"github.com/gfz-dev/gfz/internal/",
 	"github.com/gfz-dev/gfz/param.",
 	"github.com/gfz-dev/gfz/generators.",
 	"github.com/gfz-dev/gfz/runtime.",
@@ -219,9 +219,9 @@ func PanicText(r any) string {
 	return fmt.Sprintf("(%s) 0x0", t)
 }
 
-// PanicSignatureKind is the first line of the signature of a panic with
+// PanicKind is the first line of the signature of a panic with
 // value r.
-func PanicSignatureKind(r any) string { return "panic: " + NormalizeMessage(PanicText(r)) }
+func PanicKind(r any) string { return "panic: " + NormalizeMessage(PanicText(r)) }
 
 // traceFrame is one frame of a goroutine trace.
 type traceFrame struct {
@@ -297,14 +297,14 @@ func parseLocation(loc string) (string, int) {
 	return file, n
 }
 
-// userFrameLines formats the top SignatureFrames user frames; with
+// userFrameLines formats the top Frames user frames; with
 // noInnerLine the innermost one is named without its line (where a hung
 // loop was interrupted varies, the function does not).
 func userFrameLines(frames []traceFrame, noInnerLine bool) string {
 	var b strings.Builder
 	n := 0
 	for _, f := range frames {
-		if n == SignatureFrames {
+		if n == Frames {
 			break
 		}
 		if IsInternalFrame(f.fn) {
@@ -320,9 +320,9 @@ func userFrameLines(frames []traceFrame, noInnerLine bool) string {
 	return b.String()
 }
 
-// crashFrames returns the top user frames of the first goroutine trace in
+// CrashFrames returns the top user frames of the first goroutine trace in
 // a crash output, one "function file.go:line" per line.
-func crashFrames(trace string) string {
+func CrashFrames(trace string) string {
 	blocks := goroutineBlocks(trace)
 	if len(blocks) == 0 {
 		return ""
@@ -351,8 +351,8 @@ func hangFrames(dump string) string {
 	return ""
 }
 
-// hangSignature is the signature of a hang whose goroutines were dumped.
-func hangSignature(dump string) string {
+// Hang is the signature of a hang whose goroutines were dumped.
+func Hang(dump string) string {
 	if fr := hangFrames(dump); fr != "" {
 		return KindTimeout + "\n" + fr
 	}
@@ -395,15 +395,15 @@ func SiteOf(sig string) string {
 	return kind + "\n" + first
 }
 
-// siteName is the short name of a site (12 hex digits of its hash), shown
+// SiteName is the short name of a site (12 hex digits of its hash), shown
 // in reports as the failure's group.
-func siteName(site string) string {
+func SiteName(site string) string {
 	h := sha256.Sum256([]byte(site))
 	return hex.EncodeToString(h[:6])
 }
 
-// countSites counts the distinct sites of a set of signatures.
-func countSites(known map[string]string) int {
+// CountSites counts the distinct sites of a set of signatures.
+func CountSites(known map[string]string) int {
 	sites := map[string]bool{}
 	for sig := range known {
 		sites[SiteOf(sig)] = true
@@ -411,13 +411,13 @@ func countSites(known map[string]string) int {
 	return len(sites)
 }
 
-// failuresText describes known failures for status lines and summaries:
+// FailuresText describes known failures for status lines and summaries:
 // "failures 0", or "failures 4 sites (14 signatures)".
-func failuresText(known map[string]string) string {
+func FailuresText(known map[string]string) string {
 	if len(known) == 0 {
 		return "failures 0"
 	}
-	return fmt.Sprintf("failures %s (%s)", plural(countSites(known), "site"), plural(len(known), "signature"))
+	return fmt.Sprintf("failures %s (%s)", plural(CountSites(known), "site"), plural(len(known), "signature"))
 }
 
 func plural(n int, what string) string {
@@ -427,8 +427,8 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// finalFailuresText is the final summary's count of failures: "2 new
+// FinalFailuresText is the final summary's count of failures: "2 new
 // unique failures (3 known in total, at 2 sites)".
-func finalFailuresText(newFailures int, known map[string]string) string {
-	return fmt.Sprintf("%s (%d known in total, at %s)", plural(newFailures, "new unique failure"), len(known), plural(countSites(known), "site"))
+func FinalFailuresText(newFailures int, known map[string]string) string {
+	return fmt.Sprintf("%s (%d known in total, at %s)", plural(newFailures, "new unique failure"), len(known), plural(CountSites(known), "site"))
 }
