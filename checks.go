@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -156,7 +157,7 @@ func runChecks(f *testing.F, fn func(*T)) {
 		if fi.Stack != "" {
 			fmt.Fprintf(&b, "stack:\n%s", indentBlock(fi.Stack))
 		}
-		fmt.Fprintf(&b, "to keep it as a regression test, save these two lines as testdata/fuzz/%s/%s:\n%s", f.Name(), name, indentBlock(string(engine.EncodeInput(r.data))))
+		fmt.Fprintf(&b, "to keep it as a regression test, save these two lines as testdata/fuzz/%s/%s:\n%s", f.Name(), name, indentBlock(string(workdir.EncodeInput(r.data))))
 		fmt.Fprintf(&b, "or repeat the checks with %s", repeat)
 		f.Error(b.String())
 	default:

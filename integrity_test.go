@@ -15,8 +15,8 @@ import (
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
-	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Integrity of what gfz writes to the work directory (issue 9).
@@ -61,7 +61,7 @@ func TestIntegrityFailureIsOneUnit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		input, err := engine.ReadInputFile(strings.TrimSuffix(reports[0], ".txt") + ".input")
+		input, err := workdir.ReadInputFile(strings.TrimSuffix(reports[0], ".txt") + ".input")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The tests below run the fixture module testdata/apitest in the three
@@ -69,7 +69,7 @@ func writeInput(t *testing.T, path string, data []byte) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, engine.EncodeInput(data), 0o644); err != nil {
+	if err := os.WriteFile(path, workdir.EncodeInput(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -192,7 +192,7 @@ func TestModeFuzzBinary(t *testing.T) {
 
 	// -repro reproduces the saved failure byte for byte, with the same
 	// signature as the report.
-	data, err := engine.ReadInputFile(f1[0])
+	data, err := workdir.ReadInputFile(f1[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // FuzzNative runs fn, the function of a native fuzz target
@@ -108,7 +109,7 @@ func (tg *nativeTarget) CollectSeeds(f *testing.F) ([][]byte, error) {
 	return seeds, err
 }
 
-func (tg *nativeTarget) Codec() engine.Codec { return native.Codec{Types: tg.types} }
+func (tg *nativeTarget) Codec() workdir.Codec { return native.Codec{Types: tg.types} }
 
 func (tg *nativeTarget) Executor() engine.Executor { return newNativeExec(tg) }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -70,7 +71,7 @@ func (e *nativeExec) SetBriefRepeats(on bool) {
 
 // Codec implements engine.CodecExecutor: inputs are written as native
 // corpus files of the target's types.
-func (e *nativeExec) Codec() engine.Codec { return native.Codec{Types: e.tg.types} }
+func (e *nativeExec) Codec() workdir.Codec { return native.Codec{Types: e.tg.types} }
 
 // Exec implements engine.Executor.
 func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {

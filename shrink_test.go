@@ -11,6 +11,7 @@ import (
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The shrinker end to end: a failure found by engine.Run is saved shrunk,
@@ -56,7 +57,7 @@ func runSeed(t *testing.T, fn func(*gfz.T), seed []byte, cfg engine.Config) (inp
 		t.Fatalf("%d failures saved, want 1 (summary %+v)", len(sum.FailureFiles), sum)
 	}
 	path := sum.FailureFiles[0]
-	in, err := engine.ReadInputFile(path)
+	in, err := workdir.ReadInputFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestShrinkListAndString(t *testing.T) {
 	if m == nil {
 		t.Fatalf("report names no original input:\n%s", rep)
 	}
-	if got, err := engine.ReadInputFile(m[1]); err != nil || string(got) != string(orig) {
+	if got, err := workdir.ReadInputFile(m[1]); err != nil || string(got) != string(orig) {
 		t.Errorf("original kept as %v (%v), want %v", got, err, orig)
 	}
 }
@@ -209,7 +210,7 @@ func TestShrinkDeath(t *testing.T) {
 			if len(inputs) != 1 {
 				t.Fatalf("inputs %v\n%s", inputs, out)
 			}
-			in, err := engine.ReadInputFile(inputs[0])
+			in, err := workdir.ReadInputFile(inputs[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,7 +229,7 @@ func TestShrinkDeath(t *testing.T) {
 			if !strings.Contains(out, "\tshrunk: 5 -> 5 bytes") {
 				t.Errorf("the new-failure message does not say it shrank:\n%s", out)
 			}
-			orig, err := engine.ReadInputFile(strings.TrimSuffix(inputs[0], ".input") + ".original")
+			orig, err := workdir.ReadInputFile(strings.TrimSuffix(inputs[0], ".input") + ".original")
 			if err != nil || len(orig) != 5 || orig[0]%32 != 7 || string(orig) == string(in) {
 				t.Errorf("original %v (%v): want the unshrunk 5 bytes", orig, err)
 			}

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/build"
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The tests below build testdata/crashers with gfz-build (once per test
@@ -172,7 +172,7 @@ func TestCrashKinds(t *testing.T) {
 			if !strings.Contains(string(rep), "\nkind: "+c.kind+"\n") || !strings.Contains(string(rep), c.sig) {
 				t.Errorf("report lacks kind %q / signature part %q:\n%.2000s", c.kind, c.sig, rep)
 			}
-			if _, err := engine.ReadInputFile(strings.TrimSuffix(reports[0], ".txt") + ".input"); err != nil {
+			if _, err := workdir.ReadInputFile(strings.TrimSuffix(reports[0], ".txt") + ".input"); err != nil {
 				t.Errorf("failure input: %v", err)
 			}
 			st := readStats(t, wd)
@@ -343,7 +343,7 @@ func TestCorruptWorkdir(t *testing.T) {
 		}
 	}
 	files := map[string]string{
-		filepath.Join(corpus, "good"):            string(engine.EncodeInput([]byte{1, 'g', 'f', 'z', '!'})),
+		filepath.Join(corpus, "good"):            string(workdir.EncodeInput([]byte{1, 'g', 'f', 'z', '!'})),
 		filepath.Join(corpus, "truncated"):       "go test fuzz v1\n[]byte(\"\\x01gf",
 		filepath.Join(corpus, "empty"):           "",
 		filepath.Join(corpus, "oldformat"):       "go test fuzz v0\n[]byte(\"abc\")\n",
@@ -461,7 +461,7 @@ func TestKillAndResume(t *testing.T) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(dir, p)
 			}
-			if _, err := engine.ReadInputFile(path); err != nil {
+			if _, err := workdir.ReadInputFile(path); err != nil {
 				t.Errorf("round %d: reported failure %s: %v", round, p, err)
 			}
 			if rep, err := os.ReadFile(strings.TrimSuffix(path, ".input") + ".txt"); err != nil || !bytes.Contains(rep, []byte("\nsignature: ")) {
@@ -475,7 +475,7 @@ func TestKillAndResume(t *testing.T) {
 			if strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			if _, err := engine.ReadInputFile(filepath.Join(wd, "corpus", e.Name())); err != nil {
+			if _, err := workdir.ReadInputFile(filepath.Join(wd, "corpus", e.Name())); err != nil {
 				t.Errorf("round %d: corpus entry: %v", round, err)
 			} else {
 				good++
@@ -639,11 +639,11 @@ func TestUnreadableCorpusFile(t *testing.T) {
 	if err := os.MkdirAll(corpus, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(corpus, "good"), engine.EncodeInput([]byte{1, 'g'}), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(corpus, "good"), workdir.EncodeInput([]byte{1, 'g'}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	unreadable := filepath.Join(corpus, "unreadable")
-	if err := os.WriteFile(unreadable, engine.EncodeInput([]byte{2}), 0o000); err != nil {
+	if err := os.WriteFile(unreadable, workdir.EncodeInput([]byte{2}), 0o000); err != nil {
 		t.Fatal(err)
 	}
 	if os.Geteuid() == 0 {

@@ -4,17 +4,27 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // execOnce runs fn once on data through the fuzz-binary executor.
 func execOnce(fn func(*gfz.T), data []byte) engine.Outcome {
 	return gfz.NewExecutor(fn).Exec(data, 0)
+}
+
+// at is the message t.Error or t.Fatal gives msg when called delta lines
+// from the line calling at, in this file (so that the cases do not depend
+// on where they are).
+func at(delta int, msg string) string {
+	_, _, line, _ := runtime.Caller(1)
+	return fmt.Sprintf("t_test.go:%d: %s", line+delta, msg)
 }
 
 func TestResults(t *testing.T) {
@@ -38,14 +48,14 @@ func TestResults(t *testing.T) {
 				gen.Int().Draw(t)
 			}
 		}, engine.Invalid, "", ""},
-		{"Fatal", func(t *gfz.T) { t.Fatal("bad", 1); panic("not reached") }, engine.Failure, "t.Fatal", "t_test.go:41: bad 1"},
-		{"Fatalf", func(t *gfz.T) { t.Fatalf("bad %d", 2); panic("not reached") }, engine.Failure, "t.Fatal", "t_test.go:42: bad 2"},
+		{"Fatal", func(t *gfz.T) { t.Fatal("bad", 1); panic("not reached") }, engine.Failure, "t.Fatal", at(0, "bad 1")},
+		{"Fatalf", func(t *gfz.T) { t.Fatalf("bad %d", 2); panic("not reached") }, engine.Failure, "t.Fatal", at(0, "bad 2")},
 		{"FailNow", func(t *gfz.T) { t.FailNow(); panic("not reached") }, engine.Failure, "t.Fatal", ""},
 		{"Error continues", func(t *gfz.T) {
 			t.Error("e1")
 			t.Errorf("e%d", 2)
 			afterError = t.Failed()
-		}, engine.Failure, "t.Error", "t_test.go:45: e1\nt_test.go:46: e2"},
+		}, engine.Failure, "t.Error", at(-3, "e1") + "\n" + at(-2, "e2")},
 		{"Fail", func(t *gfz.T) { t.Fail() }, engine.Failure, "t.Error", ""},
 		{"panic string", func(t *gfz.T) { panic("boom 42") }, engine.Failure, "panic: string: boom N", "boom 42"},
 		{"panic error", func(t *gfz.T) { panic(errors.New("e")) }, engine.Failure, "panic: *errors.errorString: e", "e"},
@@ -53,7 +63,7 @@ func TestResults(t *testing.T) {
 			var m map[int]int
 			m[gen.Int().Draw(t)] = 1
 		}, engine.Failure, "panic: assignment to entry in nil map", "assignment to entry in nil map"},
-		{"Error then panic", func(t *gfz.T) { t.Error("first"); panic(fmt.Sprint("p", 1)) }, engine.Failure, "panic: string: pN", "p1\nt_test.go:56: first"},
+		{"Error then panic", func(t *gfz.T) { t.Error("first"); panic(fmt.Sprint("p", 1)) }, engine.Failure, "panic: string: pN", "p1\n" + at(0, "first")},
 	}
 	for _, c := range cases {
 		out := execOnce(c.fn, nil)
@@ -192,9 +202,9 @@ func TestReplay(t *testing.T) {
 			continue
 		}
 		found++
-		saved := engine.EncodeInput(out.Consumed)
+		saved := workdir.EncodeInput(out.Consumed)
 		fi := *out.Failure
-		data, err := engine.DecodeInput(saved)
+		data, err := workdir.DecodeInput(saved)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,7 +32,7 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/bench"
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // defaultTargets are run when no -target is given.
@@ -164,7 +164,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		_, _ = stdout.Write(b.Bytes())
 		return 0
 	}
-	if err := engine.WriteFileAtomic(*out, b.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(*out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
@@ -211,7 +211,7 @@ func runBugs(bc bench.BugConfig, report, plots, format, out string, stdout, stde
 		_, _ = stdout.Write(b.Bytes())
 		return 0
 	}
-	if err := engine.WriteFileAtomic(out, b.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(out, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}

@@ -29,8 +29,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/build"
-	gfzengine "github.com/gfz-dev/gfz/internal/engine"
 )
 
 const (
@@ -402,14 +403,14 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 			pkgDir := filepath.Join(failDir, filepath.FromSlash(j.relDir))
 			// The dictionary first, as -regress: the input does not
 			// replay without it.
-			if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), gfzengine.DictionaryFileName)); err == nil {
-				if _, err := gfzengine.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
+			if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), workdir.DictionaryFileName)); err == nil {
+				if _, err := workdir.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
 					return err
 				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("reading the fuzz binary's dictionary: %w", err)
 			}
-			if _, err := gfzengine.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
+			if _, err := workdir.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
 				return err
 			}
 			txt, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
@@ -422,7 +423,7 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 	if reports.Len() > 0 {
 		summary += "\nReports of the new failures:\n" + reports.String()
 	}
-	if err := gfzengine.WriteFileAtomic(filepath.Join(failDir, ciSummary), []byte(summary)); err != nil {
+	if err := workdir.WriteFileAtomic(filepath.Join(failDir, ciSummary), []byte(summary)); err != nil {
 		return err
 	}
 	return nil

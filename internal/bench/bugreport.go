@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // runStore is the results file: one JSON object (a BugRun) per line. Each
@@ -55,7 +55,7 @@ func (s *runStore) add(run BugRun) error {
 	if len(old) > 0 && old[len(old)-1] != '\n' {
 		old = append(old, '\n')
 	}
-	if err := engine.WriteFileAtomic(s.path, append(append(old, line...), '\n')); err != nil {
+	if err := workdir.WriteFileAtomic(s.path, append(append(old, line...), '\n')); err != nil {
 		return fmt.Errorf("bench: save run in %s: %w", s.path, err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/build"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 )
@@ -581,7 +582,7 @@ func foundSince(start time.Time) func(string) float64 {
 	mtime := sinceStart(start)
 	return func(f string) float64 {
 		if b, err := os.ReadFile(f); err == nil {
-			if rep, err := engine.ParseReport(b); err == nil {
+			if rep, err := workdir.ParseReport(b); err == nil {
 				if t, ok := rep.FoundAt(); ok {
 					return max(0, t.Sub(start).Seconds())
 				}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 func fakeRun(bug, c string, rep int, found bool, ttb float64, cov ...int) BugRun {
@@ -459,7 +459,7 @@ func TestFoundSince(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Date(2026, 11, 24, 3, 0, 0, 0, time.UTC)
 	rep := filepath.Join(dir, "r.txt")
-	found := start.Add(1500 * time.Millisecond).Format(engine.FoundLayout)
+	found := start.Add(1500 * time.Millisecond).Format(workdir.FoundLayout)
 	if err := os.WriteFile(rep, []byte("gfz failure report\nsignature: \"x\"\nfound at: "+found+" (1.5s into the run)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,7 @@ import (
 	"text/template"
 
 	"github.com/gfz-dev/gfz/internal/build"
-
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The oracle: every bug module exports IsBug(stack string) bool and Site
@@ -239,7 +238,7 @@ func (o *oracle) classify(ctx context.Context, reports []string) (map[string]boo
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
 		files[i] = r + ".stack"
-		if err := engine.WriteFileAtomic(files[i], stackText(b)); err != nil {
+		if err := workdir.WriteFileAtomic(files[i], stackText(b)); err != nil {
 			return nil, fmt.Errorf("oracle: %w", err)
 		}
 	}
@@ -292,7 +291,7 @@ func (o *oracle) replayCrasher(ctx context.Context, dir, target, name, out strin
 	cmd := exec.CommandContext(ctx, o.bin, "-test.run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$", "-test.timeout=10s")
 	cmd.Dir = dir
 	b, _ := cmd.CombinedOutput() // it fails: that is the point
-	if err := engine.WriteFileAtomic(out, b); err != nil {
+	if err := workdir.WriteFileAtomic(out, b); err != nil {
 		return "", fmt.Errorf("replay crasher: %w", err)
 	}
 	return out, nil

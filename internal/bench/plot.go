@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/gfz-dev/gfz/internal/engine"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -18,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Coverage curves of the bug mode, drawn with gonum.org/v1/plot (only
@@ -323,7 +324,7 @@ func PlotBugCoverage(runs []BugRun, dir, format string) (map[string]string, erro
 			return nil, err
 		}
 		file := filepath.Join(dir, bug+"."+format)
-		if err := engine.WriteFileAtomic(file, img); err != nil {
+		if err := workdir.WriteFileAtomic(file, img); err != nil {
 			return nil, fmt.Errorf("plot %s: %w", bug, err)
 		}
 		out[bug] = file

@@ -28,6 +28,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/userdict"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // libFuzzerMarker is the symbol name OSS-Fuzz's and ClusterFuzzLite's
@@ -443,7 +444,7 @@ func (lf *libFuzzer) writeArtifact(cfg *config, input string) error {
 	rep := readFailureReport(strings.TrimSuffix(input, ".input") + ".txt")
 	kind := artifactKind(rep)
 	path := lf.artifactPath(kind, data)
-	if err := engine.WriteFileAtomic(path, data); err != nil {
+	if err := workdir.WriteFileAtomic(path, data); err != nil {
 		return fmt.Errorf("libFuzzer artefact (-artifact_prefix %q): %w", lf.artifactPrefix, err)
 	}
 	lf.setKind(kind)
@@ -471,7 +472,7 @@ func readFailureReport(path string) failureReport {
 	if err != nil {
 		return failureReport{}
 	}
-	rf, _ := engine.ParseReport(data)
+	rf, _ := workdir.ParseReport(data)
 	if rf == nil {
 		return failureReport{}
 	}
@@ -610,7 +611,7 @@ var readInputFile func(path string) ([]byte, error)
 // format (codec: a native target's typed lines; nil: none) or in Go's
 // native corpus format holding one []byte value is that value; any other
 // file is its raw bytes, as libFuzzer's corpora and artefacts hold them.
-func readNativeOrRaw(codec engine.Codec, path string) ([]byte, error) {
+func readNativeOrRaw(codec workdir.Codec, path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -620,7 +621,7 @@ func readNativeOrRaw(codec engine.Codec, path string) ([]byte, error) {
 			return v, nil
 		}
 	}
-	if v, err := engine.DecodeInput(data); err == nil {
+	if v, err := workdir.DecodeInput(data); err == nil {
 		return v, nil
 	}
 	return data, nil
@@ -650,7 +651,7 @@ func corpusFiles(dirs ...string) ([]string, error) {
 // importCorpora copies every input of dirs into the engine's corpus
 // directory (native format, named by the SHA-1 of the input), where the
 // workers load them as a resumed corpus. It returns how many it read.
-func importCorpora(dirs []string, corpusDir string, codec engine.Codec) (int, error) {
+func importCorpora(dirs []string, corpusDir string, codec workdir.Codec) (int, error) {
 	files, err := corpusFiles(dirs...)
 	if err != nil || len(files) == 0 {
 		return 0, err
@@ -668,11 +669,11 @@ func importCorpora(dirs []string, corpusDir string, codec engine.Codec) (int, er
 		if _, err := os.Stat(dst); err == nil {
 			continue
 		}
-		file := engine.EncodeInput(data)
+		file := workdir.EncodeInput(data)
 		if codec != nil {
 			file = codec.EncodeFile(data) // the work directory holds the target's format
 		}
-		if err := engine.WriteFileAtomic(dst, file); err != nil {
+		if err := workdir.WriteFileAtomic(dst, file); err != nil {
 			return 0, fmt.Errorf("import corpus input %s: %w", f, err)
 		}
 	}
@@ -686,7 +687,7 @@ const importPrefix = "lf-"
 // those importCorpora wrote (that is, the new units) into dir as raw bytes
 // named by their SHA-1 (libFuzzer's corpus layout), unless a file of that
 // name is there already, and returns how many it wrote.
-func exportCorpus(corpusDir, dir string, codec engine.Codec) (int, error) {
+func exportCorpus(corpusDir, dir string, codec workdir.Codec) (int, error) {
 	files, err := corpusFiles(corpusDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -698,7 +699,7 @@ func exportCorpus(corpusDir, dir string, codec engine.Codec) (int, error) {
 		if strings.HasPrefix(filepath.Base(f), importPrefix) {
 			continue // read from a corpus directory: not a new unit
 		}
-		data, err := engine.ReadFileWith(codec, f)
+		data, err := workdir.ReadFileWith(codec, f)
 		if err != nil {
 			continue // a file the engine did not write
 		}
@@ -720,14 +721,14 @@ func writeUnit(dir string, data []byte) (bool, error) {
 	if _, err := os.Stat(dst); err == nil {
 		return false, nil
 	}
-	if err := engine.WriteFileAtomic(dst, data); err != nil {
+	if err := workdir.WriteFileAtomic(dst, data); err != nil {
 		return false, fmt.Errorf("corpus directory %s: %w", dir, err)
 	}
 	return true, nil
 }
 
 // sortedUnique keeps the first file of each content among files.
-func sortedUnique(files []string, codec engine.Codec) ([]string, [][]byte, error) {
+func sortedUnique(files []string, codec workdir.Codec) ([]string, [][]byte, error) {
 	sort.Strings(files)
 	seen := map[[20]byte]bool{}
 	var names []string

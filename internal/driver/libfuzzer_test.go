@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/userdict"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // TestLibFuzzerArgs parses command lines as ClusterFuzzLite's libFuzzer
@@ -181,9 +181,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	wd := filepath.Join(dir, "wd", "corpus")
 	os.MkdirAll(wd, 0o755)
-	os.WriteFile(filepath.Join(wd, "a"), engine.EncodeInput([]byte("go test fuzz v1 lookalike\x00")), 0o644)
-	os.WriteFile(filepath.Join(wd, "b"), engine.EncodeInput([]byte{1, 2, 3}), 0o644)
-	os.WriteFile(filepath.Join(wd, importPrefix+"c"), engine.EncodeInput([]byte("imported")), 0o644)
+	os.WriteFile(filepath.Join(wd, "a"), workdir.EncodeInput([]byte("go test fuzz v1 lookalike\x00")), 0o644)
+	os.WriteFile(filepath.Join(wd, "b"), workdir.EncodeInput([]byte{1, 2, 3}), 0o644)
+	os.WriteFile(filepath.Join(wd, importPrefix+"c"), workdir.EncodeInput([]byte("imported")), 0o644)
 	out := filepath.Join(dir, "out")
 	os.Mkdir(out, 0o755)
 	n, err := exportCorpus(wd, out, nil)
@@ -204,7 +204,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 	files, _ := corpusFiles(back)
 	var got []string
 	for _, f := range files {
-		d, err := engine.ReadInputFile(f)
+		d, err := workdir.ReadInputFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/userdict"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // NativeInfoKey is the build-info key ("native.FuzzX") under which
@@ -28,13 +28,13 @@ type SeedCollector interface {
 // CodecTarget is implemented by targets whose input files are written with
 // their own codec.
 type CodecTarget interface {
-	Codec() engine.Codec
+	Codec() workdir.Codec
 }
 
 // codec returns the input file codec of the configured target: its native
-// argument types from the build info, nil (engine.BytesCodec) for a gfz
+// argument types from the build info, nil (workdir.BytesCodec) for a gfz
 // target.
-func (c *config) codec() engine.Codec {
+func (c *config) codec() workdir.Codec {
 	if c.info == nil || !c.info.Has(NativeInfoKey(c.target)) {
 		return nil
 	}
@@ -65,9 +65,9 @@ func CheckNative(types native.Types) error {
 // readInputFor reads an input file of target t with its codec.
 func readInputFor(t Target, path string) ([]byte, error) {
 	if ct, ok := t.(CodecTarget); ok {
-		return engine.ReadFileWith(ct.Codec(), path)
+		return workdir.ReadFileWith(ct.Codec(), path)
 	}
-	return engine.ReadFileWith(nil, path)
+	return workdir.ReadFileWith(nil, path)
 }
 
 // encodeInput is the file content of an input of the configured target.
@@ -75,7 +75,7 @@ func (c *config) encodeInput(data []byte) []byte {
 	if cd := c.codec(); cd != nil {
 		return cd.EncodeFile(data)
 	}
-	return engine.EncodeInput(data)
+	return workdir.EncodeInput(data)
 }
 
 // nativeDict is set by gfz-build with -ldflags "-X

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // -regress: each new failure is also written into the package's
@@ -148,13 +148,13 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	// The dictionary first: an input written without it would not fail
 	// under go test.
 	if text := dictionaryFile(dict); text != nil {
-		if _, err := engine.WriteFileIfChanged(RegressDictDir(dir, target), name, text); err != nil {
+		if _, err := workdir.WriteFileIfChanged(RegressDictDir(dir, target), name, text); err != nil {
 			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
 		}
 	}
 	tdir := regressTargetDir(dir, target)
 	path := filepath.Join(tdir, name)
-	wrote, err := engine.WriteFileIfChanged(tdir, name, data)
+	wrote, err := workdir.WriteFileIfChanged(tdir, name, data)
 	if err != nil {
 		return "", fmt.Errorf("-regress: writing the regression input: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The -repro status pipe.
@@ -377,7 +378,7 @@ func (c *config) reportDeath(st *childState, path string) {
 	w := c.stdout
 	fmt.Fprintf(w, "result: %s\n", result)
 	if c.verbose {
-		if data, err := engine.ReadFileWith(c.codec(), path); err == nil {
+		if data, err := workdir.ReadFileWith(c.codec(), path); err == nil {
 			fmt.Fprintf(w, "consumed: %d of %d bytes\n", st.read, len(data))
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // TestReadSeedDirs: -seedcorpus reads the files of each directory in name
@@ -21,16 +21,16 @@ func TestReadSeedDirs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(a, "2", engine.EncodeInput([]byte("two")))
-	write(a, "1", engine.EncodeInput([]byte("one")))
-	write(a, ".hidden", engine.EncodeInput([]byte("hidden")))
+	write(a, "2", workdir.EncodeInput([]byte("two")))
+	write(a, "1", workdir.EncodeInput([]byte("one")))
+	write(a, ".hidden", workdir.EncodeInput([]byte("hidden")))
 	write(a, "bad", []byte("go test fuzz v1\nint(1)\n"))
 	if err := os.Mkdir(filepath.Join(a, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(b, "x", engine.EncodeInput([]byte("three")))
+	write(b, "x", workdir.EncodeInput([]byte("three")))
 	var warn bytes.Buffer
-	seeds, err := readSeedDirs([]string{a, b}, engine.ReadInputFile, &warn)
+	seeds, err := readSeedDirs([]string{a, b}, workdir.ReadInputFile, &warn)
 	if err != nil {
 		t.Fatal(err)
 	}

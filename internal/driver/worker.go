@@ -19,6 +19,7 @@ import (
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/userdict"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // encodeWorkerSpec and decodeWorkerSpec carry a worker's assignment in
@@ -171,7 +172,7 @@ func superviseWorkers(cfg *config) int {
 // the testing package reads it), holds one []byte value. The testing
 // package would refuse such a file in every child before gfz.Fuzz gets
 // control, which looks like a target that does not call gfz.Fuzz.
-func checkSeedFiles(target string, codec engine.Codec) error {
+func checkSeedFiles(target string, codec workdir.Codec) error {
 	dir := filepath.Join("testdata", "fuzz", target)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -183,7 +184,7 @@ func checkSeedFiles(target string, codec engine.Codec) error {
 		if e.IsDir() {
 			continue // the testing package skips directories too
 		}
-		if _, err := engine.ReadFileWith(codec, filepath.Join(dir, e.Name())); err != nil {
+		if _, err := workdir.ReadFileWith(codec, filepath.Join(dir, e.Name())); err != nil {
 			if codec != nil {
 				return fmt.Errorf("seed file %w (a native target's seed files hold its argument values, one per line, in its own types)", err)
 			}
@@ -327,7 +328,7 @@ func writeCoverProfile(path string) error {
 	if err := writeProfile(&buf); err != nil {
 		return fmt.Errorf("-coverprofile %s: %w", path, err)
 	}
-	if err := engine.WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("-coverprofile: %w", err)
 	}
 	return nil

@@ -12,6 +12,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -39,14 +41,8 @@ func (r Result) String() string {
 	return "UNKNOWN"
 }
 
-// FailureInfo describes a failing execution.
-type FailureInfo struct {
-	Kind      string // "panic: runtime error: index out of range", "t.Fatal", "timeout", ...
-	Message   string // the panic value or the t.Fatal/t.Error messages
-	Stack     string // the goroutine stack at the point of failure
-	Signature string // dedup key: panic kind + top frames inside the user's code
-	Value     string // the generated value(s), printed in Go syntax
-}
+// FailureInfo describes a failing execution (as its report records it).
+type FailureInfo = workdir.FailureInfo
 
 // Outcome is what an Executor reports for one execution.
 type Outcome struct {
@@ -198,7 +194,7 @@ type Summary struct {
 	Corpus         int // saved inputs
 	TotalCov       int // (edge, bucket) keys covered by any input
 	ValidCov       int // keys covered by valid inputs
-	Failures       int // unique failures (by signature), including ones found by earlier runs in the workdir
+	Failures       int // unique failures (by signature), including ones found by earlier runs in the work directory
 	NewFailures    int // unique failures first found by this run
 	Elapsed        time.Duration
 	FailureFiles   []string // paths of the saved failures of this run

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // hexCodec writes inputs as "hex <digits>" files.
@@ -24,9 +26,9 @@ func (hexCodec) DecodeFile(b []byte) ([]byte, error) {
 // codecMaze is the maze executor with its own codec.
 type codecMaze struct{ *mazeExec }
 
-func (codecMaze) Codec() Codec { return hexCodec{} }
+func (codecMaze) Codec() workdir.Codec { return hexCodec{} }
 
-// TestExecutorCodec: an executor's Codec writes the corpus and failure
+// TestExecutorCodec: an executor's workdir.Codec writes the corpus and failure
 // files, and a resumed run reads them back with it.
 func TestExecutorCodec(t *testing.T) {
 	dir := t.TempDir()
@@ -35,17 +37,17 @@ func TestExecutorCodec(t *testing.T) {
 	if first.NewFailures != 1 {
 		t.Fatalf("first run: %+v, want the maze failure", first)
 	}
-	files := dirContents(t, filepath.Join(dir, corpusDir))
+	files := dirContents(t, filepath.Join(dir, workdir.CorpusDir))
 	for name, content := range files {
 		if !strings.HasPrefix(content, "hex ") {
 			t.Fatalf("corpus file %s is %q, not written by the executor's codec", name, content)
 		}
 	}
-	in, err := ReadFileWith(hexCodec{}, first.FailureFiles[0])
+	in, err := workdir.ReadFileWith(hexCodec{}, first.FailureFiles[0])
 	if err != nil {
 		t.Fatalf("failure file not in the codec's format: %v", err)
 	}
-	if _, err := ReadInputFile(first.FailureFiles[0]); err == nil {
+	if _, err := workdir.ReadInputFile(first.FailureFiles[0]); err == nil {
 		t.Errorf("failure file %s is in the default format", first.FailureFiles[0])
 	}
 	var status bytes.Buffer

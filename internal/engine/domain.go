@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Feedback domains (FuzzFactory's domain-specific feedback, docs/ENGINE.md
@@ -138,7 +140,7 @@ func (f *fuzzer) checkDomains(out *Outcome, valid bool) uint64 {
 // data, into every domain, and counts it under the first domain that kept
 // it when coverage did not (imp is checkDomains' result).
 func (f *fuzzer) commitDomains(data []byte, imp uint64, byCoverage bool) {
-	name := contentName(data)
+	name := workdir.ContentName(data)
 	for _, d := range f.doms {
 		d.commit(name)
 	}

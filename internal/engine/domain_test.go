@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
@@ -60,14 +62,14 @@ func seedRun(t *testing.T, ex Executor, feedback []string, seeds ...byte) string
 // corpusHas reports whether the corpus of dir holds the one-byte input v.
 func corpusHas(t *testing.T, dir string, v byte) bool {
 	t.Helper()
-	_, err := os.Stat(filepath.Join(dir, "corpus", contentName([]byte{v})))
+	_, err := os.Stat(filepath.Join(dir, "corpus", workdir.ContentName([]byte{v})))
 	return err == nil
 }
 
 // statsOf reads dir's stats file as key -> value.
 func statsOf(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, statsFile))
+	f, err := os.Open(filepath.Join(dir, workdir.StatsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ func TestPerfKeepsMaxCount(t *testing.T) {
 		}
 	}
 	st := statsOf(t, perf)
-	if st["perf_max_edge"] != "700" || st["perf_slowest"] != "corpus/"+contentName([]byte{202}) {
+	if st["perf_max_edge"] != "700" || st["perf_slowest"] != "corpus/"+workdir.ContentName([]byte{202}) {
 		t.Errorf("stats perf_max_edge %q perf_slowest %q", st["perf_max_edge"], st["perf_slowest"])
 	}
 }
@@ -183,7 +185,7 @@ func TestMemKeepsMoreAllocation(t *testing.T) {
 		t.Error("with mem: want the input allocating 256 KiB saved and the one allocating 192 KiB (less) not")
 	}
 	st := statsOf(t, mem)
-	if st["mem_largest"] != "corpus/"+contentName([]byte{4}) || st["saved_mem"] != "1" {
+	if st["mem_largest"] != "corpus/"+workdir.ContentName([]byte{4}) || st["saved_mem"] != "1" {
 		t.Errorf("stats mem_largest %q saved_mem %q", st["mem_largest"], st["saved_mem"])
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Feedback domains under a supervisor: each worker rewrites its domains'
@@ -30,8 +32,8 @@ func (f *fuzzer) writeFeedbackFile() {
 		fmt.Fprintf(&b, "%s: %s\n", p.k, p.v)
 	}
 	slot := f.shm.load(offWorkerID)
-	path := filepath.Join(f.wd.root, feedbackFilePrefix+strconv.FormatUint(slot, 10))
-	if err := writeAtomic(path, b.Bytes(), false); err != nil && f.err == nil {
+	path := filepath.Join(f.wd.Root, feedbackFilePrefix+strconv.FormatUint(slot, 10))
+	if err := workdir.ReplaceFile(path, b.Bytes()); err != nil && f.err == nil {
 		f.err = fmt.Errorf("engine: write feedback stats: %w", err)
 	}
 }

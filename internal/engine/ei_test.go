@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -326,8 +328,8 @@ func TestEIGuidedTimeout(t *testing.T) {
 	if !hung || s.NewFailures != 1 {
 		t.Fatalf("hung %v, summary %+v", hung, s)
 	}
-	in := filepath.Join(dir, failuresDir, failureName("timeout")+".input")
-	data, err := ReadInputFile(in)
+	in := filepath.Join(dir, workdir.FailuresDir, workdir.FailureName("timeout")+".input")
+	data, err := workdir.ReadInputFile(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +347,7 @@ func TestEIResume(t *testing.T) {
 	first := run(t, Config{Engine: "ei", Seed: 1, Runs: 2000, Workdir: dir}, ex)
 	f := newTestFuzzer(t, "ei", ex, 0)
 	var err error
-	if f.wd, err = openWorkdir(dir); err != nil {
+	if f.wd, err = workdir.Open(dir); err != nil {
 		t.Fatal(err)
 	}
 	f.init()

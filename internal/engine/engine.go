@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -47,7 +49,7 @@ type fuzzer struct {
 	met        metrics // metrics.go: zero mutations, mutation distance
 	max        int
 	r          *prng
-	wd         *workdir
+	wd         *workdir.Dir
 	cov        *coverage
 	queue      []*entry
 	known      map[string]string // signature -> input path
@@ -152,26 +154,26 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if f.max <= 0 {
 		f.max = param.DefaultMaxSize
 	}
-	wd, err := openWorkdir(cfg.Workdir)
+	wd, err := workdir.Open(cfg.Workdir)
 	if err != nil {
 		return nil, err
 	}
 	f.wd = wd
-	wd.codec = codecOf(ex)
+	wd.Codec = codecOf(ex)
 	if cfg.SharedMem == "" {
 		// Worker processes run under their supervisor's lock.
-		lock, err := lockWorkdir(wd.root)
+		lock, err := workdir.Lock(wd.Root)
 		if err != nil {
 			return nil, err
 		}
-		defer lock.unlock()
-		wd.removeOrphanInputs()
+		defer lock.Unlock()
+		wd.RemoveOrphanInputs()
 	}
 	warn := f.warnf
 	if cfg.SharedMem != "" {
 		warn = func(string, ...any) {} // the supervisor reports them
 	}
-	if f.known, err = wd.knownFailures(warn); err != nil {
+	if f.known, err = wd.KnownFailures(warn); err != nil {
 		return nil, err
 	}
 	f.other = f.randomEntry
@@ -466,7 +468,7 @@ func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	}
 	data := append([]byte{}, out.Consumed...)
 	if write {
-		path, err := f.wd.saveCorpus(data)
+		path, err := f.wd.SaveCorpus(data)
 		if err != nil {
 			f.err = err
 			return nil

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
@@ -144,8 +146,8 @@ func TestSaveRules(t *testing.T) {
 	// The +valid input is written to corpus/ too.
 	dir := t.TempDir()
 	run(t, Config{Seed: 1, Runs: 2, Seeds: [][]byte{{1}, {2}}, Workdir: dir}, ex)
-	files := dirContents(t, filepath.Join(dir, corpusDir))
-	if len(files) != 2 || files[contentName([]byte{2})] != string(EncodeInput([]byte{2})) {
+	files := dirContents(t, filepath.Join(dir, workdir.CorpusDir))
+	if len(files) != 2 || files[workdir.ContentName([]byte{2})] != string(workdir.EncodeInput([]byte{2})) {
 		t.Errorf("corpus/ = %v, want the +cov and +valid inputs", files)
 	}
 }
@@ -210,7 +212,7 @@ func TestSameSeedSameCorpus(t *testing.T) {
 			run(t, Config{Engine: eng, Seed: 42, Runs: 20_000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
 			dirs = append(dirs, dir)
 		}
-		for _, sub := range []string{corpusDir, failuresDir} {
+		for _, sub := range []string{workdir.CorpusDir, workdir.FailuresDir} {
 			a := dirContents(t, filepath.Join(dirs[0], sub))
 			b := dirContents(t, filepath.Join(dirs[1], sub))
 			if !slices.Equal(sortedKeys(a), sortedKeys(b)) {
@@ -224,14 +226,14 @@ func TestSameSeedSameCorpus(t *testing.T) {
 					t.Fatalf("%s: %s/%s differs between runs", eng, sub, k)
 				}
 			}
-			if sub == corpusDir && len(a) < 2 {
+			if sub == workdir.CorpusDir && len(a) < 2 {
 				t.Fatalf("%s: only %d corpus files", eng, len(a))
 			}
 		}
 		// A different seed explores differently.
 		dir := t.TempDir()
 		run(t, Config{Engine: eng, Seed: 43, Runs: 20_000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
-		if slices.Equal(sortedKeys(dirContents(t, filepath.Join(dir, corpusDir))), sortedKeys(dirContents(t, filepath.Join(dirs[0], corpusDir)))) {
+		if slices.Equal(sortedKeys(dirContents(t, filepath.Join(dir, workdir.CorpusDir))), sortedKeys(dirContents(t, filepath.Join(dirs[0], workdir.CorpusDir)))) {
 			t.Errorf("%s: seeds 42 and 43 gave the same corpus", eng)
 		}
 	}
@@ -244,7 +246,7 @@ func TestResume(t *testing.T) {
 	if first.NewFailures != 1 || first.Failures != 1 {
 		t.Fatalf("first run: %+v, want the maze failure", first)
 	}
-	files := dirContents(t, filepath.Join(dir, corpusDir))
+	files := dirContents(t, filepath.Join(dir, workdir.CorpusDir))
 	// Re-executing exactly the saved corpus rebuilds the same coverage.
 	var status bytes.Buffer
 	again := run(t, Config{Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
@@ -262,7 +264,7 @@ func TestResume(t *testing.T) {
 	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {
 		t.Errorf("resumed run reported %d new failures (%d known)", more.NewFailures, more.Failures)
 	}
-	fails := dirContents(t, filepath.Join(dir, failuresDir))
+	fails := dirContents(t, filepath.Join(dir, workdir.FailuresDir))
 	if len(fails) != 3 {
 		t.Errorf("failures/ holds %v, want one .input, its .txt and the .original it was shrunk from", sortedKeys(fails))
 	}
@@ -275,7 +277,7 @@ func TestFailureFiles(t *testing.T) {
 		t.Fatalf("FailureFiles = %v", s.FailureFiles)
 	}
 	in := s.FailureFiles[0]
-	data, err := ReadInputFile(in)
+	data, err := workdir.ReadInputFile(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +295,7 @@ func TestFailureFiles(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
 	}
-	if filepath.Base(in) != failureName("panic: maze solved\nmaze.go:42")+".input" {
+	if filepath.Base(in) != workdir.FailureName("panic: maze solved\nmaze.go:42")+".input" {
 		t.Errorf("failure file %s not named by its signature", in)
 	}
 }
@@ -302,7 +304,7 @@ func TestCorruptFilesSkipped(t *testing.T) {
 	dir := t.TempDir()
 	ex := newMaze(mazeKey, mazeMod, mazeValid)
 	run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
-	corpus := filepath.Join(dir, corpusDir)
+	corpus := filepath.Join(dir, workdir.CorpusDir)
 	must := func(err error) {
 		if err != nil {
 			t.Fatal(err)
@@ -312,11 +314,11 @@ func TestCorruptFilesSkipped(t *testing.T) {
 	must(os.WriteFile(filepath.Join(corpus, "badquote"), []byte("go test fuzz v1\n[]byte(\"\\q\")\n"), 0o644))
 	must(os.WriteFile(filepath.Join(corpus, ".stray.tmp123"), []byte("garbage"), 0o644))
 	must(os.Mkdir(filepath.Join(corpus, "subdir"), 0o755))
-	must(os.WriteFile(filepath.Join(dir, failuresDir, "junk.txt"), []byte("no signature here\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, workdir.FailuresDir, "junk.txt"), []byte("no signature here\n"), 0o644))
 	var status bytes.Buffer
 	s, err := Run(context.Background(), Config{Seed: 4, Runs: 5_000, Workdir: dir, Status: &status}, ex)
 	if err != nil {
-		t.Fatalf("Run on a workdir with corrupt files: %v", err)
+		t.Fatalf("Run on a work directory with corrupt files: %v", err)
 	}
 	out := status.String()
 	for _, want := range []string{"badheader", "badquote", "bad header", "bad string literal", "junk.txt"} {
@@ -340,10 +342,10 @@ func TestUnwritableWorkdir(t *testing.T) {
 	bad := filepath.Join(blocker, "work")
 	_, err := Run(context.Background(), Config{Runs: 10, Workdir: bad}, newMaze(mazeKey, mazeMod, mazeValid))
 	if err == nil || !strings.Contains(err.Error(), bad) {
-		t.Fatalf("Run with workdir %s: %v, want an error naming it", bad, err)
+		t.Fatalf("Run with work directory %s: %v, want an error naming it", bad, err)
 	}
 	if _, err := Run(context.Background(), Config{Runs: 10}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil {
-		t.Fatal("Run without a workdir succeeded")
+		t.Fatal("Run without a work directory succeeded")
 	}
 	if _, err := Run(context.Background(), Config{Engine: "afl", Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil ||
 		!strings.Contains(err.Error(), "afl") {
@@ -397,8 +399,8 @@ func TestTimeoutWatchdog(t *testing.T) {
 	if s.Execs != 500 || s.NewFailures != 1 {
 		t.Errorf("summary %+v: want the run to end at the hung execution with one new failure", s)
 	}
-	in := filepath.Join(dir, failuresDir, failureName("timeout")+".input")
-	data, err := ReadInputFile(in)
+	in := filepath.Join(dir, workdir.FailuresDir, workdir.FailureName("timeout")+".input")
+	data, err := workdir.ReadInputFile(in)
 	if err != nil {
 		t.Fatalf("timeout input: %v", err)
 	}
@@ -417,7 +419,7 @@ func TestTimeoutWatchdog(t *testing.T) {
 	if !strings.Contains(status.String(), "TIMEOUT") || !strings.Contains(status.String(), "goroutine ") {
 		t.Errorf("timeout report not printed:\n%.500s", status.String())
 	}
-	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if !strings.Contains(string(stats), "state: timeout") || !strings.Contains(string(stats), "execs: 499") {
 		t.Errorf("stats not written at the timeout:\n%s", stats)
 	}
@@ -440,7 +442,7 @@ func TestStatsAndPlotData(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
 	s := run(t, Config{Seed: 1, Runs: 3000, Workdir: dir, Status: &status}, newMaze(mazeKey, mazeMod, mazeValid))
-	stats, err := os.ReadFile(filepath.Join(dir, statsFile))
+	stats, err := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,12 +451,12 @@ func TestStatsAndPlotData(t *testing.T) {
 			t.Errorf("stats lacks %q:\n%s", want, stats)
 		}
 	}
-	plot, err := os.ReadFile(filepath.Join(dir, plotFile))
+	plot, err := os.ReadFile(filepath.Join(dir, workdir.PlotFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(plot)), "\n")
-	if lines[0]+"\n" != plotHeader || len(lines) < 2 {
+	if lines[0]+"\n" != workdir.PlotHeader || len(lines) < 2 {
 		t.Fatalf("plot_data:\n%s", plot)
 	}
 	if f := strings.Split(lines[len(lines)-1], ", "); len(f) != 14 || f[2] != "3000" {
@@ -468,7 +470,7 @@ func TestStatsAndPlotData(t *testing.T) {
 	}
 	// A second run keeps the first run's plot rows.
 	run(t, Config{Seed: 1, Runs: 10, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
-	plot2, _ := os.ReadFile(filepath.Join(dir, plotFile))
+	plot2, _ := os.ReadFile(filepath.Join(dir, workdir.PlotFile))
 	if !bytes.HasPrefix(plot2, plot) || len(plot2) <= len(plot) {
 		t.Errorf("plot_data not extended on resume")
 	}
@@ -576,7 +578,7 @@ func TestTimeBudgetAndStatusLines(t *testing.T) {
 	if !strings.Contains(out, "gfz: done: elapsed") || !strings.Contains(out, "/s), valid ") {
 		t.Errorf("status output:\n%s", out)
 	}
-	plot, _ := os.ReadFile(filepath.Join(dir, plotFile))
+	plot, _ := os.ReadFile(filepath.Join(dir, workdir.PlotFile))
 	if rows := strings.Count(string(plot), "\n") - 1; rows < 3 {
 		t.Errorf("plot_data has %d rows, want one per status line plus the final one", rows)
 	}

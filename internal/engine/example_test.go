@@ -5,15 +5,17 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 func ExampleEncodeInput() {
-	file := engine.EncodeInput([]byte("gfz\x00"))
+	file := workdir.EncodeInput([]byte("gfz\x00"))
 	fmt.Print(string(file))
-	data, err := engine.DecodeInput(file)
+	data, err := workdir.DecodeInput(file)
 	fmt.Printf("%q %v\n", data, err)
 	// Output:
 	// go test fuzz v1
@@ -62,7 +64,7 @@ func ExampleRun() {
 		panic(err)
 	}
 	fmt.Println("new failures:", s.NewFailures, "before the budget:", s.Execs < cfg.Runs)
-	input, _ := engine.ReadInputFile(s.FailureFiles[0])
+	input, _ := workdir.ReadInputFile(s.FailureFiles[0])
 	fmt.Printf("failing input starts with %q\n", input[:3])
 	// Output:
 	// new failures: 1 before the budget: true

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Recording failures: deduplication by signature, the claim of a new
@@ -23,7 +25,7 @@ func (f *fuzzer) failure(out Outcome) {
 	}
 	if f.shm != nil {
 		// Another worker (or the supervisor) may have saved it already.
-		if in, ok := f.wd.failureSaved(sig); ok {
+		if in, ok := f.wd.FailureSaved(sig); ok {
 			f.known[sig] = in
 			return
 		}
@@ -35,8 +37,8 @@ func (f *fuzzer) failure(out Outcome) {
 			info.Value = v
 		}
 	}
-	rep := &failureReport{
-		Target: f.cfg.Target, Result: out.Result, Info: info, Signature: sig,
+	rep := &workdir.Report{
+		Target: f.cfg.Target, Result: out.Result.String(), Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
 	}
 	f.stamp(rep)
@@ -54,7 +56,7 @@ func (f *fuzzer) failure(out Outcome) {
 	// Saved as found first: a candidate that crashes or hangs the process
 	// while shrinking cannot lose it.
 	f.shrinkFailure(rep, path)
-	shrunk := rep.Shrink.lines()
+	shrunk := rep.Shrink.Lines()
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(info.Kind), firstLine(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {
@@ -66,7 +68,7 @@ func (f *fuzzer) failure(out Outcome) {
 // own execution count exactly and the total over all workers only as of
 // the supervisor's last tick, so it reports the total (exact with one
 // worker, an estimate with several) and names its own count.
-func (f *fuzzer) stamp(rep *failureReport) {
+func (f *fuzzer) stamp(rep *workdir.Report) {
 	now := time.Now()
 	rep.Found, rep.Into = now, now.Sub(f.start)
 	if f.shm == nil {
@@ -86,9 +88,9 @@ func (f *fuzzer) stamp(rep *failureReport) {
 
 // recordFailure saves a new unique failure and marks its signature known.
 // claimed is false when another process saved it first.
-func (f *fuzzer) recordFailure(rep *failureReport) (path string, claimed bool, err error) {
-	rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
-	path, claimed, err = f.wd.saveFailure(rep)
+func (f *fuzzer) recordFailure(rep *workdir.Report) (path string, claimed bool, err error) {
+	rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target)
+	path, claimed, err = f.wd.SaveFailure(rep)
 	if err != nil {
 		return "", false, err
 	}
@@ -127,3 +129,5 @@ func reproCommand(dir, name, target string) string {
 	}
 	return cmd
 }
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }

@@ -14,10 +14,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/signature"
 
@@ -26,76 +27,17 @@ import (
 
 // Tests of issue 9's integrity fixes at the engine level.
 
-// TestFailureClaim: several processes saving the same failure at once (here
-// goroutines, each with its own input): exactly one claims it, and the
-// report describes exactly the saved input.
-func TestFailureClaim(t *testing.T) {
-	for round := 0; round < 20; round++ {
-		wd, err := openWorkdir(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		const n = 8
-		var wg sync.WaitGroup
-		claimed := make([]bool, n)
-		errs := make([]error, n)
-		start := make(chan struct{})
-		for i := 0; i < n; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				<-start
-				rep := &failureReport{Target: "FuzzX", Result: Failure, Signature: "panic: x\nf x.go:1\n",
-					Info: FailureInfo{Kind: "panic: x", Value: fmt.Sprintf("v = %d", i)}, Input: bytes.Repeat([]byte{byte(i)}, 100)}
-				_, claimed[i], errs[i] = wd.saveFailure(rep)
-			}()
-		}
-		close(start)
-		wg.Wait()
-		winners := 0
-		winner := -1
-		for i := range claimed {
-			if errs[i] != nil {
-				t.Fatalf("save %d: %v", i, errs[i])
-			}
-			if claimed[i] {
-				winners++
-				winner = i
-			}
-		}
-		if winners != 1 {
-			t.Fatalf("round %d: %d processes claimed the failure, want 1", round, winners)
-		}
-		base := filepath.Join(wd.failures, failureName("panic: x\nf x.go:1\n"))
-		in, err := ReadInputFile(base + ".input")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := os.ReadFile(base + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(in, bytes.Repeat([]byte{byte(winner)}, 100)) || !bytes.Contains(rep, []byte(fmt.Sprintf("v = %d\n", winner))) ||
-			!bytes.Contains(rep, []byte(strings.Repeat(fmt.Sprintf("%02x", winner), 32))) {
-			t.Fatalf("round %d: the report is not the one of the saved input %x:\n%s", round, in, rep)
-		}
-		if ents, _ := os.ReadDir(wd.failures); len(ents) != 2 {
-			t.Errorf("round %d: %d files in failures/, want 2 (temporary files left?)", round, len(ents))
-		}
-	}
-}
-
 // TestOrphanInputRemoved: a claimed input without a report (its saver died
 // in between) is removed by the next run, so the failure can be saved.
 func TestOrphanInputRemoved(t *testing.T) {
 	dir := t.TempDir()
-	wd, err := openWorkdir(dir)
+	wd, err := workdir.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sig := "fatal\nf x.go:1\n"
-	orphan := filepath.Join(wd.failures, failureName(sig)+".input")
-	if err := os.WriteFile(orphan, EncodeInput([]byte{1}), 0o644); err != nil {
+	orphan := filepath.Join(wd.Failures, workdir.FailureName(sig)+".input")
+	if err := os.WriteFile(orphan, workdir.EncodeInput([]byte{1}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ex := failAt{sig: sig}
@@ -134,7 +76,7 @@ func TestLockHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("helper process")
 	}
-	if _, err := lockWorkdir(dir); err != nil {
+	if _, err := workdir.Lock(dir); err != nil {
 		fmt.Println("error:", err)
 		return
 	}
@@ -162,7 +104,7 @@ func TestWorkdirLock(t *testing.T) {
 		t.Fatalf("helper: %q", line)
 	}
 	_, err = Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)})
-	var busy *WorkdirBusyError
+	var busy *workdir.BusyError
 	if !errors.As(err, &busy) || busy.PID != cmd.Process.Pid || !strings.Contains(err.Error(), dir) ||
 		!strings.Contains(err.Error(), "process "+strconv.Itoa(cmd.Process.Pid)) {
 		t.Fatalf("Run on a busy work directory: %v", err)
@@ -179,41 +121,6 @@ func TestWorkdirLock(t *testing.T) {
 	// Released at the end of a run: the next one gets it.
 	if _, err := Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
 		t.Fatalf("second Run: %v", err)
-	}
-}
-
-// TestDirSync: every durable write (corpus entries, failure inputs and
-// reports) fsyncs its directory after the rename or link.
-func TestDirSync(t *testing.T) {
-	var synced []string
-	old := syncDir
-	syncDir = func(dir string) error {
-		synced = append(synced, filepath.Clean(dir))
-		return old(dir)
-	}
-	defer func() { syncDir = old }()
-	wd, err := openWorkdir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	synced = nil
-	if _, err := wd.saveCorpus([]byte{1, 2}); err != nil {
-		t.Fatal(err)
-	}
-	if len(synced) != 1 || synced[0] != wd.corpus {
-		t.Errorf("corpus save synced %q, want [%s]", synced, wd.corpus)
-	}
-	synced = nil
-	if _, _, err := wd.saveFailure(&failureReport{Signature: "x", Input: []byte{1}}); err != nil {
-		t.Fatal(err)
-	}
-	if len(synced) != 2 || synced[0] != wd.failures || synced[1] != wd.failures {
-		t.Errorf("failure save synced %q, want failures/ twice (input, report)", synced)
-	}
-	// A failing directory sync fails the write.
-	syncDir = func(string) error { return errors.New("disk on fire") }
-	if _, err := wd.saveCorpus([]byte{3}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Errorf("save with a failing directory sync: %v", err)
 	}
 }
 
@@ -236,7 +143,7 @@ func TestCalibratedTimeout(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
 	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Status: &status}, &trivialExec{src: param.New(nil, 0)})
-	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if !bytes.Contains(stats, []byte("\ntimeout_ms: 1000\n")) || !bytes.Contains(stats, []byte("\ntimeout_rule: calibrated: 20 x the slowest of ")) {
 		t.Errorf("stats:\n%s", stats)
 	}
@@ -245,7 +152,7 @@ func TestCalibratedTimeout(t *testing.T) {
 	}
 	dir = t.TempDir()
 	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Timeout: NoTimeout}, &trivialExec{src: param.New(nil, 0)})
-	if stats, _ := os.ReadFile(filepath.Join(dir, statsFile)); !bytes.Contains(stats, []byte("\ntimeout_ms: 0\ntimeout_rule: none\n")) {
+	if stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile)); !bytes.Contains(stats, []byte("\ntimeout_ms: 0\ntimeout_rule: none\n")) {
 		t.Errorf("stats with NoTimeout:\n%s", stats)
 	}
 }
@@ -269,14 +176,14 @@ func TestFailureSites(t *testing.T) {
 	if !strings.Contains(status.String(), "failures 2 sites (4 signatures)") || !strings.Contains(status.String(), "(4 known in total, at 2 sites)") {
 		t.Errorf("status output:\n%s", status.String())
 	}
-	stats, _ := os.ReadFile(filepath.Join(dir, statsFile))
+	stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if !bytes.Contains(stats, []byte("\nunique_failures: 4\n")) || !bytes.Contains(stats, []byte("\nfailure_sites: 2\n")) {
 		t.Errorf("stats:\n%s", stats)
 	}
 	groups := map[string]int{}
 	groupRe := regexp.MustCompile(`(?m)^group: .*$`)
 	for _, sig := range sigs {
-		rep, err := os.ReadFile(filepath.Join(dir, failuresDir, failureName(sig)+".txt"))
+		rep, err := os.ReadFile(filepath.Join(dir, workdir.FailuresDir, workdir.FailureName(sig)+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +200,7 @@ func TestFailureSites(t *testing.T) {
 func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.Duration) (Rerun, error)) (*supervisor, *slot, *strings.Builder) {
 	t.Helper()
 	dir := t.TempDir()
-	wd, err := openWorkdir(dir)
+	wd, err := workdir.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +241,7 @@ func TestCrashDescribed(t *testing.T) {
 	if !bytes.Equal(gotInput, extended) || gotTimeout != time.Second {
 		t.Errorf("Describe got %d bytes, timeout %v", len(gotInput), gotTimeout)
 	}
-	in, err := ReadInputFile(s.newFiles[0])
+	in, err := workdir.ReadInputFile(s.newFiles[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +263,7 @@ func TestCrashDescribed(t *testing.T) {
 		return Rerun{Consumed: -1}, errors.New("the re-run did not start")
 	})
 	s.crash(sl, exitState(t, "exit 2"))
-	in, err = ReadInputFile(s.newFiles[0])
+	in, err = workdir.ReadInputFile(s.newFiles[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +312,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			if reported != c.report || (!c.report && len(s.newFiles) != 0) {
 				t.Fatalf("reported %v (new files %v, known %d), want %v\n%s", reported, s.newFiles, len(s.known), c.report, out)
 			}
-			kept, _ := filepath.Glob(filepath.Join(s.wd.root, unconfirmedDir, "*.input"))
+			kept, _ := filepath.Glob(filepath.Join(s.wd.Root, workdir.UnconfirmedDir, "*.input"))
 			warnings := strings.Count(out.String(), "WARNING: worker 1: execution 7 ran for more than 1s, but its input ran to its end")
 			if c.report {
 				if s.unconfirmed != 0 || len(kept) != 0 || warnings != 0 {
@@ -419,7 +326,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			if s.unconfirmed != 2 || len(kept) != 1 || warnings != 2 || reruns != 2 {
 				t.Fatalf("unconfirmed %d, kept %v, %d warnings, %d re-runs; want 2, one file, 2, 2\n%s", s.unconfirmed, kept, warnings, reruns, out)
 			}
-			in, err := ReadInputFile(kept[0])
+			in, err := workdir.ReadInputFile(kept[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -434,7 +341,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			if err := s.writeStats("done"); err != nil {
 				t.Fatal(err)
 			}
-			stats, _ := os.ReadFile(filepath.Join(s.wd.root, statsFile))
+			stats, _ := os.ReadFile(filepath.Join(s.wd.Root, workdir.StatsFile))
 			if !regexp.MustCompile(`(?m)^unconfirmed_timeouts\s*:\s*2$`).Match(stats) {
 				t.Errorf("stats lack unconfirmed_timeouts 2:\n%s", stats)
 			}
@@ -526,15 +433,15 @@ func TestCrashClaimedByWorker(t *testing.T) {
 	// emulate it by claiming the input first.
 	kind, stack, framed := signature.Classify(sl.tail.String(), exitState(t, "exit 2"), "")
 	sig := signature.OfDeath(kind, stack, framed)
-	in := filepath.Join(s.wd.failures, failureName(sig)+".input")
-	if err := createExclusive(in, EncodeInput([]byte{1})); err != nil {
+	in := filepath.Join(s.wd.Failures, workdir.FailureName(sig)+".input")
+	if err := os.WriteFile(in, workdir.EncodeInput([]byte{1}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s.crash(sl, exitState(t, "exit 2"))
 	if strings.Contains(out.String(), "new failure") || len(s.newFiles) != 0 {
 		t.Errorf("announced a failure another process claimed:\n%s", out.String())
 	}
-	if got, _ := ReadInputFile(in); !bytes.Equal(got, []byte{1}) {
+	if got, _ := workdir.ReadInputFile(in); !bytes.Equal(got, []byte{1}) {
 		t.Errorf("overwrote the claimed input: %x", got)
 	}
 }

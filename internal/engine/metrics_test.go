@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -267,7 +269,7 @@ func TestMutationDistanceFigure2(t *testing.T) {
 // readStatsFile parses the stats file of dir.
 func readStatsFile(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, statsFile))
+	b, err := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ func TestMetricsInStats(t *testing.T) {
 	if children < 400 || zeros < children/4 || math.Abs(share-float64(zeros)/float64(children)) > 1e-4 {
 		t.Errorf("children %d, zero mutations %d, share %v", children, zeros, share)
 	}
-	plot, err := os.ReadFile(filepath.Join(dir, plotFile))
+	plot, err := os.ReadFile(filepath.Join(dir, workdir.PlotFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func (f *fuzzer) init() {
 		}
 		run(s, true)
 	}
-	files, err := f.wd.corpusFiles()
+	files, err := f.wd.CorpusFiles()
 	if err != nil {
 		f.err = err
 		return
@@ -42,7 +42,7 @@ func (f *fuzzer) init() {
 		if f.seen != nil {
 			f.seen[filepath.Base(path)] = true
 		}
-		data, err := f.wd.readInput(path)
+		data, err := f.wd.ReadInput(path)
 		if err != nil {
 			if f.shm == nil { // workers leave the report to the supervisor
 				f.warnf("skipping corrupt corpus file: %v", err)
@@ -53,7 +53,7 @@ func (f *fuzzer) init() {
 		run(data, false)
 	}
 	if loaded > 0 && f.shm == nil {
-		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.corpus, f.corpusLen())
+		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.Corpus, f.corpusLen())
 	}
 	if !f.def.queue || len(f.queue) > 0 || f.done() {
 		return
@@ -67,7 +67,7 @@ func (f *fuzzer) init() {
 			return
 		}
 	}
-	if _, err := f.wd.saveCorpus(first); err != nil {
+	if _, err := f.wd.SaveCorpus(first); err != nil {
 		f.err = err
 		return
 	}
@@ -81,7 +81,7 @@ const syncEvery = time.Second
 // syncCorpus executes the corpus files this worker has not seen yet
 // (written by other workers), keeping those that add coverage.
 func (f *fuzzer) syncCorpus() {
-	files, err := f.wd.corpusFiles()
+	files, err := f.wd.CorpusFiles()
 	if err != nil {
 		return // transient (the directory is only read); try again later
 	}
@@ -91,7 +91,7 @@ func (f *fuzzer) syncCorpus() {
 			continue
 		}
 		f.seen[name] = true
-		data, err := f.wd.readInput(path)
+		data, err := f.wd.ReadInput(path)
 		if err != nil {
 			continue // corrupt: reported by the supervisor at start
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -105,7 +107,7 @@ func TestRLDeterministic(t *testing.T) {
 	ex := newSrcExec(g.run)
 	files, _ := filepath.Glob(filepath.Join(d1, "corpus", "*"))
 	for _, f := range files {
-		data, err := ReadInputFile(f)
+		data, err := workdir.ReadInputFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -21,14 +23,14 @@ import (
 // several functions is interrupted in another one), shrinking would start
 // by running it once more to learn the same thing, which for a hang costs
 // the timeout, so the failure is left as found at once.
-func (s *supervisor) shrinkDeath(rep *failureReport, path string, rerun *Rerun) {
+func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun) {
 	b := shrinkBoundsOf(s.cfg.ShrinkRuns, s.cfg.ShrinkTime, DefaultDeathShrinkRuns)
 	if !b.enabled() || s.cfg.Probe == nil {
 		return
 	}
 	if rerun != nil && rerun.Signature != "" && rerun.Signature != rep.Signature {
-		rep.Shrink = &shrinkNote{NotReproducing: true, Where: " (each a -repro process)"}
-		if err := s.wd.rewriteShrunk(rep, path, rep.Input); err != nil {
+		rep.Shrink = &workdir.ShrinkNote{NotReproducing: true, Where: " (each a -repro process)"}
+		if err := s.wd.RewriteShrunk(rep, path, rep.Input); err != nil {
 			s.errorf("%v (the unshrunk failure is saved)", err)
 		}
 		return
@@ -68,7 +70,7 @@ func (s *supervisor) shrinkDeath(rep *failureReport, path string, rerun *Rerun) 
 	rep.Shrink.Where = " (each a -repro process)"
 	orig := rep.Input
 	if res.Shrunk() {
-		rep.Shrink.Original = originalPath(path)
+		rep.Shrink.Original = workdir.OriginalPath(path)
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
 		if s.cfg.Describe != nil {
@@ -77,7 +79,7 @@ func (s *supervisor) shrinkDeath(rep *failureReport, path string, rerun *Rerun) 
 			}
 		}
 	}
-	if err := s.wd.rewriteShrunk(rep, path, orig); err != nil {
+	if err := s.wd.RewriteShrunk(rep, path, orig); err != nil {
 		s.errorf("%v (the unshrunk failure is saved)", err)
 	}
 }

@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"bytes"
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/param"
 )
@@ -39,94 +38,9 @@ func shrinkBoundsOf(runs int64, d time.Duration, defRuns int64) shrinkBounds {
 	return b
 }
 
-// shrinkNote is what a failure report says about the shrink of its input.
-type shrinkNote struct {
-	OrigLen, Len         int
-	OrigChoices, Choices int // -1: unknown (no record)
-	Execs                int64
-	Took                 time.Duration
-	Stopped              string // why it ended before its fixpoint
-	NotReproducing       bool
-	Original             string // path of the file keeping the original input ("" if not shrunk)
-	OrigValue            string // the original input's values
-	Where                string // "in -repro processes" for a death
-}
-
-func noteOf(r *shrinkResult) *shrinkNote {
-	return &shrinkNote{OrigLen: r.OrigLen, Len: r.Len, OrigChoices: r.OrigChoices, Choices: r.Choices,
+func noteOf(r *shrinkResult) *workdir.ShrinkNote {
+	return &workdir.ShrinkNote{OrigLen: r.OrigLen, Len: r.Len, OrigChoices: r.OrigChoices, Choices: r.Choices,
 		Execs: r.Execs, Took: r.Took, Stopped: r.Stopped, NotReproducing: r.NotReproducing}
-}
-
-// summary is the one-line description of a shrink ("23 -> 5 bytes, ...").
-func (n *shrinkNote) summary() string {
-	if n.NotReproducing {
-		if n.Stopped != "" {
-			return "not shrunk: " + n.Stopped
-		}
-		return "not shrunk: the input did not fail the same way when run again (flaky?)"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d -> %d bytes", n.OrigLen, n.Len)
-	if n.OrigChoices >= 0 && n.Choices >= 0 {
-		fmt.Fprintf(&b, ", %d -> %d choices", n.OrigChoices, n.Choices)
-	}
-	fmt.Fprintf(&b, ", %d executions%s in %v; ", n.Execs, n.Where, n.Took.Round(time.Millisecond))
-	if n.Stopped != "" {
-		b.WriteString("stopped early: " + n.Stopped)
-	} else {
-		b.WriteString("no smaller input fails the same way under the shrink passes")
-	}
-	return b.String()
-}
-
-// lines is what the "new failure" message adds about the shrink ("" for
-// none).
-func (n *shrinkNote) lines() string {
-	if n == nil {
-		return ""
-	}
-	s := "\n\tshrunk: " + n.summary()
-	if n.Original != "" {
-		s += "\n\toriginal: " + n.Original
-	}
-	return s
-}
-
-// write adds the shrink lines to a report.
-func (n *shrinkNote) write(b *bytes.Buffer) {
-	if n == nil {
-		return
-	}
-	fmt.Fprintf(b, "shrunk: %s\n", n.summary())
-	if n.Original != "" {
-		fmt.Fprintf(b, "original input: %s\n", n.Original)
-	}
-}
-
-// originalPath is where a shrunk failure keeps its original input: next
-// to it, under a name that does not end in .input (so it is not taken for
-// a failure of its own).
-func originalPath(inputPath string) string {
-	return strings.TrimSuffix(inputPath, ".input") + ".original"
-}
-
-// rewriteShrunk keeps rep's original input in originalPath, then replaces
-// the saved input by the shrunk one and rewrites the report, each write
-// atomic: at every moment the failure's files are a complete report and a
-// failing input, and the original is never lost.
-func (w *workdir) rewriteShrunk(rep *failureReport, path string, orig []byte) error {
-	if rep.Shrink.Original != "" {
-		if err := WriteFileAtomic(rep.Shrink.Original, w.encode(orig)); err != nil {
-			return fmt.Errorf("engine: keep the original of a shrunk failure: %w", err)
-		}
-		if err := WriteFileAtomic(path, w.encode(rep.Input)); err != nil {
-			return fmt.Errorf("engine: save shrunk failure: %w", err)
-		}
-	}
-	if err := WriteFileAtomic(strings.TrimSuffix(path, ".input")+".txt", rep.format()); err != nil {
-		return fmt.Errorf("engine: save shrunk failure report: %w", err)
-	}
-	return nil
 }
 
 // shrinkFailure shrinks a failure the loop has just saved (rep, at path)
@@ -137,9 +51,9 @@ func (w *workdir) rewriteShrunk(rep *failureReport, path string, orig []byte) er
 // leave nothing behind in the loop's state: the probe map is cleared
 // whole before the next execution, as after every failure, and no
 // coverage, queue or guide is touched.
-func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
+func (f *fuzzer) shrinkFailure(rep *workdir.Report, path string) {
 	b := shrinkBoundsOf(f.cfg.ShrinkRuns, f.cfg.ShrinkTime, DefaultShrinkRuns)
-	if !b.enabled() || rep.Result != Failure {
+	if !b.enabled() || rep.Result != Failure.String() {
 		return
 	}
 	b.stop = func() bool { return f.stop.Load() || f.stopped }
@@ -165,7 +79,7 @@ func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
 	rep.Shrink = noteOf(res)
 	orig := rep.Input
 	if res.Shrunk() {
-		rep.Shrink.Original = originalPath(path)
+		rep.Shrink.Original = workdir.OriginalPath(path)
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
 		// The message and stack of the shrunk input's own failure.
@@ -183,7 +97,7 @@ func (f *fuzzer) shrinkFailure(rep *failureReport, path string) {
 			}
 		}
 	}
-	if err := f.wd.rewriteShrunk(rep, path, orig); err != nil {
+	if err := f.wd.RewriteShrunk(rep, path, orig); err != nil {
 		f.warnf("%v (the unshrunk failure is saved)", err)
 	}
 }

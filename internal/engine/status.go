@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/signature"
 )
 
@@ -47,21 +49,22 @@ func pct(a, b int64) float64 {
 
 // writeStats appends a plot_data row and rewrites stats and plot_data.
 func (f *fuzzer) writeStats(state string) error {
-	r := runStats{
-		target: f.cfg.Target, engine: f.cfg.Engine, state: state, seed: f.cfg.Seed,
-		start: f.start, now: time.Now(),
-		execs: f.execs, valid: f.valid, invalid: f.invalid, failing: f.failing, rechecks: f.rechecks,
-		corpus: f.corpusLen(), totalCov: int64(f.cov.totalKeys), validCov: int64(f.cov.validKeys),
-		uniqueFailures: len(f.known), newFailures: len(f.newFailures), stability: f.cov.stability(),
-		failureSites: signature.CountSites(f.known), timeout: time.Duration(f.timeout.Load()), timeoutRule: *f.timeoutRule.Load(),
-		metrics: f.metricsRow(),
+	m := f.metricsRow()
+	r := workdir.RunStats{
+		Target: f.cfg.Target, Engine: f.cfg.Engine, State: state, Seed: f.cfg.Seed,
+		Start: f.start, Now: time.Now(),
+		Execs: f.execs, Valid: f.valid, Invalid: f.invalid, Failing: f.failing, Rechecks: f.rechecks,
+		Corpus: f.corpusLen(), TotalCov: int64(f.cov.totalKeys), ValidCov: int64(f.cov.validKeys),
+		UniqueFailures: len(f.known), NewFailures: len(f.newFailures), Stability: f.cov.stability(),
+		FailureSites: signature.CountSites(f.known), Timeout: time.Duration(f.timeout.Load()), TimeoutRule: *f.timeoutRule.Load(),
+		PlotCols: m.plotCols(),
 	}
-	return f.wd.writeRunStats(r, func(kv func(string, any)) {
+	return f.wd.WriteRunStats(r, func(kv func(string, any)) {
 		kv("saved_cov", f.savedBy[reasonCov])
 		kv("saved_count", f.savedBy[reasonCount])
 		kv("saved_valid", f.savedBy[reasonValid])
 		f.domainStats(kv)
-		r.metrics.keys(kv)
+		m.keys(kv)
 	})
 }
 
@@ -74,7 +77,7 @@ func (f *fuzzer) printFinal() {
 	for _, line := range feedbackSummary(f.domainKV()) {
 		f.printf("gfz: %s\n", line)
 	}
-	f.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(len(f.newFailures), f.known), f.wd.root)
+	f.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(len(f.newFailures), f.known), f.wd.Root)
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
 	}

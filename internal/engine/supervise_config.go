@@ -6,13 +6,15 @@ import (
 	"io"
 	"os/exec"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // SupervisorConfig configures Supervise.
 type SupervisorConfig struct {
 	Target string // fuzz target name, for messages, stats and reports
 	// DictionaryFile, if not empty, is written to WORKDIR/dictionary
-	// (DictionaryFileName) once the run holds the work directory: the
+	// (workdir.DictionaryFileName) once the run holds the work directory: the
 	// generators' dictionary in the -dict format, which a failure's input
 	// needs to decode into the same values under plain go test.
 	DictionaryFile []byte
@@ -69,9 +71,9 @@ type SupervisorConfig struct {
 	// The fuzz binary's -regress uses it.
 	NewFailure func(input string) (note string, err error)
 	// Codec writes and reads the input files of the work directory (nil:
-	// BytesCodec); it must be the codec of the workers' executor (see
+	// workdir.BytesCodec); it must be the codec of the workers' executor (see
 	// CodecExecutor).
-	Codec Codec
+	Codec workdir.Codec
 	// Probe, when set, runs one input in a fresh -repro process as Describe
 	// does and returns the signature of the death it ended in
 	// (signature.DeathSignature; "" if it did not kill the process) and the bytes

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/signature"
 
 	"github.com/gfz-dev/gfz/param"
@@ -72,7 +74,7 @@ type slot struct {
 
 type supervisor struct {
 	cfg      SupervisorConfig
-	wd       *workdir
+	wd       *workdir.Dir
 	known    map[string]string
 	before   int // unique failures known at start
 	newFiles []string
@@ -137,34 +139,34 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	default:
 		s.timeoutRule = "none"
 	}
-	wd, err := openWorkdir(cfg.Workdir)
+	wd, err := workdir.Open(cfg.Workdir)
 	if err != nil {
 		return nil, err
 	}
 	s.wd = wd
-	wd.codec = cfg.Codec
+	wd.Codec = cfg.Codec
 	// One run per work directory: two would share (and truncate) the
 	// workers' shared memory files and mix their findings.
-	lock, err := lockWorkdir(wd.root)
+	lock, err := workdir.Lock(wd.Root)
 	if err != nil {
 		return nil, err
 	}
-	defer lock.unlock()
-	wd.removeOrphanInputs()
-	removeFeedbackFiles(wd.root)
-	if s.known, err = wd.knownFailures(s.warnf); err != nil {
+	defer lock.Unlock()
+	wd.RemoveOrphanInputs()
+	removeFeedbackFiles(wd.Root)
+	if s.known, err = wd.KnownFailures(s.warnf); err != nil {
 		return nil, err
 	}
 	s.before = len(s.known)
 	if len(cfg.DictionaryFile) > 0 {
-		if err := WriteFileAtomic(filepath.Join(wd.root, DictionaryFileName), cfg.DictionaryFile); err != nil {
+		if err := workdir.WriteFileAtomic(filepath.Join(wd.Root, workdir.DictionaryFileName), cfg.DictionaryFile); err != nil {
 			return nil, fmt.Errorf("writing the work directory's dictionary: %w", err)
 		}
 	}
 	s.checkCorpus()
 	s.startRSS = selfRSS()
 	for i := 0; i < cfg.Workers; i++ {
-		path := filepath.Join(wd.root, fmt.Sprintf(".gfz-worker-%d.shm", i))
+		path := filepath.Join(wd.Root, fmt.Sprintf(".gfz-worker-%d.shm", i))
 		m, err := createShm(path, s.max)
 		if err != nil {
 			s.closeSlots()
@@ -198,10 +200,6 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	return s.summary(), nil
 }
 
-// DictionaryFileName is the work directory's copy of the fuzz binary's
-// dictionary (SupervisorConfig.DictionaryFile).
-const DictionaryFileName = "dictionary"
-
 func (s *supervisor) closeSlots() {
 	for _, sl := range s.slots {
 		sl.shm.close()
@@ -232,21 +230,21 @@ func (s *supervisor) errorf(format string, args ...any) {
 
 // checkCorpus reports the corpus files the workers will skip.
 func (s *supervisor) checkCorpus() {
-	files, err := s.wd.corpusFiles()
+	files, err := s.wd.CorpusFiles()
 	if err != nil {
 		s.warnf("%v", err)
 		return
 	}
 	good := 0
 	for _, p := range files {
-		if _, err := s.wd.readInput(p); err != nil {
+		if _, err := s.wd.ReadInput(p); err != nil {
 			s.warnf("skipping corrupt corpus file: %v", err)
 			continue
 		}
 		good++
 	}
 	if good > 0 {
-		s.printf("gfz: resuming from %d corpus files in %s\n", good, s.wd.corpus)
+		s.printf("gfz: resuming from %d corpus files in %s\n", good, s.wd.Corpus)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/signature"
 )
 
@@ -31,7 +33,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if _, ok := s.known[sig]; ok {
 		return
 	}
-	if in, ok := s.wd.failureSaved(sig); ok {
+	if in, ok := s.wd.FailureSaved(sig); ok {
 		s.known[sig] = in
 		return
 	}
@@ -44,7 +46,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if kind == signature.KindOutOfMemory && sl.kill == signature.KindOutOfMemory {
 		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
 	}
-	input := extendFor(s.wd.codec, cur, ext, s.max)
+	input := extendFor(s.wd.Codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: signature.TrimInstrumentation(stack), Signature: sig}
 	confirmed := true
 	var rerun *Rerun // what describing the input found, if it could
@@ -62,8 +64,8 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		}
 	}
 	now := time.Now()
-	rep := &failureReport{
-		Target: s.cfg.Target, Result: res, Signature: sig, Info: info, Input: input,
+	rep := &workdir.Report{
+		Target: s.cfg.Target, Result: res.String(), Signature: sig, Info: info, Input: input,
 		Exec: s.totals().execs, FoundBy: fmt.Sprintf("worker %d, in its execution %d", sl.id, n),
 		Found: now, Into: now.Sub(s.start),
 	}
@@ -71,8 +73,8 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.unconfirmedTimeout(rep, sl.id, n)
 		return
 	}
-	rep.Repro = reproCommand(s.wd.failures, failureName(sig), s.cfg.Target)
-	path, claimed, err := s.wd.saveFailure(rep)
+	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target)
+	path, claimed, err := s.wd.SaveFailure(rep)
 	if err != nil {
 		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
 		return
@@ -83,7 +85,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	}
 	s.shrinkDeath(rep, path, rerun) // saved as found first: nothing is lost if shrinking is cut short
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(kind), msg, path, rep.Shrink.lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+		oneLine(kind), msg, path, rep.Shrink.Lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	s.newFailure(path)
 }
 
@@ -96,11 +98,11 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 // maxUnconfirmedWarnings times, then once that more are not printed). A
 // hang that only happens sometimes shows up as repeated warnings about one
 // place.
-func (s *supervisor) unconfirmedTimeout(rep *failureReport, worker int, n uint64) {
+func (s *supervisor) unconfirmedTimeout(rep *workdir.Report, worker int, n uint64) {
 	s.unconfirmed++
 	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
-	rep.Repro = reproCommand(s.wd.unconfirmed, failureName(rep.Signature), s.cfg.Target)
-	path, err := s.wd.saveUnconfirmed(rep)
+	rep.Repro = reproCommand(s.wd.Unconfirmed, workdir.FailureName(rep.Signature), s.cfg.Target)
+	path, err := s.wd.SaveUnconfirmed(rep)
 	if err != nil {
 		s.errorf("could not keep the input of an unconfirmed timeout of worker %d: %v", worker, err)
 		return
@@ -110,7 +112,7 @@ func (s *supervisor) unconfirmedTimeout(rep *failureReport, worker int, n uint64
 		s.printf("gfz: WARNING: worker %d: execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause); input kept in %s; raise -timeout if this recurs\n",
 			worker, n, s.timeout, path)
 	case s.unconfirmed == maxUnconfirmedWarnings+1:
-		s.printf("gfz: WARNING: more unconfirmed timeouts: kept in %s and counted in stats (unconfirmed_timeouts), no longer printed\n", s.wd.unconfirmed)
+		s.printf("gfz: WARNING: more unconfirmed timeouts: kept in %s and counted in stats (unconfirmed_timeouts), no longer printed\n", s.wd.Unconfirmed)
 	}
 }
 

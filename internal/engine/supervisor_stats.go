@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/signature"
 )
 
@@ -102,13 +104,13 @@ func (s *supervisor) stability() float64 {
 
 // corpusCount counts the entries of corpus/.
 func (s *supervisor) corpusCount() int {
-	files, _ := s.wd.corpusFiles()
+	files, _ := s.wd.CorpusFiles()
 	return len(files)
 }
 
 // refreshKnown adds the failures workers saved to the known set.
 func (s *supervisor) refreshKnown() {
-	known, err := s.wd.knownFailures(func(string, ...any) {})
+	known, err := s.wd.KnownFailures(func(string, ...any) {})
 	if err != nil {
 		return
 	}
@@ -173,17 +175,18 @@ func (s *supervisor) writeStats(state string) error {
 			rssWorkers += sl.rss
 		}
 	}
-	r := runStats{
-		target: s.cfg.Target, engine: s.cfg.Engine, state: state, seed: s.cfg.Seed,
-		start: s.start, now: time.Now(),
-		execs: t.execs, valid: t.valid, invalid: t.invalid, failing: t.failing + int64(s.crashes), rechecks: t.rechecks,
-		corpus: s.corpusCount(), totalCov: s.maxCov, validCov: s.maxValidCov,
-		uniqueFailures: len(s.known), newFailures: len(s.known) - s.before, stability: s.stability(),
-		failureSites: signature.CountSites(s.known), timeout: s.timeout, timeoutRule: s.timeoutRule,
-		metrics: s.metrics(),
+	m := s.metrics()
+	r := workdir.RunStats{
+		Target: s.cfg.Target, Engine: s.cfg.Engine, State: state, Seed: s.cfg.Seed,
+		Start: s.start, Now: time.Now(),
+		Execs: t.execs, Valid: t.valid, Invalid: t.invalid, Failing: t.failing + int64(s.crashes), Rechecks: t.rechecks,
+		Corpus: s.corpusCount(), TotalCov: s.maxCov, ValidCov: s.maxValidCov,
+		UniqueFailures: len(s.known), NewFailures: len(s.known) - s.before, Stability: s.stability(),
+		FailureSites: signature.CountSites(s.known), Timeout: s.timeout, TimeoutRule: s.timeoutRule,
+		PlotCols: m.plotCols(),
 	}
-	return s.wd.writeRunStats(r, func(kv func(string, any)) {
-		r.metrics.keys(kv)
+	return s.wd.WriteRunStats(r, func(kv func(string, any)) {
+		m.keys(kv)
 		kv("workers", len(s.slots))
 		kv("restarts", s.restarts)
 		kv("crashes", s.crashes)
@@ -193,7 +196,7 @@ func (s *supervisor) writeStats(state string) error {
 		kv("rss_supervisor_kb", selfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
 		kv("errors", len(s.errs))
-		for _, p := range mergeFeedback(readFeedbackFiles(s.wd.root)) {
+		for _, p := range mergeFeedback(readFeedbackFiles(s.wd.Root)) {
 			kv(p.k, p.v)
 		}
 	})
@@ -217,16 +220,16 @@ func (s *supervisor) printFinal() {
 	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
 	m := s.metrics()
 	s.printf("gfz: metrics: %s\n", m.text())
-	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.root))) {
+	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.Root))) {
 		s.printf("gfz: %s\n", line)
 	}
-	s.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(sum.NewFailures, s.known), s.wd.root)
+	s.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(sum.NewFailures, s.known), s.wd.Root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)
 	}
 	if s.unconfirmed > 0 {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
-			plural(s.unconfirmed, "timeout"), s.wd.unconfirmed)
+			plural(s.unconfirmed, "timeout"), s.wd.Unconfirmed)
 	}
 	if n := len(s.errs); n > 0 {
 		// Each was printed when it happened.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -96,7 +98,7 @@ func TestWorkerModeEngine(t *testing.T) {
 		t.Errorf("state: execution %d running %v", n, running)
 	}
 	// Worker mode leaves stats and plot_data to the supervisor.
-	if _, err := os.Stat(filepath.Join(dir, statsFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, workdir.StatsFile)); err == nil {
 		t.Error("a worker wrote stats")
 	}
 }
@@ -105,7 +107,7 @@ func TestWorkerModeEngine(t *testing.T) {
 // wrote to corpus/ while it runs.
 func TestSyncImports(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := openWorkdir(dir); err != nil {
+	if _, err := workdir.Open(dir); err != nil {
 		t.Fatal(err)
 	}
 	f := &fuzzer{cfg: Config{Seed: 1, Sync: true}, ex: scripted{1: {Valid, map[int]int{10: 1}}, 2: {Valid, map[int]int{20: 1}}},
@@ -113,9 +115,9 @@ func TestSyncImports(t *testing.T) {
 	if err := f.setEngine("zest"); err != nil {
 		t.Fatal(err)
 	}
-	f.wd, _ = openWorkdir(dir)
+	f.wd, _ = workdir.Open(dir)
 	for _, b := range []byte{1, 2} {
-		if _, err := f.wd.saveCorpus([]byte{b}); err != nil {
+		if _, err := f.wd.SaveCorpus([]byte{b}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -157,7 +159,7 @@ func TestStabilityRecheck(t *testing.T) {
 // as an error of the run, never dropped silently.
 func TestCrashSaveError(t *testing.T) {
 	dir := t.TempDir()
-	wd, err := openWorkdir(dir)
+	wd, err := workdir.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,10 +171,10 @@ func TestCrashSaveError(t *testing.T) {
 	m.begin(3, []byte{7}, 1)
 	// Make failures/ unusable (a file instead of the directory: fails even
 	// for root).
-	if err := os.RemoveAll(wd.failures); err != nil {
+	if err := os.RemoveAll(wd.Failures); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(wd.failures, nil, 0o644); err != nil {
+	if err := os.WriteFile(wd.Failures, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder

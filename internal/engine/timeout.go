@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/internal/signature"
 
 	"github.com/gfz-dev/gfz/param"
@@ -133,7 +135,7 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	if g := f.curGuide.Load(); g != nil {
 		params = g.snapshot() // a guided child: the bytes drawn so far
 	}
-	input := extendFor(f.wd.codec, params, f.curExt, f.max)
+	input := extendFor(f.wd.Codec, params, f.curExt, f.max)
 	stacks := allStacks()
 	info := FailureInfo{
 		Kind:      signature.KindTimeout,
@@ -142,12 +144,12 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 		Signature: signature.Hang(stacks),
 	}
 	f.failing++
-	rep := &failureReport{Target: f.cfg.Target, Result: Timeout, Info: info, Signature: info.Signature, Input: input, Exec: f.execs}
+	rep := &workdir.Report{Target: f.cfg.Target, Result: Timeout.String(), Info: info, Signature: info.Signature, Input: input, Exec: f.execs}
 	f.stamp(rep)
 	path := ""
 	if old, ok := f.known[info.Signature]; ok {
 		path = old
-		rep.Repro = reproCommand(f.wd.failures, failureName(rep.Signature), f.cfg.Target)
+		rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target)
 	} else {
 		var err error
 		if path, _, err = f.recordFailure(rep); err != nil {
@@ -160,7 +162,7 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	}
 	f.outMu.Lock()
 	fmt.Fprintf(w, "gfz: TIMEOUT: %s\n\tinput: %s\n", info.Message, path)
-	w.Write(rep.format())
+	w.Write(rep.Format())
 	f.outMu.Unlock()
 	if err := f.writeStats("timeout"); err != nil {
 		f.warnf("%v", err)

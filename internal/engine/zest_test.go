@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
+
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
@@ -26,7 +28,7 @@ func newTestFuzzer(t *testing.T, eng string, ex Executor, runs int64) *fuzzer {
 	}
 	f.other = f.randomEntry
 	var err error
-	if f.wd, err = openWorkdir(t.TempDir()); err != nil {
+	if f.wd, err = workdir.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -289,7 +291,7 @@ func TestZestValidSavesOnLoop(t *testing.T) {
 	for _, eng := range []string{"zest", "bytes"} {
 		dir := t.TempDir()
 		run(t, Config{Engine: eng, Seed: 3, Runs: 20_000, Workdir: dir}, &loopExec{src: param.New(nil, 0)})
-		stats, err := os.ReadFile(filepath.Join(dir, statsFile))
+		stats, err := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 		if err != nil {
 			t.Fatal(err)
 		}

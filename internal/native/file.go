@@ -267,7 +267,7 @@ func parseTyped(name string, lit ast.Expr) (Arg, error) {
 }
 
 // Codec converts parameter sequences of a native target with argument
-// types Types to and from native corpus files (engine.Codec).
+// types Types to and from native corpus files (workdir.Codec).
 type Codec struct{ Types Types }
 
 // EncodeFile returns the native corpus file of the arguments params

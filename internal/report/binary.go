@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/cover"
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
@@ -42,7 +42,7 @@ func WriteFuncs(path string) error {
 			fmt.Fprintf(&b, "%s:%d.%d,%d.%d\t%s\n", bl.File, bl.StartLine, bl.StartCol, bl.EndLine, bl.EndCol, bl.Func)
 		}
 	}
-	if err := engine.WriteFileAtomic(path, b.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(path, b.Bytes()); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

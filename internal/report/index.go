@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The index of several reports (gfz-run -report DIR): one line per fuzz
@@ -65,7 +65,7 @@ func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error)
 		return "", fmt.Errorf("report: %w", err)
 	}
 	path := filepath.Join(out, IndexFile)
-	if err := engine.WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	return path, nil

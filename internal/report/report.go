@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/cover"
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Options say what to report and where.
@@ -61,7 +61,7 @@ func Write(o Options) (string, error) {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	path := filepath.Join(o.Out, IndexFile)
-	if err := engine.WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	return path, nil

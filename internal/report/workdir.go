@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Reading a work directory: plot_data, stats and failures/*.txt, in the
@@ -185,7 +185,7 @@ func readFailure(path string) failure {
 		f.Note = fmt.Sprintf("report unreadable: %v", err)
 		return f
 	}
-	rf, err := engine.ParseReport(data)
+	rf, err := workdir.ParseReport(data)
 	if rf == nil {
 		f.Note = err.Error()
 		return f

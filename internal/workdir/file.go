@@ -1,4 +1,4 @@
-package engine
+package workdir
 
 import (
 	"bytes"
@@ -228,3 +228,9 @@ func writeTemp(dir, base, path string, data []byte, sync bool) (tmp string, err 
 	}
 	return tmp, nil
 }
+
+// ReplaceFile writes data to path atomically (readers see the old content
+// or the new one) but not durably: no fsync, for files rewritten often
+// that need not survive a power cut (stats, plot_data, a worker's feedback
+// file).
+func ReplaceFile(path string, data []byte) error { return writeAtomic(path, data, false) }

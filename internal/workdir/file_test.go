@@ -1,7 +1,8 @@
-package engine
+package workdir
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,11 +10,13 @@ import (
 )
 
 func TestEncodeDecodeRoundTrip(t *testing.T) {
-	r := newPRNG(7)
+	r := rand.New(rand.NewPCG(7, 0))
 	cases := [][]byte{nil, {}, []byte("hello"), {0, 1, 2, 0xff, '"', '\\', '\n', '\r', '`'}, []byte("héllo\u2028\U0001F600")}
 	for range 200 {
-		b := make([]byte, r.below(300))
-		r.fill(b)
+		b := make([]byte, r.IntN(300))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
 		cases = append(cases, b)
 	}
 	for _, c := range cases {

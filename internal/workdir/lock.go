@@ -1,6 +1,6 @@
 //go:build unix
 
-package engine
+package workdir
 
 import (
 	"errors"
@@ -15,14 +15,14 @@ import (
 // lockFile is the name of the work directory's lock file.
 const lockFile = ".gfz-lock"
 
-// WorkdirBusyError is returned by Run and Supervise when another gfz run
+// BusyError is returned by Run and Supervise when another gfz run
 // holds the work directory.
-type WorkdirBusyError struct {
+type BusyError struct {
 	Dir string // the work directory
 	PID int    // the process holding it (0 if unknown)
 }
 
-func (e *WorkdirBusyError) Error() string {
+func (e *BusyError) Error() string {
 	who := "another process"
 	if e.PID > 0 {
 		who = "process " + strconv.Itoa(e.PID)
@@ -30,15 +30,15 @@ func (e *WorkdirBusyError) Error() string {
 	return fmt.Sprintf("work directory %s is in use by another gfz run (%s); wait for it to end, stop it, or use another -workdir", e.Dir, who)
 }
 
-// workdirLock is a held work directory lock.
-type workdirLock struct{ f *os.File }
+// DirLock is a held work directory lock.
+type DirLock struct{ f *os.File }
 
-// lockWorkdir takes the work directory's lock: an exclusive flock(2) on
+// Lock takes the work directory's lock: an exclusive flock(2) on
 // root/.gfz-lock, which holds the PID of its holder (for the message of a
 // refused run). The kernel releases a flock when its holder dies, kill -9
 // included, so the lock never outlives its run. Worker processes do not
 // take it (their supervisor holds it; the descriptor is close-on-exec).
-func lockWorkdir(root string) (*workdirLock, error) {
+func Lock(root string) (*DirLock, error) {
 	path := filepath.Join(root, lockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -55,19 +55,19 @@ func lockWorkdir(root string) (*workdirLock, error) {
 		if errors.Is(err, syscall.EWOULDBLOCK) {
 			b, _ := os.ReadFile(path)
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-			return nil, &WorkdirBusyError{Dir: root, PID: pid}
+			return nil, &BusyError{Dir: root, PID: pid}
 		}
 		return nil, fmt.Errorf("engine: work directory %s: lock %s: %w", root, path, err)
 	}
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
-	return &workdirLock{f: f}, nil
+	return &DirLock{f: f}, nil
 }
 
 // unlock releases the lock (the file stays: removing it would race with a
 // run that opened it and is about to lock it).
-func (l *workdirLock) unlock() {
+func (l *DirLock) Unlock() {
 	if l == nil || l.f == nil {
 		return
 	}

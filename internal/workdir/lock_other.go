@@ -1,23 +1,23 @@
 //go:build !unix
 
-package engine
+package workdir
 
 import "fmt"
 
-// WorkdirBusyError is returned by Run when another gfz run holds the work
+// BusyError is returned by Run when another gfz run holds the work
 // directory (Unix only: elsewhere the work directory is not locked).
-type WorkdirBusyError struct {
+type BusyError struct {
 	Dir string
 	PID int
 }
 
-func (e *WorkdirBusyError) Error() string {
+func (e *BusyError) Error() string {
 	return fmt.Sprintf("work directory %s is in use by another gfz run (process %d)", e.Dir, e.PID)
 }
 
-type workdirLock struct{}
+type DirLock struct{}
 
-// lockWorkdir does nothing outside Unix (no flock).
-func lockWorkdir(root string) (*workdirLock, error) { return &workdirLock{}, nil }
+// Lock does nothing outside Unix (no flock).
+func Lock(root string) (*DirLock, error) { return &DirLock{}, nil }
 
-func (l *workdirLock) unlock() {}
+func (l *DirLock) Unlock() {}

@@ -1,4 +1,4 @@
-package engine
+package workdir
 
 import (
 	"bufio"
@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Reading failure reports back: the format failureReport.format writes
-// (workdir.go), for the tools that show or convert them (the HTML report,
+// Reading failure reports back: the format Report.format writes
+// (report.go), for the tools that show or convert them (the HTML report,
 // the libFuzzer command line).
 
 // reportMagic is a failure report's first line.

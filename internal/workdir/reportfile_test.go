@@ -1,4 +1,4 @@
-package engine
+package workdir
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 	"time"
 )
 
-// TestParseReportRoundTrip: ParseReport reads back what failureReport.format
+// TestParseReportRoundTrip: ParseReport reads back what Report.Format
 // writes: the header in order, the sections without their tab, "(none)"
 // for an empty one; and refuses a file that is not a report.
 func TestParseReportRoundTrip(t *testing.T) {
-	rep := &failureReport{Target: "FuzzX", Result: Failure, Signature: "panic: boom\nmain.f",
+	rep := &Report{Target: "FuzzX", Result: "FAILURE", Signature: "panic: boom\nmain.f",
 		Info: FailureInfo{Kind: "panic", Message: "boom\nsecond line", Stack: "main.f()\n\tf.go:3"}, Repro: "./x.gfz -repro in FuzzX"}
-	rf, err := ParseReport(rep.format())
+	rf, err := ParseReport(rep.Format())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestParseReportRoundTrip(t *testing.T) {
 	// trigger uses it).
 	found := time.Date(2026, 11, 24, 3, 4, 5, 678_900_000, time.FixedZone("", 3600))
 	rep.Found, rep.Into = found, 1234*time.Millisecond
-	rf, err = ParseReport(rep.format())
+	rf, err = ParseReport(rep.Format())
 	if err != nil {
 		t.Fatal(err)
 	}
