@@ -83,6 +83,7 @@ func benchFailing(b *testing.B, brief, panics bool) {
 		xs := treeGen.Draw(t)
 		if panics {
 			var m map[int]int
+			//lint:ignore SA5000 the planted panic
 			m[xs.key] = 1
 		}
 		t.Fatalf("planted failure at %v", xs)

@@ -61,6 +61,7 @@ func TestResults(t *testing.T) {
 		{"panic error", func(t *gfz.T) { panic(errors.New("e")) }, engine.Failure, "panic: *errors.errorString: e", "e"},
 		{"nil map", func(t *gfz.T) {
 			var m map[int]int
+			//lint:ignore SA5000 the panic under test
 			m[gen.Int().Draw(t)] = 1
 		}, engine.Failure, "panic: assignment to entry in nil map", "assignment to entry in nil map"},
 		{"Error then panic", func(t *gfz.T) { t.Error("first"); panic(fmt.Sprint("p", 1)) }, engine.Failure, "panic: string: pN", "p1\n" + at(0, "first")},
@@ -120,6 +121,7 @@ func bug1(xs []int) int { return xs[len(xs)] }
 
 func bug2(xs []int) int {
 	var m map[int]int
+	//lint:ignore SA5000 the planted panic
 	m[xs[0]] = 1
 	return 0
 }

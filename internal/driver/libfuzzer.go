@@ -251,6 +251,7 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	case len(lf.inputs) > 0 && len(lf.corpus) > 0:
 		return nil, nil, fmt.Errorf("give corpus directories or input files, not both (directories %s; files %s)", strings.Join(lf.corpus, ", "), strings.Join(lf.inputs, ", "))
 	case lf.merge && len(lf.corpus) < 2:
+		//lint:ignore ST1005 the message ends with the command line it expects
 		return nil, nil, errors.New("-merge=1 needs an output corpus directory and at least one input directory: -merge=1 OUT IN...")
 	case lf.merge && len(lf.inputs) > 0:
 		return nil, nil, fmt.Errorf("-merge=1 takes directories, not files (%s)", strings.Join(lf.inputs, ", "))

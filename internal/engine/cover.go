@@ -118,9 +118,6 @@ const (
 	newValidEdge                     // a valid execution: an edge not in valid (JQF's +valid)
 )
 
-// anyNew is every novelty bit.
-const anyNew = newKey | newEdge | newValidKey | newValidEdge
-
 // byteFlags has the low bit of each byte of x set iff that byte is
 // non-zero.
 func byteFlags(x uint64) uint64 {

@@ -31,8 +31,6 @@ type eiTurns struct {
 	// one choice a single-choice child changed (-1: several).
 	choices []int32
 	single  int32
-	// pick chooses which of the parent's choices to mutate; nil: any.
-	pick func(p *entry, choices []int32) []int32
 }
 
 func newEITurns(f *fuzzer) *eiTurns {
