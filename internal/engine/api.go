@@ -1,11 +1,16 @@
-// Package engine implements gfz's fuzzing loops (Zest validity fuzzing over
-// parameter sequences, a byte-level variant and a random baseline), the
-// on-disk work directory (corpus, failures, plot_data, stats) and failure
-// deduplication.
+// Package engine runs gfz's fuzzing loop: the engines that make each input
+// (zest, the default; bytes; random; rl; and the structure-aware ei, bediv
+// and zeugma, which mutate the call tree of generator draws), coverage and
+// its map scan, the feedback domains beside coverage (perf, mem, cmp, diff,
+// the target's waypoints), seed generation, the stability recheck, the
+// per-input timeout, the shrinking of failures, and, in a fuzz binary, the
+// supervisor of worker processes that restarts crashed or hung workers and
+// saves what killed them.
 //
 // The engine knows nothing about generators or the testing package: it
 // mutates parameter sequences, hands them to an Executor, and reads the edge
-// coverage of each execution from gfz's probe runtime.
+// coverage of each execution from gfz's probe runtime. Its files are written
+// through package workdir, its failures named by package signature.
 package engine
 
 import (

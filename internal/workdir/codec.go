@@ -43,7 +43,7 @@ func ReadFileWith(c Codec, path string) ([]byte, error) {
 	return v, nil
 }
 
-// encode is the file content of an input of this work directory.
+// Encode is the file content of an input of this work directory.
 func (w *Dir) Encode(data []byte) []byte {
 	if w.Codec == nil {
 		return EncodeInput(data)
@@ -51,5 +51,5 @@ func (w *Dir) Encode(data []byte) []byte {
 	return w.Codec.EncodeFile(data)
 }
 
-// readInput reads one input file of this work directory.
+// ReadInput reads one input file of this work directory.
 func (w *Dir) ReadInput(path string) ([]byte, error) { return ReadFileWith(w.Codec, path) }

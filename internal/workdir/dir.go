@@ -84,7 +84,7 @@ func Open(root string) (*Dir, error) {
 // (an interrupted atomic write), which loaders ignore.
 func IsTemp(name string) bool { return strings.HasPrefix(name, ".") }
 
-// corpusFiles lists the regular files of corpus/ in name order.
+// CorpusFiles lists the regular files of corpus/ in name order.
 func (w *Dir) CorpusFiles() ([]string, error) {
 	ents, err := os.ReadDir(w.Corpus)
 	if err != nil {
@@ -107,7 +107,7 @@ func ContentName(data []byte) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// saveCorpus writes data to corpus/ (if not already there) and returns the
+// SaveCorpus writes data to corpus/ (if not already there) and returns the
 // path.
 func (w *Dir) SaveCorpus(data []byte) (string, error) {
 	path := filepath.Join(w.Corpus, ContentName(data))
@@ -126,8 +126,8 @@ func FailureName(signature string) string {
 	return hex.EncodeToString(h[:6])
 }
 
-// removeOrphanInputs removes the failures/*.input files that have no
-// report: a process that claimed a failure (saveFailure) and died before
+// RemoveOrphanInputs removes the failures/*.input files that have no
+// report: a process that claimed a failure (SaveFailure) and died before
 // writing its report. Such a failure was never announced, and its stale
 // claim would make the failure count as known for ever. Only the holder of
 // the work directory lock calls it, before any worker runs.
@@ -148,7 +148,7 @@ func (w *Dir) RemoveOrphanInputs() {
 	}
 }
 
-// failureSaved reports whether a failure with this signature has been
+// FailureSaved reports whether a failure with this signature has been
 // saved in failures/ (by another process), and returns its input path.
 func (w *Dir) FailureSaved(sig string) (string, bool) {
 	base := filepath.Join(w.Failures, FailureName(sig))
@@ -159,7 +159,7 @@ func (w *Dir) FailureSaved(sig string) (string, bool) {
 	return base + ".input", true
 }
 
-// knownFailures reads the signatures of the failures saved by earlier runs
+// KnownFailures reads the signatures of the failures saved by earlier runs
 // from failures/*.txt. Reports that cannot be read or parsed are described
 // to warn and skipped.
 func (w *Dir) KnownFailures(warn func(format string, args ...any)) (map[string]string, error) {

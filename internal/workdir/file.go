@@ -155,7 +155,7 @@ var syncDir = func(dir string) error {
 // it exists: the data is written to a temporary file, fsynced, and linked
 // to path with link(2), which fails if path exists. It returns an error
 // satisfying errors.Is(err, fs.ErrExist) when path exists: whoever links
-// first owns the file (the claim of a failure, see saveFailure).
+// first owns the file (the claim of a failure, see Dir.SaveFailure).
 func createExclusive(path string, data []byte) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {

@@ -65,7 +65,7 @@ func Lock(root string) (*DirLock, error) {
 	return &DirLock{f: f}, nil
 }
 
-// unlock releases the lock (the file stays: removing it would race with a
+// Unlock releases the lock (the file stays: removing it would race with a
 // run that opened it and is about to lock it).
 func (l *DirLock) Unlock() {
 	if l == nil || l.f == nil {

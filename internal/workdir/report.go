@@ -45,8 +45,8 @@ type Report struct {
 	Shrink    *ShrinkNote // the shrink of Input (shrink_run.go); nil: not shrunk
 }
 
-// format renders the .txt report. The signature line is Go-quoted so that
-// knownFailures can read it back.
+// Format renders the .txt report. The signature line is Go-quoted so that
+// Dir.KnownFailures can read it back.
 func (r *Report) Format() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "gfz failure report\n")
@@ -121,7 +121,7 @@ func hexLines(data []byte) string {
 	return b.String()
 }
 
-// saveFailure saves a failure as one unit: it claims failures/<hash>.input
+// SaveFailure saves a failure as one unit: it claims failures/<hash>.input
 // by creating it exclusively (link(2), which fails if the file exists),
 // then writes failures/<hash>.txt, the report of exactly that input. It
 // returns the input path and whether this call saved it: claimed is false
@@ -145,7 +145,7 @@ func (w *Dir) SaveFailure(r *Report) (path string, claimed bool, err error) {
 	return in, true, nil
 }
 
-// saveUnconfirmed keeps the input and report of a timeout that re-running
+// SaveUnconfirmed keeps the input and report of a timeout that re-running
 // its input did not repeat in unconfirmed/<hash>.input and .txt (written
 // atomically; a later one with the same signature replaces them) and
 // returns the input's path.

@@ -20,7 +20,7 @@ type ShrinkNote struct {
 	Where                string // "in -repro processes" for a death
 }
 
-// summary is the one-line description of a shrink ("23 -> 5 bytes, ...").
+// Summary is the one-line description of a shrink ("23 -> 5 bytes, ...").
 func (n *ShrinkNote) Summary() string {
 	if n.NotReproducing {
 		if n.Stopped != "" {
@@ -42,7 +42,7 @@ func (n *ShrinkNote) Summary() string {
 	return b.String()
 }
 
-// lines is what the "new failure" message adds about the shrink ("" for
+// Lines is what the "new failure" message adds about the shrink ("" for
 // none).
 func (n *ShrinkNote) Lines() string {
 	if n == nil {
@@ -55,7 +55,7 @@ func (n *ShrinkNote) Lines() string {
 	return s
 }
 
-// write adds the shrink lines to a report.
+// Write adds the shrink lines to a report.
 func (n *ShrinkNote) Write(b *bytes.Buffer) {
 	if n == nil {
 		return
@@ -73,7 +73,7 @@ func OriginalPath(inputPath string) string {
 	return strings.TrimSuffix(inputPath, ".input") + ".original"
 }
 
-// rewriteShrunk keeps rep's original input in OriginalPath, then replaces
+// RewriteShrunk keeps rep's original input in OriginalPath, then replaces
 // the saved input by the shrunk one and rewrites the report, each write
 // atomic: at every moment the failure's files are a complete report and a
 // failing input, and the original is never lost.

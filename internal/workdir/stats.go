@@ -25,7 +25,7 @@ type RunStats struct {
 	PlotCols                    string        // the metrics' plot_data columns, after unique_failures
 }
 
-// writeRunStats appends r's plot_data row and rewrites stats (the keys
+// WriteRunStats appends r's plot_data row and rewrites stats (the keys
 // every run has, then the lines extra writes with kv) and plot_data.
 func (w *Dir) WriteRunStats(r RunStats, extra func(kv func(key string, v any))) error {
 	el := r.Now.Sub(r.Start)
