@@ -8,12 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/proc"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
@@ -142,19 +143,18 @@ type childOptions struct {
 // Limits of runChild.
 const (
 	reproDefaultTimeout = 10 * time.Second // -repro without -timeout
-	quitGrace           = 2 * time.Second  // from SIGQUIT to SIGKILL
 	stderrTailSize      = 256 << 10
 )
 
 // runChild runs exe as a -repro child with o.args and watches it: it
 // enforces the timeout per input (SIGQUIT, so that the Go runtime prints
-// every goroutine's stack, then SIGKILL after quitGrace) and the memory
+// every goroutine's stack, then SIGKILL after proc.QuitGrace) and the memory
 // limit (SIGKILL), and returns what the status pipe and the end of the
 // process told. The error is for a child that could not be started.
 func runChild(exe string, o childOptions) (*childState, error) {
 	cmd := exec.Command(exe, o.args...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
-	tail := &tailWriter{w: o.stderr, max: stderrTailSize}
+	tail := &proc.Tail{Fwd: o.stderr, All: true, Max: stderrTailSize}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.stdin, o.stdout, tail
 	cmd.WaitDelay = time.Second // a process the child started may hold its output
 	pr, pw, err := os.Pipe()
@@ -163,7 +163,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	}
 	defer pr.Close()
 	cmd.ExtraFiles = []*os.File{pw} // descriptor 3 in the child
-	setDeathSignal(cmd)
+	proc.SetDeathSignal(cmd)
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
@@ -205,7 +205,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 			c.mu.Unlock()
 			switch {
 			case c.kill == signature.KindTimeout:
-				if now.Sub(quitAt) >= quitGrace {
+				if now.Sub(quitAt) >= proc.QuitGrace {
 					_ = cmd.Process.Kill()
 				}
 			case c.kill != "":
@@ -213,7 +213,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 				c.kill, c.ranFor, quitAt = signature.KindTimeout, now.Sub(at), now
 				_ = cmd.Process.Signal(syscall.SIGQUIT)
 			case o.rssLimitMB > 0:
-				if rss := engine.ProcRSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
+				if rss := proc.RSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
 					c.kill, c.rss = signature.KindOutOfMemory, rss
 					_ = cmd.Process.Kill()
 				}
@@ -227,48 +227,6 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	c.ps = cmd.ProcessState
 	c.tail = tail.String()
 	return c, nil
-}
-
-// setDeathSignal makes the kernel kill the child when this process dies,
-// even by SIGKILL, so that a hanging or allocating -repro child does not
-// outlive it (Linux: SysProcAttr.Pdeathsig, set through reflection
-// because the field exists only there; elsewhere nothing).
-func setDeathSignal(cmd *exec.Cmd) {
-	attr := &syscall.SysProcAttr{}
-	f := reflect.ValueOf(attr).Elem().FieldByName("Pdeathsig")
-	if !f.IsValid() || !f.CanSet() || f.Type() != reflect.TypeOf(syscall.SIGKILL) {
-		return
-	}
-	f.Set(reflect.ValueOf(syscall.SIGKILL))
-	cmd.SysProcAttr = attr
-}
-
-// tailWriter passes writes through to w (if not nil) and keeps the last
-// max bytes.
-type tailWriter struct {
-	w   io.Writer
-	max int
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tailWriter) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
-	}
-	t.mu.Unlock()
-	if t.w != nil {
-		_, _ = t.w.Write(p) // the user's terminal going away does not stop the child
-	}
-	return len(p), nil
-}
-
-func (t *tailWriter) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }
 
 // reproTimeout is the per-input timeout of -repro and of describing a

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/param"
@@ -186,7 +188,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		f.ppid = os.Getppid()
 		// Before any execution: a -rss_limit_mb below this is a setup
 		// error (the supervisor checks).
-		f.shm.store(offStartRSS, uint64(selfRSS()))
+		f.shm.store(offStartRSS, uint64(proc.SelfRSS()))
 		f.shm.store(offPhase, phaseRunning)
 		defer dumpOnQuit()()
 	}

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/signature"
@@ -213,7 +215,7 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 	out := &strings.Builder{}
 	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: out, Describe: describe}, wd: wd, known: map[string]string{},
 		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}
-	sl := &slot{id: 1, shm: m, tail: &tailWriter{mu: &s.outMu}}
+	sl := &slot{id: 1, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
 	return s, sl, out
@@ -300,7 +302,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			if !c.describe {
 				s.cfg.Describe = nil
 			}
-			sl.tail = &tailWriter{mu: &s.outMu}
+			sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
 			sl.tail.Write([]byte(hang))
 			sl.kill = signature.KindTimeout
 			s.crash(sl, exitState(t, "kill -QUIT $$"))

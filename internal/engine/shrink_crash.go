@@ -6,6 +6,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/param"
@@ -49,7 +51,7 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	}
 	defer s.restartHangClocks()
 	probe := func(cand []byte) (bool, []byte, *param.Record) {
-		c, cancel := context.WithTimeout(ctx, to+killGrace+10*time.Second)
+		c, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
 		sig, consumed, err := s.cfg.Probe(c, cand, to)
 		cancel()
 		if err != nil || sig != rep.Signature {

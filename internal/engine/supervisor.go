@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/signature"
@@ -23,7 +25,6 @@ import (
 
 // Supervision constants.
 const (
-	killGrace      = time.Second // SIGQUIT (stacks) -> SIGKILL for a hung worker
 	stopGrace      = 3 * time.Second
 	crashLoopLimit = 5 // deaths of one slot in a row on the same execution of the same input before it is given up
 	tailSize       = 64 << 10
@@ -58,7 +59,7 @@ type slot struct {
 	dead        counters
 	incarnation int
 	cmd         *exec.Cmd
-	tail        *tailWriter
+	tail        *proc.Tail
 	running     bool
 	finished    bool
 	everStarted bool
@@ -164,7 +165,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		}
 	}
 	s.checkCorpus()
-	s.startRSS = selfRSS()
+	s.startRSS = proc.SelfRSS()
 	for i := 0; i < cfg.Workers; i++ {
 		path := filepath.Join(wd.Root, fmt.Sprintf(".gfz-worker-%d.shm", i))
 		m, err := createShm(path, s.max)
@@ -282,10 +283,10 @@ func (s *supervisor) startWorker(sl *slot) {
 	sl.shm.store(offWorkerID, uint64(sl.id))
 	sl.shm.store(offRunStart, uint64(s.start.UnixNano()))
 	sl.shm.store(offTotal, uint64(s.totals().execs))
-	sl.tail = &tailWriter{fwd: s.cfg.Status, mu: &s.outMu, all: s.cfg.Verbose}
+	sl.tail = &proc.Tail{Fwd: s.cfg.Status, Mu: &s.outMu, All: s.cfg.Verbose, Max: tailSize}
 	cmd := s.cfg.Command(spec)
 	cmd.Stderr = sl.tail
-	setDeathSignal(cmd)
+	proc.SetDeathSignal(cmd)
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		s.errorf("start worker %d: %v", sl.id, err)
@@ -403,7 +404,7 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
 		_ = sl.cmd.Process.Kill()
 	}
-	if rss := ProcRSS(sl.cmd.Process.Pid); rss > 0 {
+	if rss := proc.RSS(sl.cmd.Process.Pid); rss > 0 {
 		sl.rss = rss
 		if sl.startRSS == 0 {
 			sl.startRSS = rss
@@ -413,7 +414,7 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 			_ = sl.cmd.Process.Kill()
 		}
 	}
-	if sl.kill != "" && now.Sub(sl.killAt) >= killGrace {
+	if sl.kill != "" && now.Sub(sl.killAt) >= proc.QuitGrace {
 		_ = sl.cmd.Process.Kill()
 	}
 	if s.stopping && now.Sub(s.stopAt) >= stopGrace {

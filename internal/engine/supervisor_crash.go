@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/signature"
@@ -130,7 +132,7 @@ func (s *supervisor) describe(input []byte) (Rerun, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(ctx, to+killGrace+10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
 	defer cancel()
 	defer s.restartHangClocks()
 	return s.cfg.Describe(ctx, input, to)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/proc"
+
 	"github.com/gfz-dev/gfz/internal/workdir"
 
 	"github.com/gfz-dev/gfz/internal/signature"
@@ -193,7 +195,7 @@ func (s *supervisor) writeStats(state string) error {
 		kv("timeouts", s.timeouts)
 		kv("unconfirmed_timeouts", s.unconfirmed)
 		kv("ooms", s.ooms)
-		kv("rss_supervisor_kb", selfRSS()>>10)
+		kv("rss_supervisor_kb", proc.SelfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
 		kv("errors", len(s.errs))
 		for _, p := range mergeFeedback(readFeedbackFiles(s.wd.Root)) {

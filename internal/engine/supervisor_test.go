@@ -8,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/proc"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
 
@@ -179,7 +180,7 @@ func TestCrashSaveError(t *testing.T) {
 	}
 	var out strings.Builder
 	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: &out}, wd: wd, known: map[string]string{}, max: 64}
-	sl := &slot{id: 0, shm: m, tail: &tailWriter{mu: &s.outMu}}
+	sl := &slot{id: 0, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
 	s.crash(sl, exitState(t, "exit 2"))
@@ -196,20 +197,6 @@ func TestCrashSaveError(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "the run is incomplete: 1 error (see the ERROR lines above)") {
 		t.Errorf("final summary:\n%s", out.String())
-	}
-}
-
-func TestTailWriter(t *testing.T) {
-	var out strings.Builder
-	var mu sync.Mutex
-	w := &tailWriter{fwd: &out, mu: &mu}
-	w.Write([]byte("noise\ngfz: new failure\n\tinput: x\nmore noise\ngfz: par"))
-	w.Write([]byte("tial\n\n==================\nWARNING: DATA RACE\n  x.go:1\n==================\nnoise\n"))
-	if out.String() != "gfz: new failure\n\tinput: x\ngfz: partial\n==================\nWARNING: DATA RACE\n  x.go:1\n==================\n" {
-		t.Errorf("forwarded %q", out.String())
-	}
-	if !strings.HasPrefix(w.String(), "noise\n") {
-		t.Errorf("tail %q", w.String())
 	}
 }
 

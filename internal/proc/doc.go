@@ -1,0 +1,7 @@
+// Package proc holds what gfz needs to watch a child process that runs a
+// fuzz target, shared by the supervisor of worker processes
+// (internal/engine) and the -repro child's parent (internal/driver): the
+// tail of its stderr (Tail), the signal that kills it when its parent dies
+// (SetDeathSignal), the grace between asking a hung child for its stacks
+// and killing it (QuitGrace), and its resident memory (RSS).
+package proc
