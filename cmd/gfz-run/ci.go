@@ -31,6 +31,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/build"
 	gfzengine "github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const (
@@ -158,8 +159,8 @@ type ciJob struct {
 	known    []string // failures/*.input before the run
 	ran      bool
 	code     int
-	newFails []string // failures/*.input paths this run added
-	stats    map[string]string
+	newFails []string       // failures/*.input paths this run added
+	stats    *workdir.Stats // its stats file after the run (nil if unreadable)
 }
 
 func (j *ciJob) label() string { return j.relDir + " " + j.target }
@@ -286,7 +287,7 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 					j.newFails = append(j.newFails, filepath.Join(j.wd, "failures", f))
 				}
 			}
-			j.stats = readStatsFile(filepath.Join(j.wd, "stats"))
+			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 			if j.report >= 0 {
 				o.report.setStatus(j.report, j.code)
 			}
@@ -337,7 +338,7 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			res = "NEW FAILURE"
 		}
 		stat := func(k string) string {
-			if v, ok := j.stats[k]; ok && v != "" {
+			if v, ok := j.stats.Get(k); ok && v != "" {
 				return v
 			}
 			return "-"
@@ -450,21 +451,6 @@ func failureInputs(wd string) []string {
 		m[i] = filepath.Base(m[i])
 	}
 	slices.Sort(m)
-	return m
-}
-
-// readStatsFile reads a work directory's stats ("key: value" lines).
-func readStatsFile(path string) map[string]string {
-	m := map[string]string{}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return m
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(l, ": "); ok {
-			m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
 	return m
 }
 
