@@ -8,7 +8,6 @@ package main
 // work directories did not already hold, 2 for a setup error.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -454,34 +453,27 @@ func failureInputs(wd string) []string {
 	return m
 }
 
-// failureHeadline reads a failure report's kind, the first line of its
-// message, and its reproduce command.
+// failureHeadline reads a failure report's kind ("failure" if it has
+// none), the first line of its message, and its reproduce command, as
+// engine.ParseReport reads them. A report that cannot be read, or is not a
+// gfz failure report, gives the kind "failure" and the reason as message.
 func failureHeadline(txt string) (kind, msg, repro string) {
-	f, err := os.Open(txt)
+	data, err := os.ReadFile(txt)
 	if err != nil {
 		return "failure", fmt.Sprintf("(report unreadable: %v)", err), ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	inMsg := false
-	for sc.Scan() {
-		l := sc.Text()
-		switch {
-		case inMsg:
-			msg, inMsg = strings.TrimSpace(l), false
-		case strings.HasPrefix(l, "kind: ") && kind == "":
-			kind = strings.TrimPrefix(l, "kind: ")
-		case strings.HasPrefix(l, "reproduce: ") && repro == "":
-			repro = strings.TrimPrefix(l, "reproduce: ")
-		case l == "message:" && msg == "":
-			inMsg = true
-		}
+	rf, err := gfzengine.ParseReport(data)
+	if rf == nil {
+		return "failure", fmt.Sprintf("(report unreadable: %v)", err), ""
 	}
+	// A line too long to read ends the report early (err): what was read
+	// before it is used.
+	kind = rf.Get("kind")
 	if kind == "" {
 		kind = "failure"
 	}
-	return kind, msg, repro
+	first, _, _ := strings.Cut(rf.Sections["message"], "\n")
+	return kind, strings.TrimSpace(first), rf.Get("reproduce")
 }
 
 // checkWritable creates dir if needed and checks that a file can be
