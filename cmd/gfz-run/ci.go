@@ -8,7 +8,6 @@ package main
 // work directories did not already hold, 2 for a setup error.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -159,8 +158,8 @@ type ciJob struct {
 	known    []string // failures/*.input before the run
 	ran      bool
 	code     int
-	newFails []string // failures/*.input paths this run added
-	stats    map[string]string
+	newFails []string       // failures/*.input paths this run added
+	stats    *workdir.Stats // its stats file after the run (nil if unreadable)
 }
 
 func (j *ciJob) label() string { return j.relDir + " " + j.target }
@@ -287,7 +286,7 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 					j.newFails = append(j.newFails, filepath.Join(j.wd, "failures", f))
 				}
 			}
-			j.stats = readStatsFile(filepath.Join(j.wd, "stats"))
+			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 			if j.report >= 0 {
 				o.report.setStatus(j.report, j.code)
 			}
@@ -338,7 +337,7 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			res = "NEW FAILURE"
 		}
 		stat := func(k string) string {
-			if v, ok := j.stats[k]; ok && v != "" {
+			if v, ok := j.stats.Get(k); ok && v != "" {
 				return v
 			}
 			return "-"
@@ -454,49 +453,27 @@ func failureInputs(wd string) []string {
 	return m
 }
 
-// readStatsFile reads a work directory's stats ("key: value" lines).
-func readStatsFile(path string) map[string]string {
-	m := map[string]string{}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return m
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if k, v, ok := strings.Cut(l, ": "); ok {
-			m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
-	return m
-}
-
-// failureHeadline reads a failure report's kind, the first line of its
-// message, and its reproduce command.
+// failureHeadline reads a failure report's kind ("failure" if it has
+// none), the first line of its message, and its reproduce command, as
+// workdir.ParseReport reads them. A report that cannot be read, or is not a
+// gfz failure report, gives the kind "failure" and the reason as message.
 func failureHeadline(txt string) (kind, msg, repro string) {
-	f, err := os.Open(txt)
+	data, err := os.ReadFile(txt)
 	if err != nil {
 		return "failure", fmt.Sprintf("(report unreadable: %v)", err), ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	inMsg := false
-	for sc.Scan() {
-		l := sc.Text()
-		switch {
-		case inMsg:
-			msg, inMsg = strings.TrimSpace(l), false
-		case strings.HasPrefix(l, "kind: ") && kind == "":
-			kind = strings.TrimPrefix(l, "kind: ")
-		case strings.HasPrefix(l, "reproduce: ") && repro == "":
-			repro = strings.TrimPrefix(l, "reproduce: ")
-		case l == "message:" && msg == "":
-			inMsg = true
-		}
+	rf, err := workdir.ParseReport(data)
+	if rf == nil {
+		return "failure", fmt.Sprintf("(report unreadable: %v)", err), ""
 	}
+	// A line too long to read ends the report early (err): what was read
+	// before it is used.
+	kind = rf.Get("kind")
 	if kind == "" {
 		kind = "failure"
 	}
-	return kind, msg, repro
+	first, _, _ := strings.Cut(rf.Sections["message"], "\n")
+	return kind, strings.TrimSpace(first), rf.Get("reproduce")
 }
 
 // checkWritable creates dir if needed and checks that a file can be

@@ -5,9 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 func TestParseTarget(t *testing.T) {
@@ -300,5 +303,35 @@ func TestEngineTable(t *testing.T) {
 	// No children (random): n/a, not 0.
 	if m := engineMetrics(map[string]float64{"hill_b0": 3, "children": 0, "zero_mutations": 0, "mutation_distance_mean": 0}); len(m) != 1 {
 		t.Errorf("metrics of a run without children: %v", m)
+	}
+}
+
+// TestReadStats: the numeric values of a gfz stats file and of the limit
+// binary's figures, as workdir.ReadStats reads them: text values left
+// out, the last line of a key counting (the limit binary's replay figures
+// come after what the target printed), "key:value" without the space not
+// a stats line.
+func TestReadStats(t *testing.T) {
+	dir := t.TempDir()
+	gfz := filepath.Join(dir, "stats")
+	if err := os.WriteFile(gfz, []byte("target: FuzzP\r\nexecs: 3532450\r\nvalid_pct: 25.05\r\ntimeout_rule: calibrated: 20 x (14µs)\r\nhill_b1: 33.755\r\nmutation_distance_samples: 0"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"execs": 3532450, "valid_pct": 25.05, "hill_b1": 33.755, "mutation_distance_samples": 0}
+	if got := readStats(gfz); !reflect.DeepEqual(got, want) {
+		t.Errorf("gfz stats: %v, want %v", got, want)
+	}
+	if got := readStats(filepath.Join(dir, "missing")); got == nil || len(got) != 0 {
+		t.Errorf("missing file: %v, want an empty map", got)
+	}
+
+	replay := "target says: hello\nvalid_pct: 99\nratio:0.5\n" + // the target's output
+		"execs: 40\nelapsed_s: 0.002\nexecs_per_sec: 20000\nvalid: 10\ninvalid: 30\nfailing: 0\nvalid_pct: 25.00\nfound_at_exec: -1\nfound_at_s: 0.000\nvmhwm_kb: 8000\n"
+	st, _ := workdir.ParseStats([]byte(replay))
+	got := statValues(st)
+	want = map[string]float64{"execs": 40, "elapsed_s": 0.002, "execs_per_sec": 20000, "valid": 10, "invalid": 30, "failing": 0,
+		"valid_pct": 25, "found_at_exec": -1, "found_at_s": 0, "vmhwm_kb": 8000}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("limit replay output: %v, want %v", got, want)
 	}
 }

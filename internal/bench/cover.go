@@ -7,8 +7,9 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const corpusHeader = "go test fuzz v1\n"
@@ -62,8 +63,11 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 		}
 		out, err := exec.CommandContext(ctx, limit, "-target", p.t.Name, "-replay", corpus).Output()
 		if err == nil {
-			st := parseStats(string(out))
-			res.CorpusValidPct = st["valid_pct"]
+			// The limit binary's figures, after whatever the target
+			// printed: its lines come last, and the last line of a key
+			// counts.
+			st, _ := workdir.ParseStats(out)
+			res.CorpusValidPct, _ = st.Float("valid_pct")
 		}
 	}
 	// Coverage.
@@ -87,18 +91,6 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 	for k, v := range total {
 		r.rep.Totals[k] = v
 	}
-}
-
-func parseStats(s string) map[string]float64 {
-	m := map[string]float64{}
-	for _, l := range strings.Split(s, "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok {
-			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-				m[strings.TrimSpace(k)] = f
-			}
-		}
-	}
-	return m
 }
 
 // readProfile reads a go test -coverprofile file and returns the covered

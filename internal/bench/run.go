@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // proc describes one contender process.
@@ -374,13 +376,22 @@ var (
 	foundLine = regexp.MustCompile(`(?m)^found at execution: (?:about )?(\d+)`)
 )
 
-// readStats reads a key: value file; numeric values only.
+// readStats reads the numeric values of a stats file (workdir.ReadStats):
+// gfz's or the limit binary's. An unreadable file has none.
 func readStats(path string) map[string]float64 {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return map[string]float64{}
+	st, _, _ := workdir.ReadStats(path)
+	return statValues(st)
+}
+
+// statValues returns the values of st that are numbers, by key.
+func statValues(st *workdir.Stats) map[string]float64 {
+	m := map[string]float64{}
+	for _, k := range st.Keys() {
+		if x, ok := st.Float(k); ok {
+			m[k] = x
+		}
 	}
-	return parseStats(string(b))
+	return m
 }
 
 // firstFoundExec returns the smallest "found at execution" of the reports.

@@ -250,6 +250,43 @@ func TestMergeFeedback(t *testing.T) {
 	}
 }
 
+// TestReadFeedbackFiles: the supervisor reads the workers' feedback files
+// as stats files (workdir.ReadStats), and merges them: every line in its
+// order (a repeated saved_* key summed as before), keys and values without
+// the white space around them, a line of any length, a malformed line
+// skipped, a file that is not a feedback file's name ignored.
+func TestReadFeedbackFiles(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 100<<10) // past bufio.Scanner's 64 KiB lines
+	files := map[string]string{
+		feedbackFilePrefix + "0": "saved_waypoint: 1\nsaved_perf: 4\nperf_max_path: 900\nperf_slowest: corpus/a\nwaypoint_keys: 1\nwaypoint_best: max(" + long + ")=3\nmem_max_bytes: 70\n",
+		feedbackFilePrefix + "1": "saved_waypoint: 0\r\n  saved_perf :  6 \r\nperf_max_path: 1200\r\nnot a line\r\nperf_slowest: corpus/b\r\nmem_max_bytes: 50\r\nsaved_perf: 1",
+		"stats":                  "saved_perf: 100\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := readFeedbackFiles(dir)
+	want := [][]kvPair{
+		{{"saved_waypoint", "1"}, {"saved_perf", "4"}, {"perf_max_path", "900"}, {"perf_slowest", "corpus/a"}, {"waypoint_keys", "1"}, {"waypoint_best", "max(" + long + ")=3"}, {"mem_max_bytes", "70"}},
+		{{"saved_waypoint", "0"}, {"saved_perf", "6"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"}, {"mem_max_bytes", "50"}, {"saved_perf", "1"}},
+	}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("read:\n%.300v\nwant\n%.300v", got, want)
+	}
+	merged := mergeFeedback(got)
+	wantMerged := []kvPair{{"saved_waypoint", "1"}, {"saved_perf", "11"}, {"perf_max_path", "1200"}, {"perf_slowest", "corpus/b"},
+		{"waypoint_keys", "1"}, {"waypoint_best", "max(" + long + ")=3"}, {"mem_max_bytes", "70"}}
+	if !slices.Equal(merged, wantMerged) {
+		t.Errorf("merged:\n%.300v\nwant\n%.300v", merged, wantMerged)
+	}
+	if got := readFeedbackFiles(filepath.Join(dir, "none")); got != nil {
+		t.Errorf("no files: %v", got)
+	}
+}
+
 // TestPerfFavorsMaxHolders: PerfFuzz's favoring. An input that takes an
 // edge's largest count becomes favored (responsible for that maximum,
 // entry.resp, which gives it zest's 20x children), and loses it to a later

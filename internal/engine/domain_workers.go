@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -46,22 +45,21 @@ func removeFeedbackFiles(root string) {
 	}
 }
 
-// readFeedbackFiles reads the workers' files (missing or unreadable ones
-// are skipped: a worker may not have written one yet).
+// readFeedbackFiles reads the workers' files (workdir.ReadStats: "key:
+// value" lines, as the stats file), each as its lines in order. Missing or
+// unreadable ones are skipped (a worker may not have written one yet), and
+// so are their malformed lines.
 func readFeedbackFiles(root string) [][]kvPair {
 	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
 	var out [][]kvPair
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		st, _, err := workdir.ReadStats(p)
 		if err != nil {
 			continue
 		}
 		var kvs []kvPair
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ": "); ok {
-				kvs = append(kvs, kvPair{k, v})
-			}
+		for _, l := range st.Lines() {
+			kvs = append(kvs, kvPair{l.Key, l.Value})
 		}
 		out = append(out, kvs)
 	}

@@ -46,12 +46,12 @@ func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error)
 			r.Link, r.Note = "", "no report written"
 		}
 		stats, notes := readStats(filepath.Join(e.Workdir, "stats"))
-		if len(stats) == 0 && len(notes) > 0 && r.Note == "" {
+		if stats.Len() == 0 && len(notes) > 0 && r.Note == "" {
 			r.Note = notes[0]
 		}
-		r.Execs = groupDigits(lookup(stats, "execs"))
-		r.Coverage = lookup(stats, "total_cov")
-		r.Failures = lookup(stats, "unique_failures")
+		r.Execs = groupDigits(statValue(stats, "execs"))
+		r.Coverage = statValue(stats, "total_cov")
+		r.Failures = statValue(stats, "unique_failures")
 		rows = append(rows, r)
 	}
 	var buf bytes.Buffer

@@ -72,8 +72,8 @@ type page struct {
 	Title     string
 	Workdir   string
 	Generated string
-	Summary   []stat // headline figures
-	Stats     []stat // the stats file, in its order
+	Summary   []stat         // headline figures
+	Stats     []workdir.Stat // the stats file's lines, in its order
 	Notes     []string
 	Charts    []chart
 	Runs      int // runs recorded in plot_data
@@ -104,7 +104,7 @@ func build(o Options) *page {
 		p.Notes = append(p.Notes, fmt.Sprintf("work directory %s not found", wd))
 	}
 	stats, notes := readStats(filepath.Join(wd, "stats"))
-	p.Stats, p.Notes = stats, append(p.Notes, notes...)
+	p.Stats, p.Notes = stats.Lines(), append(p.Notes, notes...)
 	rows, notes := readPlot(filepath.Join(wd, "plot_data"))
 	p.Notes = append(p.Notes, notes...)
 	if len(rows) > 0 {
@@ -123,7 +123,7 @@ func build(o Options) *page {
 	}
 	p.Coverage = readCoverage(o.Profile, o.Blocks, resolver(o.Sources, dir))
 
-	target := lookup(stats, "target")
+	target := statValue(stats, "target")
 	if target == "" {
 		target = filepath.Base(wd)
 	}
@@ -133,7 +133,7 @@ func build(o Options) *page {
 		{"execs", "executions", ""}, {"execs_per_sec", "executions/s", ""}, {"valid_pct", "valid", " %"},
 		{"corpus", "corpus", " inputs"}, {"total_cov", "coverage", " keys"}, {"unique_failures", "unique failures", ""},
 	} {
-		if v := lookup(stats, k.key); v != "" {
+		if v := statValue(stats, k.key); v != "" {
 			p.Summary = append(p.Summary, stat{k.label, groupDigits(v) + k.unit})
 		}
 	}

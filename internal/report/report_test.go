@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gfz-dev/gfz/cover"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const plotHeader = "# unix_time, elapsed_s, execs, corpus, valid, invalid, total_cov, valid_cov, unique_failures, hill_b0, hill_b1, hill_b2, zero_mutations, mutation_distance_mean\n"
@@ -380,5 +382,51 @@ func TestSourceLinesNested(t *testing.T) {
 	p.Blocks = append(p.Blocks, profileBlock{StartLine: 20, StartCol: 1, EndLine: 21, EndCol: 2, NumStmt: 1})
 	if lines, note := sourceLines(path, p, &budget); lines != nil || !strings.Contains(note, "edited since the run") {
 		t.Errorf("stale source: %v %q", lines, note)
+	}
+}
+
+// TestReportStatsFile: the stats file as workdir.ReadStats reads it: its
+// lines in the table, as written; the summary and the index take the
+// last line of a repeated key; each line skipped or doubted is a note
+// naming it; a missing file is a note naming it.
+func TestReportStatsFile(t *testing.T) {
+	f := newFixture(t)
+	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\r\nexecs: 1000\r\ngarbage\r\n: 5\r\nexecs: 4000\r\ncorpus: 8")
+	p := build(f.options(""))
+	want := []workdir.Stat{
+		{Key: "target", Value: "FuzzFixture", Line: 1}, {Key: "execs", Value: "1000", Line: 2},
+		{Key: "execs", Value: "4000", Line: 5}, {Key: "corpus", Value: "8", Line: 6},
+	}
+	if !slices.Equal(p.Stats, want) {
+		t.Errorf("table %v, want %v", p.Stats, want)
+	}
+	if p.Title != "gfz report: FuzzFixture" || !slices.Contains(p.Summary, stat{"executions", "4,000"}) || !slices.Contains(p.Summary, stat{"corpus", "8 inputs"}) {
+		t.Errorf("title %q, summary %v; want FuzzFixture, 4,000 executions (the last line), 8 inputs", p.Title, p.Summary)
+	}
+	for _, want := range []string{
+		`stats line 3 skipped: not "key: value"`,
+		`stats line 4 skipped: empty key`,
+		`stats line 5: key "execs" repeats line 2; the last value counts`,
+	} {
+		if !slices.Contains(p.Notes, want) {
+			t.Errorf("notes %q lack %q", p.Notes, want)
+		}
+	}
+
+	out := t.TempDir()
+	missing := filepath.Join(t.TempDir(), "gone")
+	if _, err := WriteIndex(out, []IndexEntry{{Package: "p", Target: "FuzzFixture", Workdir: f.workdir}, {Package: "p", Target: "FuzzGone", Workdir: missing}}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := checkWellFormed(t, string(data))
+	if !strings.Contains(text, "4,000") || strings.Contains(text, "1,000") {
+		t.Errorf("index: want the last execs (4,000):\n%s", text)
+	}
+	if want := "no run statistics: stats file " + filepath.Join(missing, "stats") + ": no such file or directory"; !strings.Contains(text, want) {
+		t.Errorf("index lacks %q:\n%s", want, text)
 	}
 }

@@ -76,37 +76,28 @@ func parsePlotRow(line string) (plotRow, error) {
 	return plotRow{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]}, nil
 }
 
-// stat is one "key: value" line of the stats file.
+// stat is one "key: value" line of a failure report's header, or a
+// figure of the summary.
 type stat struct{ Key, Value string }
 
-// readStats reads the stats file in its order.
-func readStats(path string) (stats []stat, notes []string) {
-	data, err := os.ReadFile(path)
+// readStats reads the stats file (workdir.ReadStats). A missing or
+// unreadable file gives no stats and a note; each line skipped or doubted
+// gives a note naming the file and the line.
+func readStats(path string) (*workdir.Stats, []string) {
+	st, notes, err := workdir.ReadStats(path)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("no run statistics: %v", err)}
 	}
-	for i, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(line, ": ")
-		if !ok {
-			notes = append(notes, fmt.Sprintf("%s line %d skipped: not \"key: value\"", filepath.Base(path), i+1))
-			continue
-		}
-		stats = append(stats, stat{strings.TrimSpace(k), strings.TrimSpace(v)})
+	for i, n := range notes {
+		notes[i] = filepath.Base(path) + " " + n
 	}
-	return stats, notes
+	return st, notes
 }
 
-// lookup returns the value of key in stats ("" if absent).
-func lookup(stats []stat, key string) string {
-	for _, s := range stats {
-		if s.Key == key {
-			return s.Value
-		}
-	}
-	return ""
+// statValue returns the value of key in st ("" if absent).
+func statValue(st *workdir.Stats, key string) string {
+	v, _ := st.Get(key)
+	return v
 }
 
 // failure is one failures/*.txt report.
@@ -222,7 +213,7 @@ func readFailure(path string) failure {
 		return s
 	}
 	f.Message, f.Value, f.Params, f.Stack = get("message"), get("value"), get("params (hex)"), get("stack")
-	f.Kind, f.Reproduce = lookup(f.Fields, "kind"), lookup(f.Fields, "reproduce")
+	f.Kind, f.Reproduce = rf.Get("kind"), rf.Get("reproduce")
 	if f.Input == "" && f.Note == "" {
 		f.Note = "its .input file is missing"
 	}

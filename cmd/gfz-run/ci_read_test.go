@@ -1,0 +1,132 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/workdir"
+)
+
+// bstReport is a real failure report (gfz-run ./testdata/examples/bst,
+// the paths changed).
+const bstReport = `gfz failure report
+signature: "fatal\ngithub.com/gfz-dev/gfz/testdata/examples/bst.FuzzDelete.func1 bst_test.go:38\n"
+target: FuzzDelete
+result: FAILURE
+kind: t.Fatal
+group: 52b8ee6303e8 (fatal at github.com/gfz-dev/gfz/testdata/examples/bst.FuzzDelete.func1 bst_test.go:38)
+found at execution: 119424 (over all workers, as of the supervisor's last count; worker 0 at its execution 68161)
+found by: worker 0, in its execution 68161
+found at: 2026-11-27T00:08:45.711Z (304ms into the run)
+reproduce: /home/dev/gfz/gfzwork/bin/bst.gfz -repro /home/dev/gfz/gfzwork/github.com/gfz-dev/gfz/testdata/examples/bst/FuzzDelete/failures/ca37773e907e.input FuzzDelete
+shrunk: 17 -> 17 bytes, 17 -> 17 choices, 227 executions in 3ms; no smaller input fails the same way under the shrink passes
+original input: /home/dev/gfz/gfzwork/github.com/gfz-dev/gfz/testdata/examples/bst/FuzzDelete/failures/ca37773e907e.original
+
+message:
+	bst_test.go:38: after deleting 1 from [0 1 2 3 4]: got keys [0 2 4], want [0 2 3 4]
+
+value:
+	Custom = &bst.Node{Key:1, Left:&bst.Node{Key:0, Left:(*bst.Node)(nil), Right:(*bst.Node)(nil)}, Right:&bst.Node{Key:4, Left:&bst.Node{Key:2, Left:(*bst.Node)(nil), Right:&bst.Node{Key:3, Left:(*bst.Node)(nil), Right:(*bst.Node)(nil)}}, Right:(*bst.Node)(nil)}}
+	IntRange = 1
+
+original value (before shrinking):
+	Custom = &bst.Node{Key:17, Left:&bst.Node{Key:0, Left:(*bst.Node)(nil), Right:(*bst.Node)(nil)}, Right:&bst.Node{Key:42, Left:&bst.Node{Key:20, Left:(*bst.Node)(nil), Right:&bst.Node{Key:37, Left:(*bst.Node)(nil), Right:(*bst.Node)(nil)}}, Right:(*bst.Node)(nil)}}
+	IntRange = 1
+
+params (hex):
+	0101010000000104010200010300000001
+
+stack:
+	github.com/gfz-dev/gfz/testdata/examples/bst.FuzzDelete.func1
+		/home/dev/gfz/testdata/examples/bst/bst_test.go:38
+`
+
+// TestFailureHeadline: the kind, the message's first line and the
+// reproduce command of a report, as ParseReport reads it.
+func TestFailureHeadline(t *testing.T) {
+	const repro = "/home/dev/gfz/gfzwork/bin/bst.gfz -repro /home/dev/gfz/gfzwork/github.com/gfz-dev/gfz/testdata/examples/bst/FuzzDelete/failures/ca37773e907e.input FuzzDelete"
+	long := strings.Repeat("x", 2<<20) // over the 1 MiB lines the hand parser read
+	for _, tc := range []struct {
+		name, report         string
+		kind, msg, reproduce string
+	}{
+		{"real report", bstReport,
+			"t.Fatal", "bst_test.go:38: after deleting 1 from [0 1 2 3 4]: got keys [0 2 4], want [0 2 3 4]", repro},
+		{"CRLF", strings.ReplaceAll(bstReport, "\n", "\r\n"),
+			"t.Fatal", "bst_test.go:38: after deleting 1 from [0 1 2 3 4]: got keys [0 2 4], want [0 2 3 4]", repro},
+		{"multi-line message", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t  first line  \n\tsecond\n\nstack:\n\tf\n",
+			"panic", "first line", "r"},
+		{"empty message", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t(none)\n",
+			"panic", "(none)", "r"},
+		{"no message section", "gfz failure report\nkind: hang\nreproduce: r\n",
+			"hang", "", "r"},
+		{"no kind, empty kind", "gfz failure report\nkind: \n\nmessage:\n\tm\n",
+			"failure", "m", ""},
+		{"kind and reproduce only in the header", "gfz failure report\nresult: FAILURE\n\nmessage:\n\tm\nkind: fake\nreproduce: fake\n",
+			"failure", "m", ""},
+		{"a message line over 1 MiB", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t" + long + "\n",
+			"panic", long, "r"},
+		{"not a report", "kind: panic\nreproduce: r\nmessage:\n\tm\n",
+			"failure", `(report unreadable: not a gfz failure report (first line is not "gfz failure report"))`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "aaaaaaaaaaaa.txt")
+			if err := os.WriteFile(path, []byte(tc.report), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			kind, msg, repro := failureHeadline(path)
+			if kind != tc.kind || msg != tc.msg || repro != tc.reproduce {
+				t.Errorf("failureHeadline = %q, %.80q, %q; want %q, %.80q, %q", kind, msg, repro, tc.kind, tc.msg, tc.reproduce)
+			}
+		})
+	}
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	if kind, msg, repro := failureHeadline(missing); kind != "failure" || !strings.HasPrefix(msg, "(report unreadable: open "+missing) || repro != "" {
+		t.Errorf("missing report: %q, %q, %q", kind, msg, repro)
+	}
+}
+
+// TestCISummaryStats: the summary table's EXECS, COVERAGE and CORPUS come
+// from each work directory's stats file; "-" for a key absent or empty, or
+// for a work directory without stats.
+func TestCISummaryStats(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		wd := filepath.Join(dir, name)
+		if err := os.MkdirAll(wd, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if data != "" {
+			if err := os.WriteFile(filepath.Join(wd, "stats"), []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return wd
+	}
+	var jobs []*ciJob
+	for _, tc := range []struct{ target, stats string }{
+		{"FuzzA", "target: FuzzA\nexecs: 3532450\ncorpus: 58\ntotal_cov: 106\n"},
+		{"FuzzB", "target: FuzzB\r\nexecs: 12\r\ncorpus: 3\r\ntotal_cov: \r\n"}, // CRLF, empty coverage
+		{"FuzzC", "execs: 1\ngarbage\nexecs: 7\ncorpus"},                        // the last execs; corpus cut
+		{"FuzzD", ""}, // no stats file
+	} {
+		j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: tc.target, wd: write(tc.target, tc.stats), ran: true}
+		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
+		jobs = append(jobs, j)
+	}
+	out := ciSummaryText(jobs, false, filepath.Join(dir, "failures"), dir)
+	for _, want := range []string{
+		`(?m)^example\.com/p +FuzzA +ok +3532450 +106 +58 +0 +0$`,
+		`(?m)^example\.com/p +FuzzB +ok +12 +- +3 +0 +0$`,
+		`(?m)^example\.com/p +FuzzC +ok +7 +- +- +0 +0$`,
+		`(?m)^example\.com/p +FuzzD +ok +- +- +- +0 +0$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("summary lacks %s:\n%s", want, out)
+		}
+	}
+}
