@@ -42,7 +42,6 @@ import (
 	"net/url"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 )
@@ -70,34 +69,25 @@ var statusPipe *os.File
 
 // config is the parsed command line of a fuzz binary.
 type config struct {
-	info         url.Values
+	info url.Values
+	// run holds the run's options, filled by the flags (flags.go) in the
+	// engine's terms: it is the Config of every worker's engine.Run and of
+	// the supervisor, so a flag the engine reads is one field there and
+	// one line in flags.go. (Target is the fuzz target; ReplayOnly is
+	// libFuzzer's -runs=0.)
+	run          engine.Config
 	targets      []string
-	target       string
 	list         bool
-	time         time.Duration
-	runs         int64
-	workdir      string
-	seed         int64
 	repro        []string
-	engine       string
-	feedback     []string // -feedback names (engine.ParseFeedback)
-	timeout      time.Duration
 	coverprofile string
 	report       string // -report DIR
 	verbose      bool
 	workers      int
 	rssLimitMB   int
-	regress      string  // -regress: the package directory ("": off)
-	seedDirs     dirList // -seedcorpus directories
-	replayOnly   bool    // libFuzzer's -runs=0: replay seeds and corpus, then stop
-	// -shrinktime and -shrinkruns (0: no shrinking); shrinkRunsSet tells
-	// whether -shrinkruns was given (otherwise a death's shrink uses
-	// engine.DefaultDeathShrinkRuns).
-	shrinkTime    time.Duration
-	shrinkRuns    int64
-	shrinkRunsSet bool
-	seedgen       seedgenFlags       // -seedgen and its companions (flags.go)
-	worker        *engine.WorkerSpec // set in a worker process
+	regress      string             // -regress: the package directory ("": off)
+	seedDirs     dirList            // -seedcorpus directories
+	seedgen      seedgenFlags       // -seedgen and its companions (flags.go)
+	worker       *engine.WorkerSpec // set in a worker process
 
 	// libFuzzer mode (libfuzzer.go): lf is the libFuzzer part of the
 	// command line (nil: gfz's own command line); workdirSet tells whether
@@ -154,7 +144,7 @@ func Init(info string) {
 		} else {
 			statusPipe = os.NewFile(childStatusFD, "gfz-status")
 		}
-		os.Args = []string{os.Args[0], "-test.run=^" + cfg.target + "$", "-test.timeout=0"}
+		os.Args = []string{os.Args[0], "-test.run=^" + cfg.run.Target + "$", "-test.timeout=0"}
 		return
 	}
 	if cfg.lf != nil {

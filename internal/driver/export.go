@@ -13,6 +13,7 @@ import (
 // child and returns the values it drew, the bytes it read and whether it
 // timed out.
 func Describe(bin, target string, rssLimitMB int) func(ctx context.Context, input []byte, timeout time.Duration) (engine.Rerun, error) {
-	c := &config{target: target, rssLimitMB: rssLimitMB}
+	c := &config{rssLimitMB: rssLimitMB}
+	c.run.Target = target
 	return c.describer(bin)
 }

@@ -16,12 +16,12 @@ func TestFeedbackFlag(t *testing.T) {
 	if code != -1 {
 		t.Fatalf("code %d: %s", code, errb.String())
 	}
-	if want := []string{"cmp", "perf", "mem", "diff"}; !slices.Equal(cfg.feedback, want) {
-		t.Errorf("feedback %q, want %q", cfg.feedback, want)
+	if want := []string{"cmp", "perf", "mem", "diff"}; !slices.Equal(cfg.run.Feedback, want) {
+		t.Errorf("feedback %q, want %q", cfg.run.Feedback, want)
 	}
 	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || len(cfg.feedback) != 0 {
-		t.Errorf("no -feedback: code %d, feedback %q", code, cfg.feedback)
+	if code != -1 || len(cfg.run.Feedback) != 0 {
+		t.Errorf("no -feedback: code %d, feedback %q", code, cfg.run.Feedback)
 	}
 	for _, bad := range []string{"speed", "perf,cov", "PERF"} {
 		errb.Reset()

@@ -94,11 +94,11 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	timeFlag := cliflag.Duration{}
 	timeoutFlag := cliflag.Duration{Auto: true, IsAuto: true}
 	fs.Var(&timeFlag, "time", "stop after `D`, a duration with a unit such as 30s or 1h30m (0: no limit)")
-	fs.Int64Var(&cfg.runs, "runs", 0, "stop after this many executions (0: no limit)")
-	fs.StringVar(&cfg.workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
-	fs.Int64Var(&cfg.seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
+	fs.Int64Var(&cfg.run.Runs, "runs", 0, "stop after this many executions (0: no limit)")
+	fs.StringVar(&cfg.run.Workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
+	fs.Int64Var(&cfg.run.Seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
-	fs.StringVar(&cfg.engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
+	fs.StringVar(&cfg.run.Engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
 	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+" (docs/CLI.md)")
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
@@ -107,7 +107,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.IntVar(&cfg.workers, "workers", runtime.NumCPU(), "number of worker processes; -workers 1 with -seed and -runs is exactly reproducible")
 	shrinkTime := cliflag.Duration{D: engine.DefaultShrinkTime}
 	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
-	fs.Int64Var(&cfg.shrinkRuns, "shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
+	shrinkRuns := fs.Int64("shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	seedgenFlag := cliflag.Duration{}
@@ -137,31 +137,39 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		}
 		return nil, ExitOK
 	}
-	if !slices.Contains(engine.Engines(), cfg.engine) {
-		fmt.Fprintf(stderr, "gfz: unknown engine %q (want %s)\n", cfg.engine, engine.EngineList())
+	if !slices.Contains(engine.Engines(), cfg.run.Engine) {
+		fmt.Fprintf(stderr, "gfz: unknown engine %q (want %s)\n", cfg.run.Engine, engine.EngineList())
 		return nil, ExitUsage
 	}
-	if cfg.feedback, err = engine.ParseFeedback(*feedback); err != nil {
+	if cfg.run.Feedback, err = engine.ParseFeedback(*feedback); err != nil {
 		fmt.Fprintf(stderr, "gfz: -feedback: %v\n", err)
 		return nil, ExitUsage
 	}
-	cfg.time = timeFlag.D
-	cfg.shrinkTime = shrinkTime.D
-	fs.Visit(func(fl *flag.Flag) { cfg.shrinkRunsSet = cfg.shrinkRunsSet || fl.Name == "shrinkruns" })
+	cfg.run.Time = timeFlag.D
+	// -shrinkruns and -shrinktime in the engine's terms: not given, 0
+	// (each bound's own default: a death's shrink runs fewer candidates,
+	// each a process); 0 given, NoShrink.
+	set := flagsSet(fs)
+	if set["shrinkruns"] {
+		cfg.run.ShrinkRuns = shrinkBound(*shrinkRuns)
+	}
+	if set["shrinktime"] {
+		cfg.run.ShrinkTime = shrinkBound(shrinkTime.D)
+	}
 	cfg.seedgen.d = seedgenFlag.D
-	if msg := cfg.seedgen.check(cfg.time, cfg.runs); msg != "" {
+	if msg := cfg.seedgen.check(cfg.run.Time, cfg.run.Runs); msg != "" {
 		fmt.Fprintln(stderr, "gfz: "+msg)
 		return nil, ExitUsage
 	}
 	switch {
 	case timeoutFlag.IsAuto:
-		cfg.timeout = 0 // the engine calibrates it
+		cfg.run.Timeout = 0 // the engine calibrates it
 	case timeoutFlag.D == 0:
-		cfg.timeout = engine.NoTimeout
+		cfg.run.Timeout = engine.NoTimeout
 	default:
-		cfg.timeout = timeoutFlag.D
+		cfg.run.Timeout = timeoutFlag.D
 	}
-	if cfg.runs < 0 || cfg.rssLimitMB < 0 || cfg.shrinkRuns < 0 {
+	if cfg.run.Runs < 0 || cfg.rssLimitMB < 0 || *shrinkRuns < 0 {
 		fmt.Fprintln(stderr, "gfz: -runs, -rss_limit_mb and -shrinkruns must not be negative")
 		return nil, ExitUsage
 	}
@@ -206,23 +214,23 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		fmt.Fprintf(stderr, "gfz: name one fuzz target, not %d (%s)\n", len(named), strings.Join(named, ", "))
 		return nil, ExitUsage
 	case len(named) == 1:
-		cfg.target = named[0]
+		cfg.run.Target = named[0]
 	case len(cfg.targets) == 1:
-		cfg.target = cfg.targets[0]
+		cfg.run.Target = cfg.targets[0]
 	case len(cfg.targets) == 0:
 		fmt.Fprintln(stderr, "gfz: this binary has no fuzz targets")
 		return nil, ExitUsage
 	case cfg.lf != nil && cfg.targetFromExe() != "":
-		cfg.target = cfg.targetFromExe()
+		cfg.run.Target = cfg.targetFromExe()
 	default:
 		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
 		return nil, ExitUsage
 	}
-	if cfg.workdir == "" {
-		cfg.workdir = filepath.Join("gfzwork", cfg.target)
+	if cfg.run.Workdir == "" {
+		cfg.run.Workdir = filepath.Join("gfzwork", cfg.run.Target)
 	}
 	if !engineSet {
-		cfg.engine = cfg.defaultEngine() // native targets have their own
+		cfg.run.Engine = cfg.defaultEngine() // native targets have their own
 	}
 	return cfg, -1
 }
@@ -288,4 +296,13 @@ func (s *seedgenFlags) apply(ecfg *engine.Config, w *engine.WorkerSpec, workers 
 			ecfg.SeedGenRuns = 1
 		}
 	}
+}
+
+// shrinkBound maps a -shrinkruns or -shrinktime value given on the command
+// line to the engine's bound: 0 (do not shrink) is engine.NoShrink.
+func shrinkBound[N int64 | time.Duration](v N) N {
+	if v == 0 {
+		return engine.NoShrink
+	}
+	return v
 }

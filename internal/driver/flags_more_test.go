@@ -45,8 +45,8 @@ func TestDurationFlags(t *testing.T) {
 			}
 			continue
 		}
-		if code != -1 || cfg.time != c.time || cfg.timeout != c.timeout {
-			t.Errorf("%q: code %d, time %v, timeout %v; want -1, %v, %v (%s)", c.args, code, cfg.time, cfg.timeout, c.time, c.timeout, errb.String())
+		if code != -1 || cfg.run.Time != c.time || cfg.run.Timeout != c.timeout {
+			t.Errorf("%q: code %d, time %v, timeout %v; want -1, %v, %v (%s)", c.args, code, cfg.run.Time, cfg.run.Timeout, c.time, c.timeout, errb.String())
 		}
 	}
 	var out, errb bytes.Buffer

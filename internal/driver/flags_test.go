@@ -55,18 +55,18 @@ func TestParseBinaryArgsValues(t *testing.T) {
 	if code != -1 {
 		t.Fatalf("code %d: %s", code, errb.String())
 	}
-	if cfg.target != "FuzzB" || cfg.time != 3*time.Second || cfg.runs != 77 || cfg.seed != 9 || cfg.engine != "random" ||
-		cfg.timeout != 2*time.Second || cfg.workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
+	if cfg.run.Target != "FuzzB" || cfg.run.Time != 3*time.Second || cfg.run.Runs != 77 || cfg.run.Seed != 9 || cfg.run.Engine != "random" ||
+		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
 	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine), ./gfzwork/<target>.
 	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || cfg.seed != 1 || cfg.engine != "zest" || cfg.timeout != 0 || cfg.workdir != filepath.Join("gfzwork", "FuzzA") {
+	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 || cfg.run.Workdir != filepath.Join("gfzwork", "FuzzA") {
 		t.Errorf("defaults %+v", cfg)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.
 	cfg, code = parseArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)
-	if code != -1 || cfg.target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{"a.input", "b.input", "c.input"}) {
+	if code != -1 || cfg.run.Target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{"a.input", "b.input", "c.input"}) {
 		t.Errorf("repro config %+v (code %d)", cfg, code)
 	}
 }

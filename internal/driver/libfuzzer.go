@@ -267,11 +267,11 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 		c.workers = 1 // a libFuzzer binary is one process
 	}
 	if lf.seedZero {
-		c.seed = time.Now().UnixNano() & (1<<62 - 1)
+		c.run.Seed = time.Now().UnixNano() & (1<<62 - 1)
 	}
-	c.replayOnly = lf.replayOnly
+	c.run.ReplayOnly = lf.replayOnly
 	if !set["workdir"] {
-		c.workdir = "" // the parent makes a temporary one
+		c.run.Workdir = "" // the parent makes a temporary one
 	}
 	c.workdirSet = set["workdir"]
 	if lf.closeFDMask&1 != 0 {
@@ -355,17 +355,17 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 			return ExitUsage
 		}
 		defer os.RemoveAll(tmp)
-		cfg.workdir = tmp
+		cfg.run.Workdir = tmp
 		cfg.childArgs = append(append([]string(nil), os.Args[1:]...), "-workdir="+tmp)
 	}
-	corpusDir := filepath.Join(cfg.workdir, "corpus")
+	corpusDir := filepath.Join(cfg.run.Workdir, "corpus")
 	n, err := importCorpora(lf.corpus, corpusDir, cfg.codec())
 	if err != nil {
 		fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 		return ExitUsage
 	}
-	fmt.Fprintf(cfg.stderr, "INFO: Seed: %d\n", cfg.seed)
-	fmt.Fprintf(cfg.stderr, "INFO: gfz %s engine on %s, %d inputs from %d corpus directories\n", cfg.engine, cfg.target, n, len(lf.corpus))
+	fmt.Fprintf(cfg.stderr, "INFO: Seed: %d\n", cfg.run.Seed)
+	fmt.Fprintf(cfg.stderr, "INFO: gfz %s engine on %s, %d inputs from %d corpus directories\n", cfg.run.Engine, cfg.run.Target, n, len(lf.corpus))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	lf.stop = cancel

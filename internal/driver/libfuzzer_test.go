@@ -48,15 +48,15 @@ func TestLibFuzzerArgs(t *testing.T) {
 	if lf == nil {
 		t.Fatal("libFuzzer mode not detected")
 	}
-	if cfg.target != "FuzzB" || cfg.time != 60*time.Second || cfg.timeout != 25*time.Second || cfg.runs != 0 ||
+	if cfg.run.Target != "FuzzB" || cfg.run.Time != 60*time.Second || cfg.run.Timeout != 25*time.Second || cfg.run.Runs != 0 ||
 		cfg.rssLimitMB != 2560 || cfg.workers != 1 || cfg.workdirSet || len(cfg.repro) != 0 {
 		t.Errorf("config %+v", cfg)
 	}
-	if cfg.replayOnly {
+	if cfg.run.ReplayOnly {
 		t.Error("-runs=-1 (no limit) taken for -runs=0 (replay only)")
 	}
 	// libFuzzer's -runs=0: replay the corpus, do not fuzz.
-	if c0, code := parseArgs(testInfo, []string{"-runs=0", "FuzzB", corpus}, &out, &errb); code != -1 || c0.lf == nil || !c0.replayOnly || c0.runs != 0 {
+	if c0, code := parseArgs(testInfo, []string{"-runs=0", "FuzzB", corpus}, &out, &errb); code != -1 || c0.lf == nil || !c0.run.ReplayOnly || c0.run.Runs != 0 {
 		t.Errorf("-runs=0: code %d, config %+v", code, c0)
 	}
 	if !reflect.DeepEqual(lf.corpus, []string{corpus, seeds}) || lf.artifactPrefix != dir+"/" || !lf.printFinalStats ||
@@ -72,7 +72,7 @@ func TestLibFuzzerArgs(t *testing.T) {
 
 	// A file argument runs that input; gfz's flags keep their meaning.
 	cfg, code = parseArgs(testInfo, []string{"-engine=random", "-workers=3", "-runs=100", input, "FuzzA"}, &out, &errb)
-	if code != -1 || cfg.lf == nil || !reflect.DeepEqual(cfg.repro, []string{input}) || cfg.engine != "random" || cfg.workers != 3 || cfg.runs != 100 {
+	if code != -1 || cfg.lf == nil || !reflect.DeepEqual(cfg.repro, []string{input}) || cfg.run.Engine != "random" || cfg.workers != 3 || cfg.run.Runs != 100 {
 		t.Fatalf("file argument: code %d, config %+v: %s", code, cfg, errb.String())
 	}
 	// -merge=1 OUT IN.

@@ -35,10 +35,10 @@ type CodecTarget interface {
 // argument types from the build info, nil (workdir.BytesCodec) for a gfz
 // target.
 func (c *config) codec() workdir.Codec {
-	if c.info == nil || !c.info.Has(NativeInfoKey(c.target)) {
+	if c.info == nil || !c.info.Has(NativeInfoKey(c.run.Target)) {
 		return nil
 	}
-	ts, err := native.ParseTypes(c.info.Get(NativeInfoKey(c.target)))
+	ts, err := native.ParseTypes(c.info.Get(NativeInfoKey(c.run.Target)))
 	if err != nil {
 		return nil // checked by CheckNative in the worker
 	}
@@ -52,12 +52,12 @@ func CheckNative(types native.Types) error {
 	if mode == nil || mode.info == nil {
 		return nil
 	}
-	key := NativeInfoKey(mode.target)
+	key := NativeInfoKey(mode.run.Target)
 	if !mode.info.Has(key) {
-		return fmt.Errorf("fuzz target %s calls f.Fuzz, but gfz-build did not record its argument types: rebuild it with the matching gfz-build", mode.target)
+		return fmt.Errorf("fuzz target %s calls f.Fuzz, but gfz-build did not record its argument types: rebuild it with the matching gfz-build", mode.run.Target)
 	}
 	if got := mode.info.Get(key); got != types.String() {
-		return fmt.Errorf("fuzz target %s: gfz-build recorded the argument types %s, the fuzz function has %s: rebuild it with the matching gfz-build", mode.target, got, types)
+		return fmt.Errorf("fuzz target %s: gfz-build recorded the argument types %s, the fuzz function has %s: rebuild it with the matching gfz-build", mode.run.Target, got, types)
 	}
 	return nil
 }
@@ -111,5 +111,5 @@ func (c *config) defaultEngine() string {
 	if c.codec() != nil {
 		return NativeDefaultEngine
 	}
-	return c.engine
+	return c.run.Engine
 }

@@ -21,8 +21,8 @@ func TestNativeConfig(t *testing.T) {
 	if cfg == nil {
 		t.Fatalf("parseArgs: exit %d", code)
 	}
-	if cfg.engine != NativeDefaultEngine {
-		t.Errorf("native target engine %q, want %q", cfg.engine, NativeDefaultEngine)
+	if cfg.run.Engine != NativeDefaultEngine {
+		t.Errorf("native target engine %q, want %q", cfg.run.Engine, NativeDefaultEngine)
 	}
 	c, ok := cfg.codec().(native.Codec)
 	if !ok || c.Types.String() != "string,int8" {
@@ -39,11 +39,11 @@ func TestNativeConfig(t *testing.T) {
 		t.Errorf("dictionary %q", toks)
 	}
 	cfg, _ = parseArgs(info, []string{"-engine", "zest", "FuzzN"}, io.Discard, io.Discard)
-	if cfg.engine != "zest" {
-		t.Errorf("-engine zest gave %q", cfg.engine)
+	if cfg.run.Engine != "zest" {
+		t.Errorf("-engine zest gave %q", cfg.run.Engine)
 	}
 	cfg, _ = parseArgs(info, []string{"FuzzG"}, io.Discard, io.Discard)
-	if cfg.engine != engine.DefaultEngine || cfg.codec() != nil || cfg.dictionary() != nil {
-		t.Errorf("gfz target: engine %q, codec %v, dictionary %q", cfg.engine, cfg.codec(), cfg.dictionary())
+	if cfg.run.Engine != engine.DefaultEngine || cfg.codec() != nil || cfg.dictionary() != nil {
+		t.Errorf("gfz target: engine %q, codec %v, dictionary %q", cfg.run.Engine, cfg.codec(), cfg.dictionary())
 	}
 }

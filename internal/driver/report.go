@@ -18,7 +18,7 @@ import (
 // none).
 func (c *config) profilePath() string {
 	if c.coverprofile == "" && c.report != "" {
-		return filepath.Join(c.workdir, report.ProfileFile)
+		return filepath.Join(c.run.Workdir, report.ProfileFile)
 	}
 	return c.coverprofile
 }
@@ -38,7 +38,7 @@ func (c *config) withReport(run func(*config) int) int {
 		// report an earlier run's as this one's. The report says so.
 		prof = ""
 	}
-	path, err := report.ForBinary(c.report, c.workdir, prof)
+	path, err := report.ForBinary(c.report, c.run.Workdir, prof)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "gfz: -report: %v\n", err)
 		return ExitUsage

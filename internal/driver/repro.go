@@ -233,12 +233,12 @@ func runChild(exe string, o childOptions) (*childState, error) {
 // failure: -timeout when set, reproDefaultTimeout for "auto", none for 0.
 func (c *config) reproTimeout() time.Duration {
 	switch {
-	case c.timeout == engine.NoTimeout:
+	case c.run.Timeout == engine.NoTimeout:
 		return 0
-	case c.timeout <= 0:
+	case c.run.Timeout <= 0:
 		return reproDefaultTimeout
 	}
-	return c.timeout
+	return c.run.Timeout
 }
 
 // reproArgs returns the arguments of a -repro child running files.
@@ -251,7 +251,7 @@ func (c *config) reproArgs(files []string) []string {
 	for _, f := range files {
 		args = append(args, "-repro", f)
 	}
-	return append(args, c.target)
+	return append(args, c.run.Target)
 }
 
 // superviseRepro runs the -repro files in a child process (this executable
@@ -363,13 +363,13 @@ func (c *config) setupFailure(st *childState) int {
 	code := st.ps.ExitCode()
 	switch {
 	case st.seedsFailed:
-		fmt.Fprintf(c.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", c.target)
+		fmt.Fprintf(c.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", c.run.Target)
 	case code >= childExitBase && code <= childExitBase+ExitUsage:
 		return code - childExitBase // the child printed why
 	case code == 0 || code == 1:
-		fmt.Fprintf(c.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", c.target)
+		fmt.Fprintf(c.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", c.run.Target)
 	default:
-		fmt.Fprintf(c.stderr, "gfz: fuzz target %s: the fuzz process died (%s) before running any input (see its output above)\n", c.target, oneLine(st.crashKind()))
+		fmt.Fprintf(c.stderr, "gfz: fuzz target %s: the fuzz process died (%s) before running any input (see its output above)\n", c.run.Target, oneLine(st.crashKind()))
 	}
 	return ExitUsage
 }
@@ -405,7 +405,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			}
 		}
 		st, err := runChild(exe, childOptions{
-			args: append(c.lfChildArgs(), "-repro", f.Name(), c.target), stdout: io.Discard,
+			args: append(c.lfChildArgs(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {

@@ -17,7 +17,7 @@ func (c *config) outputs() (status, stdout io.Writer) {
 	if !ok || !screen.IsTerminal(f) {
 		return c.stderr, c.stdout
 	}
-	s := screen.New(f, c.target, func() int { return screen.Width(f) })
+	s := screen.New(f, c.run.Target, func() int { return screen.Width(f) })
 	stdout = c.stdout
 	if o, ok := c.stdout.(*os.File); ok && screen.IsTerminal(o) {
 		stdout = s.Stream()

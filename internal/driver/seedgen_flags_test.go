@@ -37,7 +37,7 @@ func TestSeedgenFlags(t *testing.T) {
 	}
 	var ecfg engine.Config
 	cfg.seedgen.apply(&ecfg, nil, 1)
-	if ecfg.SeedGen != 30*time.Second || ecfg.SeedGenEngine != "random" || ecfg.SeedFilter != "par" || cfg.engine != "rl" {
+	if ecfg.SeedGen != 30*time.Second || ecfg.SeedGenEngine != "random" || ecfg.SeedFilter != "par" || cfg.run.Engine != "rl" {
 		t.Fatalf("config %+v", ecfg)
 	}
 	cfg, _ = parseArgs(testInfo, []string{"-seedgen-runs", "10", "-runs", "100", "FuzzA"}, &out, &errb)

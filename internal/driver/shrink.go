@@ -34,7 +34,7 @@ func (c *config) prober(exe string) func(ctx context.Context, input []byte, time
 			timeout = reproDefaultTimeout
 		}
 		st, err := runChild(exe, childOptions{
-			args: []string{"-repro", f.Name(), c.target}, stdout: io.Discard,
+			args: []string{"-repro", f.Name(), c.run.Target}, stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {

@@ -9,20 +9,23 @@ import (
 	"github.com/gfz-dev/gfz/internal/engine"
 )
 
-// TestShrinkFlags: -shrinktime and -shrinkruns reach the engine's and the
-// supervisor's bounds, 0 turns shrinking off, a death's shrink runs at
-// most DefaultDeathShrinkRuns processes unless -shrinkruns is given.
+// TestShrinkFlags: -shrinktime and -shrinkruns reach the run's Config,
+// which the workers' engines and the supervisor share, in the engine's
+// terms: not given, 0 (each bound's default: DefaultShrinkRuns in a worker,
+// DefaultDeathShrinkRuns for a death); given 0, NoShrink (off); otherwise
+// the value.
 func TestShrinkFlags(t *testing.T) {
 	cases := []struct {
-		args            []string
-		runs, deathRuns int64
-		shrinkTime      time.Duration
+		args       []string
+		runs       int64
+		shrinkTime time.Duration
 	}{
-		{nil, engine.DefaultShrinkRuns, engine.DefaultDeathShrinkRuns, engine.DefaultShrinkTime},
-		{[]string{"-shrinkruns", "500", "-shrinktime", "5s"}, 500, 500, 5 * time.Second},
-		{[]string{"-shrinkruns", "7"}, 7, 7, engine.DefaultShrinkTime},
-		{[]string{"-shrinkruns", "0"}, engine.NoShrink, engine.NoShrink, engine.DefaultShrinkTime},
-		{[]string{"-shrinktime", "0"}, engine.DefaultShrinkRuns, engine.DefaultDeathShrinkRuns, engine.NoShrink},
+		{nil, 0, 0},
+		{[]string{"-shrinkruns", "500", "-shrinktime", "5s"}, 500, 5 * time.Second},
+		{[]string{"-shrinkruns", "7"}, 7, 0},
+		{[]string{"-shrinkruns", "0"}, engine.NoShrink, 0},
+		{[]string{"-shrinktime", "0"}, 0, engine.NoShrink},
+		{[]string{"-shrinkruns", "10000", "-shrinktime", "1m"}, 10000, time.Minute}, // the defaults, given: also for deaths
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
@@ -30,11 +33,8 @@ func TestShrinkFlags(t *testing.T) {
 		if code != -1 {
 			t.Fatalf("%q: code %d: %s", c.args, code, errb.String())
 		}
-		if r, d := shrinkBound(cfg.shrinkRuns), shrinkBound(cfg.deathShrinkRuns()); r != c.runs || d != c.deathRuns {
-			t.Errorf("%q: runs %d, death runs %d; want %d, %d", c.args, r, d, c.runs, c.deathRuns)
-		}
-		if d := shrinkBound(cfg.shrinkTime); d != c.shrinkTime {
-			t.Errorf("%q: time %v, want %v", c.args, d, c.shrinkTime)
+		if cfg.run.ShrinkRuns != c.runs || cfg.run.ShrinkTime != c.shrinkTime {
+			t.Errorf("%q: ShrinkRuns %d, ShrinkTime %v; want %d, %v", c.args, cfg.run.ShrinkRuns, cfg.run.ShrinkTime, c.runs, c.shrinkTime)
 		}
 	}
 	var out, errb bytes.Buffer

@@ -68,7 +68,7 @@ func (c *config) parentSetup() (exe string, ok bool) {
 		fmt.Fprintf(c.stderr, "gfz: cannot find own executable: %v\n", err)
 		return "", false
 	}
-	if err := checkSeedFiles(c.target, c.codec()); err != nil {
+	if err := checkSeedFiles(c.run.Target, c.codec()); err != nil {
 		fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 		return "", false
 	}
@@ -95,12 +95,12 @@ func superviseWorkers(cfg *config) int {
 	}
 	var newFailure func(string) (string, error)
 	if cfg.regress != "" {
-		if err := checkRegressDir(cfg.regress, cfg.target); err != nil {
+		if err := checkRegressDir(cfg.regress, cfg.run.Target); err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			return ExitUsage
 		}
 		newFailure = func(input string) (string, error) {
-			return exportRegression(cfg.regress, cfg.target, input, cfg.generatorsDict())
+			return exportRegression(cfg.regress, cfg.run.Target, input, cfg.generatorsDict())
 		}
 	}
 	if cfg.onNewFailure != nil {
@@ -117,14 +117,16 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
-	if w := engine.CmpWarning(cfg.feedback); w != "" {
+	if w := engine.CmpWarning(cfg.run.Feedback); w != "" {
 		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
 	}
+	run := cfg.run
+	run.Status = status
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{
-		Target: cfg.target, Engine: cfg.engine, Seed: cfg.seed, Runs: cfg.runs, Time: cfg.time,
+		Config:         run,
 		DictionaryFile: dictionaryFile(cfg.generatorsDict()),
-		Timeout:        cfg.timeout, RSSLimitMB: cfg.rssLimitMB, Workers: cfg.workers, Workdir: cfg.workdir,
-		Status: status, Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
+		RSSLimitMB:     cfg.rssLimitMB, Workers: cfg.workers,
+		Verbose: cfg.verbose, ErrorExit: childExitBase + ExitUsage,
 		Command: func(w engine.WorkerSpec) *exec.Cmd {
 			cmd := exec.Command(exe, args...)
 			cmd.Env = append(os.Environ(), childEnv+"=1", workerEnv+"="+encodeWorkerSpec(w))
@@ -135,7 +137,6 @@ func superviseWorkers(cfg *config) int {
 		NewFailure: newFailure,
 		Codec:      cfg.codec(),
 		Probe:      cfg.prober(exe),
-		ShrinkRuns: shrinkBound(cfg.deathShrinkRuns()), ShrinkTime: shrinkBound(cfg.shrinkTime),
 	})
 	cfg.summary = sum
 	switch {
@@ -143,18 +144,18 @@ func superviseWorkers(cfg *config) int {
 		// Tell a target that does not call gfz.Fuzz from one whose seeds
 		// the testing package refused (f.Add of another type than
 		// []byte): a -repro child says which on its status pipe.
-		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
+		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.run.Target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
 			if cfg.codec() != nil {
-				fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: its seed corpus was refused (see the message above)\n", cfg.target)
+				fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: its seed corpus was refused (see the message above)\n", cfg.run.Target)
 				return ExitUsage
 			}
-			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.target)
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.run.Target)
 			return ExitUsage
 		}
-		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.target)
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.run.Target)
 		return ExitUsage
 	case err != nil:
-		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.target, err)
+		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.run.Target, err)
 		return ExitUsage
 	case len(sum.Errors) > 0:
 		return ExitUsage // printed loudly by the supervisor
@@ -162,7 +163,7 @@ func superviseWorkers(cfg *config) int {
 		return ExitFailure
 	}
 	if sum.Failures > 0 {
-		fmt.Fprintf(cfg.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(cfg.workdir, "failures"))
+		fmt.Fprintf(cfg.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(cfg.run.Workdir, "failures"))
 	}
 	return ExitOK
 }
@@ -209,11 +210,11 @@ func (c *config) fuzz(f *testing.F, t Target) {
 			// f.Fuzz ended the test (runtime.Goexit) before running
 			// anything: the testing package refused a seed.
 			if _, ok := t.(SeedCollector); ok {
-				fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): the values of f.Add and of the files in testdata/fuzz/%s must match the fuzz function's arguments\n", c.target, c.target)
+				fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): the values of f.Add and of the files in testdata/fuzz/%s must match the fuzz function's arguments\n", c.run.Target, c.run.Target)
 				status.line("seeds", "")
 				return
 			}
-			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): gfz seeds, added with f.Add or in testdata/fuzz/%s, hold a single []byte value\n", c.target, c.target)
+			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: the testing package refused its seed corpus before gfz could run (its message follows): gfz seeds, added with f.Add or in testdata/fuzz/%s, hold a single []byte value\n", c.run.Target, c.run.Target)
 			status.line("seeds", "")
 		}
 	}()
@@ -222,7 +223,7 @@ func (c *config) fuzz(f *testing.F, t Target) {
 		seeds, err = sc.CollectSeeds(f)
 		if err != nil {
 			returned = true
-			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: %v\n", c.target, err)
+			fmt.Fprintf(os.Stderr, "gfz: fuzz target %s: %v\n", c.run.Target, err)
 			status.line("seeds", "")
 			ExitChild(ExitUsage)
 		}
@@ -267,24 +268,10 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ecfg := engine.Config{
-		Target:  c.target,
-		Engine:  c.engine,
-		Seed:    c.seed,
-		Runs:    c.runs,
-		Time:    c.time,
-		Timeout: c.timeout,
-		Workdir: c.workdir,
-		Seeds:   seeds,
-		Status:  c.stderr,
-		// Native targets' raw arguments get the code's literals.
-		Dictionary: c.dictionary(),
-		ReplayOnly: c.replayOnly,
-
-		ShrinkRuns: shrinkBound(c.shrinkRuns),
-		ShrinkTime: shrinkBound(c.shrinkTime),
-	}
-	ecfg.Feedback = c.feedback
+	ecfg := c.run
+	ecfg.Seeds = seeds
+	ecfg.Status = c.stderr
+	ecfg.Dictionary = c.dictionary() // native targets' raw arguments get the code's literals
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
@@ -296,11 +283,11 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	c.seedgen.apply(&ecfg, c.worker, c.workers)
 	if c.verbose && (c.worker == nil || c.worker.ID == 0 && c.worker.Incarnation == 0) {
 		fmt.Fprintf(c.stderr, "gfz: target %s, engine %s, seed %d, %d seed inputs, workdir %s, %d workers, build %s\n",
-			c.target, c.engine, c.seed, len(seeds), c.workdir, c.workers, buildInfo)
+			c.run.Target, c.run.Engine, c.run.Seed, len(seeds), c.run.Workdir, c.workers, buildInfo)
 	}
 	sum, err := engine.Run(ctx, ecfg, t.Executor())
 	if err != nil {
-		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.target, err)
+		fmt.Fprintf(c.stderr, "gfz: %s: %v\n", c.run.Target, err)
 		return ExitUsage
 	}
 	if prof := c.profilePath(); prof != "" && (c.worker == nil || c.worker.ID == 0) {
@@ -313,7 +300,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		return ExitFailure // the engine has printed where the failures are
 	}
 	if sum.Failures > 0 && c.worker == nil {
-		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.workdir, "failures"))
+		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.run.Workdir, "failures"))
 	}
 	return ExitOK
 }
@@ -332,24 +319,4 @@ func writeCoverProfile(path string) error {
 		return fmt.Errorf("-coverprofile: %w", err)
 	}
 	return nil
-}
-
-// shrinkBound maps a -shrinkruns or -shrinktime value to the engine's
-// (0 on the command line turns shrinking off; in the engine 0 is the
-// default).
-func shrinkBound[N int64 | time.Duration](v N) N {
-	if v == 0 {
-		return engine.NoShrink
-	}
-	return v
-}
-
-// deathShrinkRuns is the execution bound of shrinking a failure that
-// kills the process: each candidate is a new -repro process, so without
-// an explicit -shrinkruns it is engine.DefaultDeathShrinkRuns.
-func (c *config) deathShrinkRuns() int64 {
-	if !c.shrinkRunsSet {
-		return min(c.shrinkRuns, engine.DefaultDeathShrinkRuns) // 0 stays "off"
-	}
-	return c.shrinkRuns
 }

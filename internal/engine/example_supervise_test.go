@@ -18,10 +18,11 @@ import (
 // budget and sync flag of the spec). Package gfz does exactly this.
 func ExampleSupervise() {
 	exe, _ := os.Executable()
+	// The run's options, the same the workers' Run gets.
+	run := engine.Config{Target: "FuzzParse", Seed: 1, Time: time.Minute, Timeout: 5 * time.Second,
+		Workdir: "gfzwork/FuzzParse", Status: os.Stderr}
 	sum, err := engine.Supervise(context.Background(), engine.SupervisorConfig{
-		Target: "FuzzParse", Seed: 1, Time: time.Minute, Timeout: 5 * time.Second,
-		RSSLimitMB: 2048, Workers: 2, Workdir: "gfzwork/FuzzParse", Status: os.Stderr,
-		ErrorExit: 82,
+		Config: run, RSSLimitMB: 2048, Workers: 2, ErrorExit: 82,
 		Command: func(spec engine.WorkerSpec) *exec.Cmd {
 			cmd := exec.Command(exe, os.Args[1:]...)
 			cmd.Env = append(os.Environ(), fmt.Sprintf("MY_WORKER=%d,%s,%d,%d,%d,%v",

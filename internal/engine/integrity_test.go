@@ -111,7 +111,7 @@ func TestWorkdirLock(t *testing.T) {
 		!strings.Contains(err.Error(), "process "+strconv.Itoa(cmd.Process.Pid)) {
 		t.Fatalf("Run on a busy work directory: %v", err)
 	}
-	_, err = Supervise(context.Background(), SupervisorConfig{Runs: 10, Workdir: dir})
+	_, err = Supervise(context.Background(), SupervisorConfig{Config: Config{Runs: 10, Workdir: dir}})
 	if !errors.As(err, &busy) {
 		t.Fatalf("Supervise on a busy work directory: %v", err)
 	}
@@ -213,7 +213,7 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 	t.Cleanup(m.close)
 	m.begin(7, []byte{7, 8, 9}, 1234)
 	out := &strings.Builder{}
-	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: out, Describe: describe}, wd: wd, known: map[string]string{},
+	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: out}, Describe: describe}, wd: wd, known: map[string]string{},
 		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}
 	sl := &slot{id: 1, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))

@@ -3,42 +3,38 @@ package engine
 import (
 	"context"
 	"errors"
-	"io"
 	"os/exec"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
-// SupervisorConfig configures Supervise.
+// SupervisorConfig configures Supervise. Its Config holds the run's
+// options, the same value every worker's Run gets (the fuzz binary's flags
+// fill it once): Supervise reads Target, Engine, Seed (worker 0's first
+// process; the others derive theirs from it), Runs (total over all
+// workers), Time, Timeout (a worker stuck in one execution this long is
+// killed and its input saved as a TIMEOUT failure; 0: calibrated;
+// NoTimeout: none), Workdir (shared by all workers), MaxInputSize (the
+// workers' cap too), Status (status
+// lines, failure reports, warnings, the final summary and the workers'
+// "gfz:" messages; nil: none), StatusInterval, and ShrinkRuns and
+// ShrinkTime for the failures that kill a worker (each candidate one
+// -repro process, through Probe; ShrinkRuns 0 there means
+// DefaultDeathShrinkRuns, not DefaultShrinkRuns). The other fields of
+// Config are the workers' alone.
 type SupervisorConfig struct {
-	Target string // fuzz target name, for messages, stats and reports
+	Config
 	// DictionaryFile, if not empty, is written to WORKDIR/dictionary
 	// (workdir.DictionaryFileName) once the run holds the work directory: the
 	// generators' dictionary in the -dict format, which a failure's input
 	// needs to decode into the same values under plain go test.
 	DictionaryFile []byte
-	Engine         string // engine name, for the stats file
-	Seed           int64  // seed of worker 0's first process; the others derive theirs from it
-	Runs           int64  // total executions over all workers (0: no limit)
-	Time           time.Duration
-	// Timeout is the per-input timeout: a worker stuck in one execution
-	// this long is killed and its input saved as a TIMEOUT failure. 0
-	// selects the calibrated default; NoTimeout turns it off.
-	Timeout time.Duration
 	// RSSLimitMB kills a worker whose resident set exceeds this many MiB
 	// (0: no limit); the input it was running is saved as an "out of
 	// memory" failure.
 	RSSLimitMB int
-	Workers    int    // number of worker processes (0: 1)
-	Workdir    string // the work directory shared by all workers
-	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize); it
-	// must be the workers' cap too.
-	MaxInputSize int
-	// Status receives status lines, failure reports, warnings and the
-	// final summary (nil: none), and the workers' "gfz:" messages.
-	Status         io.Writer
-	StatusInterval time.Duration // default 3s
+	Workers    int // number of worker processes (0: 1)
 	// Verbose forwards everything workers write on stderr, not only their
 	// "gfz:" messages.
 	Verbose bool
@@ -81,9 +77,7 @@ type SupervisorConfig struct {
 	// worker with it (shrink_crash.go), each candidate one process, within
 	// ShrinkRuns candidates (0: DefaultDeathShrinkRuns) and ShrinkTime
 	// (0: DefaultShrinkTime); NoShrink in either turns it off.
-	Probe      func(ctx context.Context, input []byte, timeout time.Duration) (sig string, consumed int, err error)
-	ShrinkRuns int64
-	ShrinkTime time.Duration
+	Probe func(ctx context.Context, input []byte, timeout time.Duration) (sig string, consumed int, err error)
 }
 
 // Rerun is what re-running one input in a fresh process found

@@ -179,7 +179,7 @@ func TestCrashSaveError(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	s := &supervisor{cfg: SupervisorConfig{Target: "FuzzX", Status: &out}, wd: wd, known: map[string]string{}, max: 64}
+	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: &out}}, wd: wd, known: map[string]string{}, max: 64}
 	sl := &slot{id: 0, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
