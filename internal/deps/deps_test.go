@@ -29,7 +29,7 @@ var rules = map[string][]string{
 	"internal/userdict":  {},
 	"internal/cliflag":   {},
 	"internal/signature": {},
-	"internal/proc":      {},
+	"internal/proc":      {"internal/signature"},
 	"internal/testmod":   {},
 	"internal/deps":      {},
 	"internal/workdir":   {"internal/signature"},

@@ -71,7 +71,7 @@ type childState struct {
 	waitErr     error
 	kill        string        // signature.KindTimeout, signature.KindOutOfMemory or ""
 	ranFor      time.Duration // the input's running time when killed for a timeout
-	rss         int64         // resident bytes when killed for memory
+	rss         int64         // resident bytes at the watchdog's last look (the one that killed it, for memory)
 	interrupted bool          // a SIGINT or SIGTERM was forwarded
 	tail        string        // the end of the child's stderr
 }
@@ -188,7 +188,7 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var quitAt time.Time
+	dog := proc.Watchdog{Timeout: o.timeout, RSSLimit: int64(o.rssLimitMB) << 20}
 	for waiting := true; waiting; {
 		select {
 		case c.waitErr = <-waitDone:
@@ -203,23 +203,10 @@ func runChild(exe string, o childOptions) (*childState, error) {
 			c.mu.Lock()
 			running, at := c.running, c.inputAt
 			c.mu.Unlock()
-			switch {
-			case c.kill == signature.KindTimeout:
-				if now.Sub(quitAt) >= proc.QuitGrace {
-					_ = cmd.Process.Kill()
-				}
-			case c.kill != "":
-			case o.timeout > 0 && running && now.Sub(at) >= o.timeout:
-				c.kill, c.ranFor, quitAt = signature.KindTimeout, now.Sub(at), now
-				_ = cmd.Process.Signal(syscall.SIGQUIT)
-			case o.rssLimitMB > 0:
-				if rss := proc.RSS(cmd.Process.Pid); rss > int64(o.rssLimitMB)<<20 {
-					c.kill, c.rss = signature.KindOutOfMemory, rss
-					_ = cmd.Process.Kill()
-				}
-			}
+			dog.Tick(cmd.Process, now, running, at)
 		}
 	}
+	c.kill, c.ranFor, c.rss = dog.Kill, dog.RanFor, dog.RSS
 	// What the child wrote before it ended is in the pipe; the deadline
 	// only matters if a process the child started holds the pipe open.
 	_ = pr.SetReadDeadline(time.Now().Add(time.Second))

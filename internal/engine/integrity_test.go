@@ -304,7 +304,7 @@ func TestTimeoutConfirmedByRerun(t *testing.T) {
 			}
 			sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
 			sl.tail.Write([]byte(hang))
-			sl.kill = signature.KindTimeout
+			sl.Kill = signature.KindTimeout
 			s.crash(sl, exitState(t, "kill -QUIT $$"))
 			s.crash(sl, exitState(t, "kill -QUIT $$")) // the same hang again
 			if s.timeouts != 2 {

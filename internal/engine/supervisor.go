@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
@@ -52,6 +51,10 @@ func readCounters(s *shm) counters {
 
 // slot is one worker position; it runs one process (incarnation) at a time.
 type slot struct {
+	// The watchdog of the running process: why the supervisor is killing
+	// it (Kill: "timeout", "out of memory", "stop", killSetup), since when,
+	// and its resident memory at the last tick (RSS, bytes).
+	proc.Watchdog
 	id          int
 	shm         *shm
 	path        string
@@ -65,11 +68,8 @@ type slot struct {
 	everStarted bool
 	lastState   uint64
 	stateSince  time.Time
-	kill        string // why the supervisor is killing it ("timeout", "out of memory", "stop")
-	killAt      time.Time
 	crashStreak int
 	lastCrash   string // execution number and input of the last crash
-	rss         int64  // last measured, bytes
 	startRSS    int64
 }
 
@@ -293,7 +293,7 @@ func (s *supervisor) startWorker(sl *slot) {
 		sl.finished = true
 		return
 	}
-	sl.cmd, sl.running, sl.kill = cmd, true, ""
+	sl.cmd, sl.running, sl.Kill, sl.KillAt = cmd, true, "", time.Time{}
 	sl.lastState, sl.stateSince = 0, time.Now()
 	go func() {
 		_ = cmd.Wait()
@@ -392,36 +392,18 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 	if st != sl.lastState {
 		sl.lastState, sl.stateSince = st, now
 	}
-	if sl.kill == "" && s.timeout > 0 && st&1 != 0 && now.Sub(sl.stateSince) >= s.timeout {
-		// SIGQUIT makes the Go runtime print every goroutine's stack (kept
-		// for the report) and exit; SIGKILL follows if it does not.
-		sl.kill, sl.killAt = signature.KindTimeout, now
-		_ = sl.cmd.Process.Signal(syscall.SIGQUIT)
-	}
-	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.kill == "" {
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.Kill == "" {
 		// The worker needs more than the limit before running any input.
-		sl.kill, sl.killAt = killSetup, now
+		sl.Stop(sl.cmd.Process, now, killSetup)
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
-		_ = sl.cmd.Process.Kill()
 	}
-	if rss := proc.RSS(sl.cmd.Process.Pid); rss > 0 {
-		sl.rss = rss
-		if sl.startRSS == 0 {
-			sl.startRSS = rss
-		}
-		if s.cfg.RSSLimitMB > 0 && rss > int64(s.cfg.RSSLimitMB)<<20 && sl.kill == "" {
-			sl.kill, sl.killAt = signature.KindOutOfMemory, now
-			_ = sl.cmd.Process.Kill()
-		}
-	}
-	if sl.kill != "" && now.Sub(sl.killAt) >= proc.QuitGrace {
-		_ = sl.cmd.Process.Kill()
+	sl.Timeout, sl.RSSLimit = s.timeout, int64(s.cfg.RSSLimitMB)<<20
+	sl.Tick(sl.cmd.Process, now, st&1 != 0, sl.stateSince)
+	if sl.startRSS == 0 {
+		sl.startRSS = sl.RSS
 	}
 	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
-		if sl.kill == "" {
-			sl.kill, sl.killAt = "stop", now
-		}
-		_ = sl.cmd.Process.Kill()
+		sl.Stop(sl.cmd.Process, now, "stop")
 	}
 }
 
@@ -449,20 +431,20 @@ func (s *supervisor) exited(sl *slot) {
 			s.stop("error")
 		}
 		return
-	case sl.kill == killSetup:
+	case sl.Kill == killSetup:
 		sl.finished = true
 		return
-	case sl.kill == signature.KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
+	case sl.Kill == signature.KindOutOfMemory && sl.shm.load(offState) == 0 && !s.stopping:
 		// Over the limit before running a single input: the limit is
 		// below what the worker needs to start, not a failure of the
 		// target.
 		sl.finished = true
-		s.rssSetupError(sl, sl.rss)
+		s.rssSetupError(sl, sl.RSS)
 		return
 	case s.stopping && phase != phaseRunning:
 		sl.finished = true // stopped (Ctrl-C reaches workers too) before or after its engine ran
 		return
-	case phase == phaseNone && !sl.everStarted && sl.kill == "":
+	case phase == phaseNone && !sl.everStarted && sl.Kill == "":
 		sl.finished = true
 		if s.setupErr == nil {
 			if code == s.cfg.ErrorExit {
@@ -473,7 +455,7 @@ func (s *supervisor) exited(sl *slot) {
 		}
 		s.stop("setup")
 		return
-	case sl.kill == "stop":
+	case sl.Kill == "stop":
 		sl.finished = true // killed while stopping: not the target's fault
 		return
 	}

@@ -24,7 +24,7 @@ import (
 func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.crashes++
 	cur, ext, n, _ := sl.shm.current()
-	kind, stack, framed := signature.Classify(sl.tail.String(), ps, sl.kill)
+	kind, stack, framed := signature.Classify(sl.tail.String(), ps, sl.Kill)
 	switch kind {
 	case signature.KindTimeout:
 		s.timeouts++
@@ -40,13 +40,13 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		return
 	}
 	res := Failure
-	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.kill), n)
+	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.Kill), n)
 	if kind == signature.KindTimeout {
 		res = Timeout
 		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
 	}
-	if kind == signature.KindOutOfMemory && sl.kill == signature.KindOutOfMemory {
-		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.rss>>20, s.cfg.RSSLimitMB, n)
+	if kind == signature.KindOutOfMemory && sl.Kill == signature.KindOutOfMemory {
+		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.RSS>>20, s.cfg.RSSLimitMB, n)
 	}
 	input := extendFor(s.wd.Codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: signature.TrimInstrumentation(stack), Signature: sig}

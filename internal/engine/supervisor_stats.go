@@ -174,7 +174,7 @@ func (s *supervisor) writeStats(state string) error {
 	var rssWorkers int64
 	for _, sl := range s.slots {
 		if sl.running {
-			rssWorkers += sl.rss
+			rssWorkers += sl.RSS
 		}
 	}
 	m := s.metrics()
