@@ -113,7 +113,7 @@ func (s *bedivTurns) nextGuide() *childGuide {
 	s.last = t
 	s.ei.mutate(p, s.cand[t])
 	if s.ei.guide == nil {
-		s.ei.guide = newChildGuide(s.f.max, s.f.shm)
+		s.ei.guide = newChildGuide(s.f.max)
 	}
 	s.ei.guide.reset(p, s.ei.over, s.f.r.next())
 	s.running = true

@@ -64,7 +64,7 @@ func (s *eiTurns) nextGuide() *childGuide {
 	}
 	s.mutate(p, s.choices)
 	if s.guide == nil {
-		s.guide = newChildGuide(s.f.max, s.f.shm)
+		s.guide = newChildGuide(s.f.max)
 	}
 	s.guide.reset(p, s.over, s.f.r.next())
 	return s.guide

@@ -558,12 +558,11 @@ func (f *fuzzer) loop() {
 }
 
 // execGuided runs a guided child: its parameters are drawn as it runs
-// (published draw by draw for the watchdog or the supervisor).
+// (published draw by draw for the watchdog or, in a worker, the
+// supervisor: the one place a guide gets the shared memory).
 func (f *fuzzer) execGuided(g *childGuide) Outcome {
 	f.curGuide.Store(g)
-	if f.shm != nil {
-		g.shm = f.shm
-	}
+	g.shm = f.shm
 	out := f.execExt(nil, extSeed(f.cfg.Seed, f.execs), true)
 	f.curGuide.Store(nil)
 	f.cur = g.drawn() // what a recheck or DescribeValues replays

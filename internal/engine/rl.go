@@ -135,7 +135,7 @@ func (s *rlTurns) nextGuide() *childGuide {
 		return nil
 	}
 	if s.guide == nil {
-		s.guide = newChildGuide(s.f.max, s.f.shm)
+		s.guide = newChildGuide(s.f.max)
 		s.guide.pick = s.pick
 	}
 	s.episode = s.episode[:0]
