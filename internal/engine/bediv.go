@@ -68,8 +68,8 @@ const (
 // typed mutation of candidate choices, guide) with the adaptive choice of
 // the candidates.
 type bedivTurns struct {
-	f  *fuzzer
-	ei *eiTurns
+	env strategyEnv
+	ei  *eiTurns
 	// cand are the current parent's choices (indexes into its draws) by
 	// mutation type, made for split with nlearned sites learned structural
 	// (learning only adds sites, so a change of the count means a stale
@@ -85,15 +85,15 @@ type bedivTurns struct {
 	running bool
 }
 
-func newBedivTurns(f *fuzzer) *bedivTurns {
-	return &bedivTurns{f: f, ei: newEITurns(f)}
+func newBedivTurns(env strategyEnv) *bedivTurns {
+	return &bedivTurns{env: env, ei: newEITurns(env)}
 }
 
 // next is used when a parent has no choice to mutate: a Zest child.
 func (s *bedivTurns) next(dst []byte) []byte { return s.ei.next(dst) }
 
 func (s *bedivTurns) nextGuide() *childGuide {
-	if s.f.gex == nil {
+	if !s.ei.guided() {
 		return nil
 	}
 	p := s.ei.turn()
@@ -112,10 +112,7 @@ func (s *bedivTurns) nextGuide() *childGuide {
 	}
 	s.last = t
 	s.ei.mutate(p, s.cand[t])
-	if s.ei.guide == nil {
-		s.ei.guide = newChildGuide(s.f.max, s.f.shm)
-	}
-	s.ei.guide.reset(p, s.ei.over, s.f.r.next())
+	s.ei.guide.reset(p, s.ei.over, s.env.rand().next())
 	s.running = true
 	return s.ei.guide
 }
@@ -123,7 +120,8 @@ func (s *bedivTurns) nextGuide() *childGuide {
 // splitChoices sorts p's choices into s.cand by kind, unless they are
 // sorted for p with the current labels.
 func (s *bedivTurns) splitChoices(p *entry) {
-	learned := len(s.f.sites.structural)
+	sites := s.env.sites()
+	learned := len(sites.structural)
 	if p == s.split && learned == s.nlearned {
 		return
 	}
@@ -136,7 +134,7 @@ func (s *bedivTurns) splitChoices(p *entry) {
 			continue
 		}
 		t := mutValue
-		if s.f.sites.kind(d) == param.Structure {
+		if sites.kind(d) == param.Structure {
 			t = mutStructure
 		}
 		s.cand[t] = append(s.cand[t], int32(i))
@@ -145,7 +143,7 @@ func (s *bedivTurns) splitChoices(p *entry) {
 
 // choose picks the mutation type of the next child (Algorithm 2).
 func (s *bedivTurns) choose() int {
-	r := s.f.r
+	r := s.env.rand()
 	if float64(r.next()>>11)/(1<<53) < bedivEpsilon {
 		return r.below(2)
 	}
@@ -167,14 +165,14 @@ func (s *bedivTurns) reward(x int) float64 {
 	return float64(s.u[x]) / float64(s.n[x])
 }
 
-// executed counts the child for its type's reward (handle has just set
-// f.lastUnique for a VALID or INVALID execution; a failing one ran no
-// whole trace and is not unique) and learns structure labels from a
-// single-choice child.
+// executed counts the child for its type's reward (handle has just
+// observed the trace of a VALID or INVALID execution: env.uniqueTrace; a
+// failing one ran no whole trace and is not unique) and learns structure
+// labels from a single-choice child.
 func (s *bedivTurns) executed(g *childGuide, out Outcome, queued *entry) {
 	t := s.last
 	s.n[t]++
-	if (out.Result == Valid || out.Result == Invalid) && s.f.lastUnique {
+	if (out.Result == Valid || out.Result == Invalid) && s.env.uniqueTrace() {
 		s.u[t]++
 	}
 	s.learn(&out)
@@ -192,14 +190,14 @@ func (s *bedivTurns) learn(out *Outcome) {
 		return
 	}
 	p := s.ei.guide.parent
-	s.f.sites.learn(p, &p.rec.Draws[s.ei.single], out.Record, out.Result)
+	s.env.sites().learn(p, &p.rec.Draws[s.ei.single], out.Record, out.Result)
 }
 
 // bedivFeedback is Zest's feedback with BeDivFuzz-structure's rule for
 // valid inputs: one queued valid input per structural signature.
 //
 // keep reads the record of the execution being decided on
-// (fuzzer.handled). A guided child has one. An execution of plain bytes
+// (strategyEnv.handled). A guided child has one. An execution of plain bytes
 // (a seed, a corpus file, an imported input, a Zest child of a parent
 // without choices) is recorded only by its stability recheck, so the
 // first keep, before the recheck, has no record: it answers Zest's
@@ -209,33 +207,33 @@ func (s *bedivTurns) learn(out *Outcome) {
 // which enqueue makes by a recording run if it has none).
 type bedivFeedback struct {
 	zest  zestFeedback
-	f     *fuzzer
+	env   strategyEnv
 	turns *bedivTurns     // its strategy (learn), or nil
 	seen  map[uint64]bool // signatures of the valid inputs queued
 }
 
-func newBedivFeedback(f *fuzzer, turns *bedivTurns) *bedivFeedback {
-	return &bedivFeedback{zest: zestFeedback{owners: owners{}}, f: f, turns: turns, seen: map[uint64]bool{}}
+func newBedivFeedback(env strategyEnv, turns *bedivTurns) *bedivFeedback {
+	return &bedivFeedback{zest: zestFeedback{owners: owners{}}, env: env, turns: turns, seen: map[uint64]bool{}}
 }
 
 func (fb *bedivFeedback) keep(n novelty, valid bool) bool {
 	if z := fb.zest.keep(n, valid); !z || !valid {
 		return z
 	}
-	out := &fb.f.handled
+	out := fb.env.handled()
 	if out.Record == nil || !recordFits(out.Record, len(out.Consumed)) {
 		return true // no signature yet (see above)
 	}
 	if fb.turns != nil {
 		fb.turns.learn(out)
 	}
-	return !fb.seen[structSig(fb.f.sites, out.Record, out.Consumed)]
+	return !fb.seen[structSig(fb.env.sites(), out.Record, out.Consumed)]
 }
 
 func (fb *bedivFeedback) credit(q []*entry, idx int, m *merged) {
 	fb.zest.credit(q, idx, m)
 	if e := q[idx]; e.valid && e.rec != nil {
-		fb.seen[structSig(fb.f.sites, e.rec, e.data)] = true
+		fb.seen[structSig(fb.env.sites(), e.rec, e.data)] = true
 	}
 }
 

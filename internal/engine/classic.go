@@ -7,7 +7,7 @@ package engine
 // classicChildren children, fixed when the turn starts; mutate makes a
 // child of parent in dst's storage.
 type classicTurns struct {
-	f       *fuzzer
+	env     strategyEnv
 	mutate  func(dst, parent []byte) []byte
 	qi      int  // the current parent
 	left    int  // children still to make in its turn
@@ -17,7 +17,7 @@ type classicTurns struct {
 }
 
 func (s *classicTurns) next(dst []byte) []byte {
-	q := s.f.queue
+	q := s.env.queue()
 	if s.left == 0 {
 		if s.started {
 			s.qi = (s.qi + 1) % len(q)

@@ -30,16 +30,17 @@ func dictOp(r *prng, b []byte, max int, dict [][]byte) []byte {
 	return b
 }
 
-// withDictionary wraps a mutation: when dict is not empty, half of the
-// children get one dictionary operator after it.
-func withDictionary(f *fuzzer, mutate func(dst, parent []byte) []byte) func(dst, parent []byte) []byte {
-	if len(f.cfg.Dictionary) == 0 {
+// withDictionary wraps a mutation: when env's dictionary is not empty,
+// half of the children get one dictionary operator after it.
+func withDictionary(env strategyEnv, mutate func(dst, parent []byte) []byte) func(dst, parent []byte) []byte {
+	dict := env.dictionary()
+	if len(dict) == 0 {
 		return mutate
 	}
 	return func(dst, parent []byte) []byte {
 		c := mutate(dst, parent)
-		if f.r.next()&1 == 0 {
-			c = dictOp(f.r, c, f.max, f.cfg.Dictionary)
+		if r := env.rand(); r.next()&1 == 0 {
+			c = dictOp(r, c, env.maxSize(), dict)
 		}
 		return c
 	}

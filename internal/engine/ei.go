@@ -20,7 +20,7 @@ package engine
 
 // eiTurns is the ei strategy.
 type eiTurns struct {
-	f      *fuzzer
+	env    strategyEnv
 	zest   zestTurns // turn bookkeeping (its next is used for parents without choices)
 	guide  *childGuide
 	over   []override
@@ -33,8 +33,8 @@ type eiTurns struct {
 	single  int32
 }
 
-func newEITurns(f *fuzzer) *eiTurns {
-	return &eiTurns{f: f, zest: zestTurns{f: f}}
+func newEITurns(env strategyEnv) *eiTurns {
+	return &eiTurns{env: env, zest: zestTurns{env: env}}
 }
 
 // next is used when a parent has no choice to mutate: a Zest child.
@@ -54,7 +54,7 @@ func (s *eiTurns) turn() *entry {
 }
 
 func (s *eiTurns) nextGuide() *childGuide {
-	if s.f.gex == nil {
+	if !s.guided() {
 		return nil
 	}
 	p := s.turn()
@@ -63,17 +63,23 @@ func (s *eiTurns) nextGuide() *childGuide {
 		return nil
 	}
 	s.mutate(p, s.choices)
-	if s.guide == nil {
-		s.guide = newChildGuide(s.f.max, s.f.shm)
-	}
-	s.guide.reset(p, s.over, s.f.r.next())
+	s.guide.reset(p, s.over, s.env.rand().next())
 	return s.guide
+}
+
+// guided reports whether children can be guided executions, making
+// s.guide when it can.
+func (s *eiTurns) guided() bool {
+	if s.guide == nil {
+		s.guide = s.env.newGuide()
+	}
+	return s.guide != nil
 }
 
 // mutate fills s.over with new bytes for 1 + Geometric(1/2) distinct
 // choices among cand (indexes into p's draws).
 func (s *eiTurns) mutate(p *entry, cand []int32) {
-	r := s.f.r
+	r := s.env.rand()
 	k := 1
 	for k < len(cand) && k < 32 && r.next()&1 == 0 {
 		k++
@@ -107,6 +113,6 @@ func (s *eiTurns) mutate(p *entry, cand []int32) {
 
 func (s *eiTurns) executed(g *childGuide, out Outcome, queued *entry) {
 	if s.single >= 0 {
-		s.f.sites.learn(g.parent, &g.parent.rec.Draws[s.single], out.Record, out.Result)
+		s.env.sites().learn(g.parent, &g.parent.rec.Draws[s.single], out.Record, out.Result)
 	}
 }

@@ -119,7 +119,7 @@ func TestEIFigure2(t *testing.T) {
 	if d.Offset != 1 || d.N != 2 {
 		t.Fatalf("draw 1 %+v, want the root's has-left? at offset 1", d)
 	}
-	g := newChildGuide(f.max, nil)
+	g := newChildGuide(f.max)
 	g.reset(p, []override{{index: d.Index, bytes: []byte{0}}}, 9)
 	out := f.execGuided(g)
 	if out.Result != Valid {

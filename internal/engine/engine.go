@@ -36,8 +36,8 @@ type fuzzer struct {
 	def   engineDef // the engine (strategy.go)
 	strat strategy
 	fb    feedback
-	// The executor's optional abilities the structure-aware engines use
-	// (nil when it has none).
+	// The executor's optional abilities the structure-aware engines need
+	// (nil when it has none; engines see gex as strategyEnv.newGuide).
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
@@ -47,7 +47,7 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
-	handled    Outcome // what handle's feedback.keep is deciding on (bediv reads its record)
+	handled    Outcome // what handle's feedback.keep is deciding on (strategyEnv.handled)
 	met        metrics // metrics.go: zero mutations, mutation distance
 	max        int
 	r          *prng
@@ -76,7 +76,6 @@ type fuzzer struct {
 
 	child []byte
 	mbuf  merged // the last save's coverage (buffers reused)
-	other func() []byte
 
 	// Stability check (see recheck).
 	snapA, snapB []classWord
@@ -178,7 +177,6 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if f.known, err = wd.KnownFailures(warn); err != nil {
 		return nil, err
 	}
-	f.other = f.randomEntry
 	f.start = time.Now()
 	if cfg.SharedMem != "" {
 		if f.shm, err = openShm(cfg.SharedMem); err != nil {
@@ -558,12 +556,11 @@ func (f *fuzzer) loop() {
 }
 
 // execGuided runs a guided child: its parameters are drawn as it runs
-// (published draw by draw for the watchdog or the supervisor).
+// (published draw by draw for the watchdog or, in a worker, the
+// supervisor: the one place a guide gets the shared memory).
 func (f *fuzzer) execGuided(g *childGuide) Outcome {
 	f.curGuide.Store(g)
-	if f.shm != nil {
-		g.shm = f.shm
-	}
+	g.shm = f.shm
 	out := f.execExt(nil, extSeed(f.cfg.Seed, f.execs), true)
 	f.curGuide.Store(nil)
 	f.cur = g.drawn() // what a recheck or DescribeValues replays

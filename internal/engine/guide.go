@@ -34,6 +34,8 @@ type childGuide struct {
 	log []byte
 	len int
 	n   atomic.Int64 // len, published for the watchdog
+	// shm is the worker's shared memory, where each draw is published
+	// (nil: not a worker). fuzzer.execGuided sets it.
 	shm *shm
 }
 
@@ -43,8 +45,8 @@ type override struct {
 }
 
 // newChildGuide returns a guide for inputs of up to max bytes.
-func newChildGuide(max int, s *shm) *childGuide {
-	return &childGuide{log: make([]byte, max), shm: s}
+func newChildGuide(max int) *childGuide {
+	return &childGuide{log: make([]byte, max)}
 }
 
 // reset prepares g for a child of parent with the given overrides.

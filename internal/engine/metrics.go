@@ -77,8 +77,8 @@ type byteParent interface {
 	lastParent() *entry
 }
 
-func (s *zestTurns) lastParent() *entry    { return s.f.queue[s.qi] }
-func (s *classicTurns) lastParent() *entry { return s.f.queue[s.qi] }
+func (s *zestTurns) lastParent() *entry    { return s.env.queue()[s.qi] }
+func (s *classicTurns) lastParent() *entry { return s.env.queue()[s.qi] }
 func (s *eiTurns) lastParent() *entry      { return s.zest.lastParent() }
 func (s *bedivTurns) lastParent() *entry   { return s.ei.lastParent() }
 func (s *zeugmaTurns) lastParent() *entry  { return s.parent }

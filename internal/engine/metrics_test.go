@@ -251,7 +251,7 @@ func TestMutationDistanceFigure2(t *testing.T) {
 	f := newTestFuzzer(t, "ei", ex, 100)
 	p := &entry{data: []byte{1, 1, 2, 1, 4, 0, 0, 0, 1, 3, 0, 1, 5, 0, 0}, valid: true}
 	f.keepRecord(p, nil)
-	g := newChildGuide(f.max, nil)
+	g := newChildGuide(f.max)
 	g.reset(p, []override{{index: p.rec.Draws[1].Index, bytes: []byte{0}}}, 9)
 	out := f.execGuided(g)
 	f.met.noteDistance(p, out.Record, out.Consumed)

@@ -107,7 +107,7 @@ func (w *rlWin) state() uint64 {
 
 // rlTurns is the rl strategy: the learners and the running episode.
 type rlTurns struct {
-	f        *fuzzer
+	env      strategyEnv
 	r        *prng
 	guide    *childGuide
 	learners map[uint64]*rlLearner // by mix(Site, N)
@@ -122,8 +122,8 @@ type rlTurns struct {
 	unique, validSeen int64
 }
 
-func newRLTurns(f *fuzzer) *rlTurns {
-	return &rlTurns{f: f, r: f.r, learners: map[uint64]*rlLearner{}}
+func newRLTurns(env strategyEnv) *rlTurns {
+	return &rlTurns{env: env, r: env.rand(), learners: map[uint64]*rlLearner{}}
 }
 
 // next is used when the executor cannot run guided executions: random
@@ -131,11 +131,10 @@ func newRLTurns(f *fuzzer) *rlTurns {
 func (*rlTurns) next([]byte) []byte { return nil }
 
 func (s *rlTurns) nextGuide() *childGuide {
-	if s.f.gex == nil {
-		return nil
-	}
 	if s.guide == nil {
-		s.guide = newChildGuide(s.f.max, s.f.shm)
+		if s.guide = s.env.newGuide(); s.guide == nil {
+			return nil
+		}
 		s.guide.pick = s.pick
 	}
 	s.episode = s.episode[:0]
@@ -251,7 +250,7 @@ func inputID(rec *param.Record, data []byte) uint64 {
 // inputs) and saves unique valid inputs (the first rlCorpusCap) and
 // inputs that add coverage.
 type rlFeedback struct {
-	f     *fuzzer
+	env   strategyEnv
 	t     *rlTurns
 	seen  map[uint64]struct{}
 	saved int
@@ -261,15 +260,15 @@ type rlFeedback struct {
 	unique bool
 }
 
-func newRLFeedback(f *fuzzer, t *rlTurns) *rlFeedback {
-	return &rlFeedback{f: f, t: t, seen: map[uint64]struct{}{}, at: -1}
+func newRLFeedback(env strategyEnv, t *rlTurns) *rlFeedback {
+	return &rlFeedback{env: env, t: t, seen: map[uint64]struct{}{}, at: -1}
 }
 
 func (fb *rlFeedback) keep(n novelty, valid bool) bool {
-	if fb.at != fb.f.execs {
-		fb.at = fb.f.execs
+	if at := fb.env.execNumber(); fb.at != at {
+		fb.at = at
 		fb.unique = false
-		out := &fb.f.handled
+		out := fb.env.handled()
 		switch {
 		case !valid:
 			fb.t.reward = rlRewardInvalid

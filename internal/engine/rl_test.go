@@ -122,8 +122,7 @@ func TestRLDeterministic(t *testing.T) {
 // draw's domain and written as itself, so the consumed bytes decode to
 // the chosen values; domains above rlMaxActions get random bytes.
 func TestRLChoosesInDomain(t *testing.T) {
-	f := &fuzzer{r: newPRNG(3)}
-	s := newRLTurns(f)
+	s := newRLTurns(loopView{&fuzzer{r: newPRNG(3)}})
 	for _, n := range []uint64{2, 11, 200, 256} {
 		w := param.BytesFor(n)
 		d := &param.Draw{Width: int32(w), N: n, Site: 99}
@@ -152,8 +151,7 @@ func TestRLChoosesInDomain(t *testing.T) {
 // of the rewards of the episodes that chose c in s, and the greedy
 // choice (probability 1-ε) is the argmax.
 func TestRLMonteCarloUpdate(t *testing.T) {
-	f := &fuzzer{r: newPRNG(5)}
-	s := newRLTurns(f)
+	s := newRLTurns(loopView{&fuzzer{r: newPRNG(5)}})
 	row := &rlRow{q: make([]float64, 3), cnt: make([]uint32, 3)}
 	for _, r := range []float64{20, -1, 0} {
 		s.episode = append(s.episode, rlStep{row: row, a: 1}, rlStep{row: row, a: 2})

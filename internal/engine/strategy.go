@@ -13,8 +13,9 @@ import (
 // worth keeping), registered by name in engines. The loop (fuzzer.loop,
 // fuzzer.handle) is shared: it executes strategy.next's input, checks its
 // coverage, asks feedback.keep, rechecks and saves, and hands a queued
-// input to feedback.credit. Adding an engine is one file defining its
-// strategy and feedback (or reusing some) plus one line in engines.
+// input to feedback.credit. Both are built from a strategyEnv, what they
+// see of the fuzzer. Adding an engine is one file defining its strategy
+// and feedback (or reusing some) plus one line in engines.
 
 // A strategy makes the inputs the loop executes: for a mutation-based
 // engine it picks the parent in the queue, decides how many children each
@@ -49,6 +50,93 @@ type guidedStrategy interface {
 	executed(g *childGuide, out Outcome, queued *entry)
 }
 
+// A strategyEnv is what an engine's strategy and feedback see of the
+// fuzzer: the random source, the queue, the inputs' size limit, guides
+// for guided children, the sources of bytes a mutation may insert, the
+// structure labels, and the execution being handled. They do not see the
+// loop's counters and bookkeeping, the executor, the work directory,
+// shared memory or the watchdog: the loop executes what they return (and
+// publishes it to the watchdog or the supervisor), saves, and counts.
+//
+// An engine is built before Run has set everything up (the size limit,
+// the feedback domains): a strategy asks for a value when it needs it
+// rather than keep it from its build. Only rand is the same for the
+// whole run.
+type strategyEnv interface {
+	// rand is the engine's random source, the run's one PRNG (its draws,
+	// in order, are what makes a run reproducible).
+	rand() *prng
+	// queue is the queue, oldest first. It only grows (the loop appends
+	// saved inputs; feedback.credit sets their resp). A strategy reads
+	// it; it may drop a parent's draw index (entry.byIndex) after its
+	// turn.
+	queue() []*entry
+	// totalEdges is the number of edges in the total coverage (JQF's
+	// maxCoverage: zestChildren).
+	totalEdges() int
+	// maxSize is the inputs' size limit (Config.MaxInputSize).
+	maxSize() int
+	// newGuide returns a new guide for guided children (guide.go) of up
+	// to maxSize bytes, or nil if the executor cannot run guided
+	// executions (the strategy then makes bytes with next). The loop
+	// runs the guides nextGuide returns.
+	newGuide() *childGuide
+	// sites are the structure labels of the choice sites (structure.go),
+	// which single-choice guided children teach.
+	sites() *siteKinds
+	// dictionary is the literal dictionary (Config.Dictionary; may be
+	// empty).
+	dictionary() [][]byte
+	// otherInput returns a queued input at random (nil while the queue
+	// is empty), for splicing.
+	otherInput() []byte
+	// cmpChild makes, with -feedback cmp (cmp.go), a child of parent in
+	// dst's storage with a comparison operand replaced by the value it
+	// was compared with, on some calls; ok is false when it made none
+	// (always without -feedback cmp).
+	cmpChild(dst, parent []byte) (child []byte, ok bool)
+	// handled is the execution feedback.keep is deciding on (its record,
+	// if any, and consumed bytes); it is the stability recheck's
+	// execution when keep is called again after one.
+	handled() *Outcome
+	// uniqueTrace reports whether the last VALID or INVALID execution
+	// handled had a trace (set of branches, diversity.go) not seen
+	// before.
+	uniqueTrace() bool
+	// execNumber is the number of executions so far: the same for an
+	// execution and its stability recheck, so keep can tell that it is
+	// asked again about the same execution.
+	execNumber() int64
+}
+
+// loopView is the fuzzer's strategyEnv.
+type loopView struct{ f *fuzzer }
+
+func (v loopView) rand() *prng          { return v.f.r }
+func (v loopView) queue() []*entry      { return v.f.queue }
+func (v loopView) totalEdges() int      { return v.f.cov.edges }
+func (v loopView) maxSize() int         { return v.f.max }
+func (v loopView) sites() *siteKinds    { return v.f.sites }
+func (v loopView) dictionary() [][]byte { return v.f.cfg.Dictionary }
+func (v loopView) otherInput() []byte   { return v.f.randomEntry() }
+func (v loopView) handled() *Outcome    { return &v.f.handled }
+func (v loopView) uniqueTrace() bool    { return v.f.lastUnique }
+func (v loopView) execNumber() int64    { return v.f.execs }
+
+func (v loopView) newGuide() *childGuide {
+	if v.f.gex == nil {
+		return nil
+	}
+	return newChildGuide(v.f.max)
+}
+
+func (v loopView) cmpChild(dst, parent []byte) ([]byte, bool) {
+	if v.f.cmp == nil {
+		return dst, false
+	}
+	return v.f.cmp.child(v.f.r, dst, parent)
+}
+
 // engineDef describes a registered engine.
 type engineDef struct {
 	// queue tells whether saved inputs are queued (and mutated); if not,
@@ -59,47 +147,48 @@ type engineDef struct {
 	records bool
 	// classes is the hit-count classification of coverage keys.
 	classes *[256]uint8
-	// build makes the engine's parts for f (f.r, f.max, f.queue and
-	// f.cov are the state they may use).
-	build func(f *fuzzer) (strategy, feedback)
+	// build makes the engine's strategy and feedback, which see the
+	// fuzzer through env only.
+	build func(env strategyEnv) (strategy, feedback)
 }
 
 // engines is the engine registry, by -engine name.
 var engines = map[string]engineDef{
 	// Zest as published (JQF ZestGuidance), zest.go.
-	"zest": {queue: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return &zestTurns{f: f}, &zestFeedback{owners: owners{}}
+	"zest": {queue: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		return &zestTurns{env: env}, &zestFeedback{owners: owners{}}
 	}},
 	// Zest_V: gfz's earlier Zest loop with AFL-style byte mutations,
 	// classic.go. (That loop with Zest's mutation, gfz's zest before it
 	// followed JQF, found the bugs of the examples more slowly than zest:
 	// docs/ENGINE.md.)
-	"bytes": {queue: true, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return &classicTurns{f: f, mutate: withDictionary(f, func(dst, parent []byte) []byte { return mutateBytes(f.r, dst, parent, f.max, f.other) })},
+	"bytes": {queue: true, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
+		other := env.otherInput
+		return &classicTurns{env: env, mutate: withDictionary(env, func(dst, parent []byte) []byte { return mutateBytes(env.rand(), dst, parent, env.maxSize(), other) })},
 			&classicFeedback{owners: owners{}}
 	}},
 	// Execution-indexed mutation on the call tree, ei.go.
-	"ei": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return newEITurns(f), &zestFeedback{owners: owners{}}
+	"ei": {queue: true, records: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		return newEITurns(env), &zestFeedback{owners: owners{}}
 	}},
 	// BeDivFuzz: adaptive structure-changing and structure-preserving
 	// mutation, one queued valid input per structure, bediv.go.
-	"bediv": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
-		t := newBedivTurns(f)
-		return t, newBedivFeedback(f, t)
+	"bediv": {queue: true, records: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		t := newBedivTurns(env)
+		return t, newBedivFeedback(env, t)
 	}},
 	// Linked crossover on the call tree with Zest's mutations, zeugma.go.
-	"zeugma": {queue: true, records: true, classes: &hobClasses, build: func(f *fuzzer) (strategy, feedback) {
-		return newZeugmaTurns(f), &zestFeedback{owners: owners{}}
+	"zeugma": {queue: true, records: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		return newZeugmaTurns(env), &zestFeedback{owners: owners{}}
 	}},
 	// RLCheck: blackbox generation guided by Q-learning over the
 	// generator's choice points, rl.go.
-	"rl": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
-		t := newRLTurns(f)
-		return t, newRLFeedback(f, t)
+	"rl": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
+		t := newRLTurns(env)
+		return t, newRLFeedback(env, t)
 	}},
 	// The QuickCheck baseline, classic.go.
-	"random": {queue: false, classes: &aflClasses, build: func(f *fuzzer) (strategy, feedback) {
+	"random": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}
 	}},
 }
@@ -143,7 +232,7 @@ func (f *fuzzer) setEngine(name string) error {
 	f.sites = newSiteKinds()
 	f.div = newDiversity()
 	f.cov = newCoverageWith(def.classes)
-	f.strat, f.fb = def.build(f)
+	f.strat, f.fb = def.build(loopView{f})
 	return nil
 }
 

@@ -15,19 +15,17 @@ const (
 // save during the turn that takes the parent's last responsibility or
 // grows the total coverage shortens it), as JQF does.
 type zestTurns struct {
-	f    *fuzzer
+	env  strategyEnv
 	qi   int // the current parent
 	made int // children made from it in this turn
 }
 
 func (s *zestTurns) next(dst []byte) []byte {
 	p := s.advance().data
-	if s.f.cmp != nil {
-		if c, ok := s.f.cmp.child(s.f.r, dst, p); ok {
-			return c
-		}
+	if c, ok := s.env.cmpChild(dst, p); ok {
+		return c
 	}
-	return mutateZest(s.f.r, dst, p)
+	return mutateZest(s.env.rand(), dst, p)
 }
 
 // advance counts one more child of the current turn, first moving the
@@ -37,8 +35,8 @@ func (s *zestTurns) next(dst []byte) []byte {
 // the loop never spins without executing. The structure-aware engines
 // (ei, bediv, zeugma) take their turns from it too.
 func (s *zestTurns) advance() *entry {
-	q := s.f.queue
-	if s.made >= zestChildren(q[s.qi], s.f.cov.edges) {
+	q := s.env.queue()
+	if s.made >= zestChildren(q[s.qi], s.env.totalEdges()) {
 		s.qi = (s.qi + 1) % len(q)
 		s.made = 0
 	}

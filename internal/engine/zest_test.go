@@ -26,7 +26,6 @@ func newTestFuzzer(t *testing.T, eng string, ex Executor, runs int64) *fuzzer {
 	if err := f.setEngine(eng); err != nil {
 		t.Fatal(err)
 	}
-	f.other = f.randomEntry
 	var err error
 	if f.wd, err = workdir.Open(t.TempDir()); err != nil {
 		t.Fatal(err)

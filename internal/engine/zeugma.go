@@ -63,7 +63,7 @@ const zeugmaDonorTries = 4
 
 // zeugmaTurns is the zeugma strategy.
 type zeugmaTurns struct {
-	f    *fuzzer
+	env  strategyEnv
 	zest zestTurns // turn bookkeeping (qi, made)
 
 	// index maps a key to the spans of queue entries [0, indexed) that
@@ -88,8 +88,8 @@ type zeugmaTurns struct {
 	edits, planned, applied, runs int64
 }
 
-func newZeugmaTurns(f *fuzzer) *zeugmaTurns {
-	return &zeugmaTurns{f: f, zest: zestTurns{f: f}, index: map[spanKey]*donors{}}
+func newZeugmaTurns(env strategyEnv) *zeugmaTurns {
+	return &zeugmaTurns{env: env, zest: zestTurns{env: env}, index: map[spanKey]*donors{}}
 }
 
 // next makes the next child.
@@ -102,7 +102,7 @@ func (s *zeugmaTurns) next(dst []byte) []byte {
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *zeugmaTurns) turn() *entry {
 	p := s.zest.advance()
-	q := s.f.queue
+	q := s.env.queue()
 	if p != s.parent || s.pointsAt != len(q) {
 		s.parent = p
 		s.pointsAt = len(q)
@@ -114,7 +114,7 @@ func (s *zeugmaTurns) turn() *entry {
 // indexNew adds the spans of the entries queued since the last call to
 // the index. The queue only grows, so nothing is ever removed.
 func (s *zeugmaTurns) indexNew() {
-	q := s.f.queue
+	q := s.env.queue()
 	for ; s.indexed < len(q); s.indexed++ {
 		e := q[s.indexed]
 		if e.rec == nil {
@@ -187,7 +187,7 @@ func (s *zeugmaTurns) zeugmaPoints(p *entry, dst []int32) []int32 {
 // points, else a Zest byte mutation (a run of Geometric(mean 4) bytes at a
 // uniform offset, random or, for 1 child in 10, zeros).
 func (s *zeugmaTurns) child(dst []byte, p *entry) []byte {
-	r := s.f.r
+	r := s.env.rand()
 	x := r.next()
 	zero := uint64(uint32(x))*10>>32 == 0 // P = 0.1, as mutateZest
 	n := geoMutations.sample32(uint32(x>>32), r)
@@ -205,7 +205,7 @@ func (s *zeugmaTurns) plan(p *entry, n int) int {
 	if len(s.points) == 0 {
 		return n
 	}
-	r := s.f.r
+	r := s.env.rand()
 	runs := 0
 	var coins uint64
 	for i := range n {
@@ -234,11 +234,11 @@ func (s *zeugmaTurns) plan(p *entry, n int) int {
 // among those with spans of its key (p included), a uniform span of that
 // entry; up to zeugmaDonorTries times.
 func (s *zeugmaTurns) donate(p *entry) (splice, bool) {
-	r := s.f.r
+	r := s.env.rand()
 	pt := &p.rec.Spans[s.points[r.below(len(s.points))]]
 	old := p.data[pt.Start:pt.End]
 	dn := s.index[spanKey{pt.Gen, pt.Type}]
-	q := s.f.queue
+	q := s.env.queue()
 	for range zeugmaDonorTries {
 		// A uniform donor entry, then a uniform span of it.
 		i := r.below(len(dn.starts))
@@ -277,7 +277,7 @@ func (s *zeugmaTurns) apply(dst, parent []byte) []byte {
 			continue // overlaps a splice applied after it
 		}
 		grown := size - int(sp.end-sp.start) + len(sp.from)
-		if grown > s.f.max {
+		if grown > s.env.maxSize() {
 			continue
 		}
 		size, lim = grown, sp.start
