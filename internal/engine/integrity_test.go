@@ -483,3 +483,57 @@ func TestWorkerFailureStamp(t *testing.T) {
 		t.Errorf("time into the run is not measured from the campaign's start:\n%.700s", rep)
 	}
 }
+
+// TestOOMConfirmedByRerun: a worker killed over -rss_limit_mb is reported
+// as an out-of-memory failure only if re-running its input alone exhausts
+// memory again; otherwise (the worker's memory grew over many executions)
+// it is unconfirmed: no failure, a warning, the input kept in unconfirmed/,
+// counted in stats. Without Describe it is reported.
+func TestOOMConfirmedByRerun(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		describe bool
+		rerunSig string // the death the re-run ended in
+		report   bool
+	}{
+		{"repeated", true, signature.KindOutOfMemory, true},
+		{"ran to its end", true, "", false},
+		{"died otherwise", true, "panic: boom\nexample.com/t.f f.go:1\n", false},
+		{"no describe", false, "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+				return Rerun{Values: "k = 7\n", Consumed: 2, Signature: c.rerunSig}, nil
+			})
+			if !c.describe {
+				s.cfg.Describe = nil
+			}
+			s.cfg.RSSLimitMB = 64
+			sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
+			sl.Kill, sl.RSS = signature.KindOutOfMemory, 65<<20
+			s.crash(sl, exitState(t, "kill -KILL $$"))
+			if s.ooms != 1 {
+				t.Errorf("ooms %d, want 1", s.ooms)
+			}
+			reported := len(s.newFiles) == 1 && len(s.known) == 1
+			kept, _ := filepath.Glob(filepath.Join(s.wd.Root, workdir.UnconfirmedDir, "*.input"))
+			warned := strings.Contains(out.String(), "WARNING: worker 1: execution 7 ended with the worker over -rss_limit_mb 64, but its input stayed within the limit when re-run alone")
+			if reported != c.report || warned == c.report || (len(kept) == 1) == c.report || (s.unconfirmedOOM == 1) == c.report {
+				t.Fatalf("reported %v, warned %v, kept %v, unconfirmed %d; want reported %v\n%s", reported, warned, kept, s.unconfirmedOOM, c.report, out)
+			}
+			if c.report {
+				return
+			}
+			if s.unconfirmed != 0 {
+				t.Errorf("an out-of-memory death counted as an unconfirmed timeout")
+			}
+			if err := s.writeStats("done"); err != nil {
+				t.Fatal(err)
+			}
+			stats, _ := os.ReadFile(filepath.Join(s.wd.Root, workdir.StatsFile))
+			if !regexp.MustCompile(`(?m)^unconfirmed_ooms\s*:\s*1$`).Match(stats) {
+				t.Errorf("stats lack unconfirmed_ooms 1:\n%s", stats)
+			}
+		})
+	}
+}

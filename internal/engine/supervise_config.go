@@ -52,11 +52,12 @@ type SupervisorConfig struct {
 	// bytes of input the execution had read when it ended, crashed or hung,
 	// and whether it ran past the timeout. The supervisor uses it for each
 	// new failure that killed a worker: the report shows the values, the
-	// input is saved trimmed to the bytes read, and a timeout that the
-	// re-run does not repeat is kept aside as unconfirmed instead of being
-	// reported (see docs/ENGINE.md, "Timeouts"). nil: such reports have no
-	// values, inputs are saved as published (extended to the size cap) and
-	// every timeout is reported.
+	// input is saved trimmed to the bytes read, and a timeout or an
+	// out-of-memory death that the re-run does not repeat is kept aside as
+	// unconfirmed instead of being reported (see docs/ENGINE.md, "Timeouts"
+	// and "What a worker can die of"). nil: such reports have no values,
+	// inputs are saved as published (extended to the size cap) and every
+	// timeout and out-of-memory death is reported.
 	Describe func(ctx context.Context, input []byte, timeout time.Duration) (Rerun, error)
 	// NewFailure, when set, is called (in the supervisor's goroutine) with
 	// the path of each new failure's saved input, failures/<hash>.input,

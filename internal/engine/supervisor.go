@@ -98,6 +98,7 @@ type supervisor struct {
 	// unconfirmed counts the timeouts that re-running their input did not
 	// repeat (supervisor_crash.go, unconfirmedTimeout).
 	unconfirmed         int
+	unconfirmedOOM      int // the same for deaths by -rss_limit_mb
 	maxCov, maxValidCov int64
 	met                 supMetrics // supervisor_stats.go
 	stopping            bool

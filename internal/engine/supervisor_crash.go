@@ -61,7 +61,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 			if d.Consumed >= 0 && d.Consumed <= len(input) {
 				input = input[:d.Consumed]
 			}
-			confirmed = kind != signature.KindTimeout || d.TimedOut
+			switch kind {
+			case signature.KindTimeout:
+				confirmed = d.TimedOut
+			case signature.KindOutOfMemory:
+				// Confirmed when the input alone exhausts memory again:
+				// otherwise the worker's memory had grown over many
+				// executions, and this input only crossed the line.
+				confirmed = d.Signature == sig
+			}
 			rerun = &d
 		}
 	}
@@ -72,7 +80,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		Found: now, Into: now.Sub(s.start),
 	}
 	if !confirmed {
-		s.unconfirmedTimeout(rep, sl.id, n)
+		s.unconfirmedDeath(rep, kind, sl.id, n)
 		return
 	}
 	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target)
@@ -91,30 +99,41 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.newFailure(path)
 }
 
-// unconfirmedTimeout handles a timeout that re-running its input in a
-// fresh process did not repeat: the input ran to its end within the
-// timeout when run alone. Such a timeout is most likely the machine's (an
-// overloaded machine descheduling the worker, a long pause), not the
-// input's, so it is not reported as a failure; its input and report are
-// kept in unconfirmed/ and a warning says so (the first
-// maxUnconfirmedWarnings times, then once that more are not printed). A
-// hang that only happens sometimes shows up as repeated warnings about one
-// place.
-func (s *supervisor) unconfirmedTimeout(rep *workdir.Report, worker int, n uint64) {
-	s.unconfirmed++
+// unconfirmedDeath handles a timeout or an out-of-memory death that
+// re-running its input in a fresh process did not repeat: the input ran to
+// its end within the timeout, or within the memory limit, when run alone.
+// Such a death is most likely the machine's or the worker's history, not
+// the input's: an overloaded machine descheduling the worker or a long
+// pause; a worker whose memory had grown over many executions (a leak
+// across executions, a cache, garbage not yet collected) until this input
+// crossed the limit. It is not reported as a failure; its input and report
+// are kept in unconfirmed/ and a warning says so (the first
+// maxUnconfirmedWarnings of each kind, then once that more are not
+// printed). The worker is restarted as after any death, so the input gets
+// its next look in a fresh worker; a hang or a memory blow-up that only
+// happens sometimes shows up as repeated warnings about one place.
+func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64) {
+	count, what, key, detail := &s.unconfirmed, "timeout", "unconfirmed_timeouts", fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout)
 	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
+	hint := "raise -timeout if this recurs"
+	if kind == signature.KindOutOfMemory {
+		count, what, key = &s.unconfirmedOOM, "out-of-memory death", "unconfirmed_ooms"
+		detail = fmt.Sprintf("execution %d ended with the worker over -rss_limit_mb %d, but its input stayed within the limit when re-run alone: not reported (the worker's memory had grown over many executions: a leak across executions, a cache, or garbage not yet collected)", n, s.cfg.RSSLimitMB)
+		rep.Info.Message += "; re-run alone in a fresh process, the input stayed within -rss_limit_mb: unconfirmed, not counted as a failure"
+		hint = "if this recurs, look for memory kept from one execution to the next, or raise -rss_limit_mb"
+	}
+	*count++
 	rep.Repro = reproCommand(s.wd.Unconfirmed, workdir.FailureName(rep.Signature), s.cfg.Target)
 	path, err := s.wd.SaveUnconfirmed(rep)
 	if err != nil {
-		s.errorf("could not keep the input of an unconfirmed timeout of worker %d: %v", worker, err)
+		s.errorf("could not keep the input of an unconfirmed %s of worker %d: %v", what, worker, err)
 		return
 	}
 	switch {
-	case s.unconfirmed <= maxUnconfirmedWarnings:
-		s.printf("gfz: WARNING: worker %d: execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause); input kept in %s; raise -timeout if this recurs\n",
-			worker, n, s.timeout, path)
-	case s.unconfirmed == maxUnconfirmedWarnings+1:
-		s.printf("gfz: WARNING: more unconfirmed timeouts: kept in %s and counted in stats (unconfirmed_timeouts), no longer printed\n", s.wd.Unconfirmed)
+	case *count <= maxUnconfirmedWarnings:
+		s.printf("gfz: WARNING: worker %d: %s; input kept in %s; %s\n", worker, detail, path, hint)
+	case *count == maxUnconfirmedWarnings+1:
+		s.printf("gfz: WARNING: more unconfirmed %ss: kept in %s and counted in stats (%s), no longer printed\n", what, s.wd.Unconfirmed, key)
 	}
 }
 

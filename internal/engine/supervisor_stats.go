@@ -194,6 +194,7 @@ func (s *supervisor) writeStats(state string) error {
 		kv("crashes", s.crashes)
 		kv("timeouts", s.timeouts)
 		kv("unconfirmed_timeouts", s.unconfirmed)
+		kv("unconfirmed_ooms", s.unconfirmedOOM)
 		kv("ooms", s.ooms)
 		kv("rss_supervisor_kb", proc.SelfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
@@ -232,6 +233,10 @@ func (s *supervisor) printFinal() {
 	if s.unconfirmed > 0 {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
 			plural(s.unconfirmed, "timeout"), s.wd.Unconfirmed)
+	}
+	if s.unconfirmedOOM > 0 {
+		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
+			plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
 	}
 	if n := len(s.errs); n > 0 {
 		// Each was printed when it happened.
