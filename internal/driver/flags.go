@@ -108,6 +108,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	shrinkTime := cliflag.Duration{D: engine.DefaultShrinkTime}
 	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
 	shrinkRuns := fs.Int64("shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
+	fs.IntVar(&cfg.run.StackLimitMB, "stack_limit_mb", defaultStackLimitMB, "limit every goroutine's stack in the processes that run the target to this many MiB, so that an endless recursion is a stack overflow within milliseconds (0: Go's default, 1 GB)")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	seedgenFlag := cliflag.Duration{}
@@ -169,8 +170,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	default:
 		cfg.run.Timeout = timeoutFlag.D
 	}
-	if cfg.run.Runs < 0 || cfg.rssLimitMB < 0 || *shrinkRuns < 0 {
-		fmt.Fprintln(stderr, "gfz: -runs, -rss_limit_mb and -shrinkruns must not be negative")
+	if cfg.run.Runs < 0 || cfg.rssLimitMB < 0 || *shrinkRuns < 0 || cfg.run.StackLimitMB < 0 {
+		fmt.Fprintln(stderr, "gfz: -runs, -rss_limit_mb, -stack_limit_mb and -shrinkruns must not be negative")
 		return nil, ExitUsage
 	}
 	if floor := rssFloorMB(vals.Get("mapbits")); cfg.rssLimitMB > 0 && cfg.rssLimitMB < floor {
@@ -306,3 +307,9 @@ func shrinkBound[N int64 | time.Duration](v N) N {
 	}
 	return v
 }
+
+// defaultStackLimitMB is -stack_limit_mb's default: deep enough for any
+// parser's legitimate recursion we know of (a frame of a few hundred bytes
+// gives hundreds of thousands of levels), small enough that an endless
+// recursion overflows in milliseconds.
+const defaultStackLimitMB = 64

@@ -110,3 +110,26 @@ func TestReproTimeoutValue(t *testing.T) {
 		}
 	}
 }
+
+// TestStackLimitFlag: -stack_limit_mb reaches the run's Config (64 MiB by
+// default, 0 for Go's own limit); a negative value is refused.
+func TestStackLimitFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 64},
+		{[]string{"-stack_limit_mb", "256"}, 256},
+		{[]string{"-stack_limit_mb", "0"}, 0},
+	} {
+		var out, errb bytes.Buffer
+		cfg, code := parseArgs(testInfo, append(c.args, "FuzzA"), &out, &errb)
+		if code != -1 || cfg.run.StackLimitMB != c.want {
+			t.Errorf("%q: code %d, want -1 and StackLimitMB %d (%s)", c.args, code, c.want, errb.String())
+		}
+	}
+	var out, errb bytes.Buffer
+	if _, code := parseArgs(testInfo, []string{"-stack_limit_mb", "-1", "FuzzA"}, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "must not be negative") {
+		t.Errorf("-stack_limit_mb -1: code %d, %q", code, errb.String())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"testing"
@@ -238,6 +239,9 @@ func (c *config) fuzz(f *testing.F, t Target) {
 		return // the testing package reports why; the parent exits 2
 	}
 	status.line("start", "")
+	if c.run.StackLimitMB > 0 {
+		debug.SetMaxStack(c.run.StackLimitMB << 20) // -repro and -merge children too, not only engine.Run
+	}
 	code := c.runTarget(t, seeds, status)
 	status.line("done", strconv.Itoa(code))
 	os.Exit(childExitBase + code)

@@ -134,6 +134,15 @@ type Config struct {
 	Dictionary [][]byte
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
 	MaxInputSize int
+	// StackLimitMB, if positive, limits every goroutine's stack in the
+	// process to this many MiB (debug.SetMaxStack, process-wide; Run sets
+	// it at its start, a fuzz binary in all its children). An endless
+	// recursion then dies as a stack overflow within milliseconds, where
+	// Go's default (1 GB on 64-bit systems) takes seconds and gigabytes and
+	// loses the race with the per-input timeout or the memory limit. The
+	// supervisor names the limit in a stack overflow's report. 0: Go's
+	// default.
+	StackLimitMB int
 	// Status receives a status line every StatusInterval (default 3s) and a
 	// final summary; nil disables status output.
 	Status         io.Writer

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,6 +124,9 @@ type fuzzer struct {
 // its report, writes the final stats and exits the process with status 1:
 // a hung goroutine cannot be stopped.
 func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
+	if cfg.StackLimitMB > 0 {
+		debug.SetMaxStack(cfg.StackLimitMB << 20)
+	}
 	f := &fuzzer{cfg: cfg, ex: ex, r: newPRNG(cfg.Seed), wdDone: make(chan struct{})}
 	f.recorder, _ = ex.(Recorder)
 	f.gex, _ = ex.(GuidedExecutor)

@@ -45,6 +45,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		res = Timeout
 		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
 	}
+	if kind == "fatal error: stack overflow" && s.cfg.StackLimitMB > 0 {
+		msg += fmt.Sprintf("; goroutine stacks are limited to %d MiB in fuzz workers (-stack_limit_mb %d; raise it for a target that recurses this deep legitimately)", s.cfg.StackLimitMB, s.cfg.StackLimitMB)
+	}
 	if kind == signature.KindOutOfMemory && sl.Kill == signature.KindOutOfMemory {
 		msg = fmt.Sprintf("worker %d: resident memory %d MiB exceeded -rss_limit_mb %d in execution %d", sl.id, sl.RSS>>20, s.cfg.RSSLimitMB, n)
 	}
