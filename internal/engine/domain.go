@@ -44,6 +44,17 @@ type domain interface {
 	stats(kv func(string, any))
 }
 
+// A bracketing domain measures around every execution (fuzzer.execExt):
+// begin is called right before the executor runs, end right after it
+// returns, each execution, recheck and shrink candidate included (begin in
+// f.doms' order, end in the reverse order). setDomains collects them in
+// f.brackets, so a domain that is not one costs nothing per execution. mem
+// is one (it reads the allocation counters).
+type bracketing interface {
+	begin()
+	end()
+}
+
 // A favoring domain makes the inputs it keeps favored, as coverage's
 // responsibility does (entry.resp): credit is called when the execution
 // it committed last is queued, at q[idx]. perf is one (PerfFuzz favors the
@@ -117,6 +128,9 @@ func (f *fuzzer) setDomains() error {
 		}
 		if !slices.Contains(f.doms, d) {
 			f.doms = append(f.doms, d)
+			if b, ok := d.(bracketing); ok {
+				f.brackets = append(f.brackets, b)
+			}
 		}
 	}
 	f.domSaved = make([]int64, len(f.doms))

@@ -105,12 +105,12 @@ type fuzzer struct {
 	outMu     sync.Mutex // serialises status output
 
 	// Feedback domains (domain.go): doms[0] is the target's waypoints;
-	// domSaved counts the inputs saved for each and not for coverage; mem
-	// is set with -feedback mem (it brackets every execution).
+	// domSaved counts the inputs saved for each and not for coverage;
+	// brackets are the domains with per-execution hooks.
 	doms      []domain
 	domSaved  []int64
 	waypoints *waypointDomain
-	mem       *memDomain
+	brackets  []bracketing
 }
 
 // Run fuzzes ex with the engine selected by cfg.Engine until ctx is
@@ -314,17 +314,17 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	if f.cmp != nil {
 		f.cmp.reset()
 	}
-	var out Outcome
-	if f.mem != nil {
-		f.mem.begin()
+	for _, b := range f.brackets {
+		b.begin()
 	}
+	var out Outcome
 	if g := f.curGuide.Load(); g != nil {
 		out = f.gex.ExecGuided(g, ext)
 	} else {
 		out = f.ex.Exec(params, ext)
 	}
-	if f.mem != nil {
-		f.mem.end()
+	for i := len(f.brackets) - 1; i >= 0; i-- {
+		f.brackets[i].end()
 	}
 	if f.shm == nil {
 		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
