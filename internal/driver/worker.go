@@ -117,7 +117,7 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
-	if w := engine.CmpWarning(cfg.feedback); w != "" {
+	for _, w := range engine.FeedbackWarnings(cfg.feedback) {
 		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
 	}
 	sum, err := engine.Supervise(ctx, engine.SupervisorConfig{

@@ -69,15 +69,15 @@ type domain interface {
 	mergeKey() string
 }
 
-// Optional interfaces of a domain. The loop collects the bracketing ones
-// at start (f.brackets), so a domain that is not costs nothing per
-// execution.
+// Optional interfaces of a domain. The loop collects the domains that
+// implement each at start (f.brackets, f.mutators), so a domain that does
+// not costs nothing per execution.
 
 // A bracketing domain measures around every execution (fuzzer.execExt):
 // begin is called right before the executor runs, end right after it
 // returns, each execution, recheck and shrink candidate included (begin in
 // f.doms' order, end in the reverse order). mem reads the allocation
-// counters.
+// counters; cmp switches the comparison probes on for the execution.
 type bracketing interface {
 	begin()
 	end()
@@ -91,10 +91,28 @@ type favoring interface {
 	credit(q []*entry, idx int)
 }
 
+// A mutating domain feeds the engine's mutation with what it measured:
+// cmp, whose comparison operands become tokens (an input-to-state
+// dictionary). child makes, some of the time, a child of parent in dst
+// from them, drawing from r; ok false leaves the child to the engine's
+// own mutation. Engines ask through fuzzer.domainChild (zest does, and
+// the engines that take zest's turns).
+type mutating interface {
+	child(r *prng, dst, parent []byte) (c []byte, ok bool)
+}
+
+// A warning domain needs something a binary may lack (cmp: comparison
+// probes, gfz-build -cmp): warning is what a run of this binary with the
+// domain is told at its start, "" when nothing is missing. Run prints it;
+// a worker does not, its supervisor's caller does (FeedbackWarnings).
+type warning interface {
+	warning() string
+}
+
 // domainDef is a registered domain.
 type domainDef struct {
 	name  string
-	build func() domain // nil: not a domain of this interface (cmp, setFeedback)
+	build func() domain
 	// always: on in every run, not a -feedback name (the target's
 	// waypoints, T.Maximize and T.Minimize: they cost nothing for a
 	// target that reports none).
@@ -108,7 +126,7 @@ type domainDef struct {
 var domains = []domainDef{
 	{name: "perf", build: newPerfDomain},
 	{name: "mem", build: newMemDomain},
-	{name: "cmp"},
+	{name: "cmp", build: newCmpDomain},
 	{name: "waypoint", build: newWaypointDomain, always: true},
 	{name: "diff", build: newDiffDomain},
 }
@@ -117,7 +135,7 @@ var domains = []domainDef{
 // none).
 func registered(name string) domain {
 	for _, d := range domains {
-		if d.name == name && d.build != nil {
+		if d.name == name {
 			return d.build()
 		}
 	}
@@ -163,9 +181,26 @@ func ParseFeedback(s string) ([]string, error) {
 	return out, nil
 }
 
+// FeedbackWarnings returns the warnings a run of this binary with the
+// feedback named gets at its start (a domain needing what the binary
+// lacks: cmp without comparison probes), in the order of feedback. Run
+// prints them, except in a worker: the driver prints them once for the
+// supervisor.
+func FeedbackWarnings(feedback []string) []string {
+	var out []string
+	for _, name := range feedback {
+		if w, ok := registered(name).(warning); ok {
+			if s := w.warning(); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // setDomains makes and starts the always-on domains, then those of
 // cfg.Feedback in its order, and collects the ones with per-execution
-// hooks.
+// hooks and mutation.
 func (f *fuzzer) setDomains() error {
 	names := FeedbackNames()
 	for _, name := range f.cfg.Feedback {
@@ -173,7 +208,7 @@ func (f *fuzzer) setDomains() error {
 			return fmt.Errorf("engine: unknown feedback %q (want %s)", name, FeedbackList())
 		}
 	}
-	f.doms, f.brackets = nil, nil
+	f.doms, f.brackets, f.mutators = nil, nil, nil
 	var on []string
 	for _, d := range domains {
 		if d.always {
@@ -187,15 +222,20 @@ func (f *fuzzer) setDomains() error {
 	}
 	for _, name := range on {
 		d := registered(name)
-		if d == nil {
-			continue // cmp: setFeedback (cmp.go)
-		}
 		if err := d.start(f); err != nil {
 			return err
 		}
 		f.doms = append(f.doms, d)
 		if b, ok := d.(bracketing); ok {
 			f.brackets = append(f.brackets, b)
+		}
+		if m, ok := d.(mutating); ok {
+			f.mutators = append(f.mutators, m)
+		}
+	}
+	if f.cfg.SharedMem == "" { // a worker's supervisor prints them
+		for _, w := range FeedbackWarnings(f.cfg.Feedback) {
+			f.warnf("%s", w)
 		}
 	}
 	f.domSaved = make([]int64, len(f.doms))
@@ -241,6 +281,17 @@ func (f *fuzzer) creditDomains() {
 			fd.credit(f.queue, len(f.queue)-1)
 		}
 	}
+}
+
+// domainChild makes a child of parent from the mutating domains' tokens,
+// the first that makes one (ok false: none did, the engine mutates).
+func (f *fuzzer) domainChild(dst, parent []byte) ([]byte, bool) {
+	for _, m := range f.mutators {
+		if c, ok := m.child(f.r, dst, parent); ok {
+			return c, true
+		}
+	}
+	return dst, false
 }
 
 // domainStats writes the domains' stats keys: saved_<name> for each
@@ -290,9 +341,7 @@ func feedbackSummary(kvs []kvPair) []string {
 	}
 	get := func(k string) string { return lookup(kvs, k) }
 	for _, d := range domains {
-		if d.build != nil {
-			out = append(out, d.build().summary(get)...)
-		}
+		out = append(out, d.build().summary(get)...)
 	}
 	return out
 }

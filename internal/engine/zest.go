@@ -22,10 +22,8 @@ type zestTurns struct {
 
 func (s *zestTurns) next(dst []byte) []byte {
 	p := s.advance().data
-	if s.f.cmp != nil {
-		if c, ok := s.f.cmp.child(s.f.r, dst, p); ok {
-			return c
-		}
+	if c, ok := s.f.domainChild(dst, p); ok {
+		return c
 	}
 	return mutateZest(s.f.r, dst, p)
 }
