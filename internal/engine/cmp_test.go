@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -97,5 +99,43 @@ func TestCmpDomainCheckMerge(t *testing.T) {
 	}
 	if _, err := ParseFeedback("cmp,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Errorf("ParseFeedback(cmp,bogus) = %v", err)
+	}
+}
+
+// TestCmpOperandsFeedMutation: with -feedback cmp, the operands of a saved
+// execution's comparisons feed zest's mutation (fuzzer.domainChild): some
+// children of the parent hold the magic number the parent was compared
+// with, which the byte mutation alone practically never makes. It also
+// fails when the probes are not on during the execution (cmp's begin).
+func TestCmpOperandsFeedMutation(t *testing.T) {
+	const magic = 0x9e3779b9
+	want := binary.LittleEndian.AppendUint32(nil, magic)
+	for _, cmp := range []bool{false, true} {
+		f := newTestFuzzer(t, "zest", &magicExec{src: param.New(nil, 0), magic: magic}, 1000)
+		if cmp {
+			f.cfg.Feedback = []string{"cmp"}
+		}
+		if err := f.setDomains(); err != nil {
+			t.Fatal(err)
+		}
+		if gfzrt.CmpOn {
+			t.Fatal("CmpOn on outside an execution")
+		}
+		if f.handle(f.exec([]byte{1, 2, 3, 4}), false) == nil {
+			t.Fatal("the first input was not queued")
+		}
+		found := 0
+		for range 400 {
+			f.child = f.strat.next(f.child)
+			if bytes.Contains(f.child, want) {
+				found++
+			}
+		}
+		if cmp && found < 10 {
+			t.Errorf("with cmp: %d of 400 children hold the compared operand, want some (about 1 in 8)", found)
+		}
+		if !cmp && found != 0 {
+			t.Errorf("without cmp: %d children hold the operand", found)
+		}
 	}
 }
