@@ -95,8 +95,8 @@ type favoring interface {
 // cmp, whose comparison operands become tokens (an input-to-state
 // dictionary). child makes, some of the time, a child of parent in dst
 // from them, drawing from r; ok false leaves the child to the engine's
-// own mutation. Engines ask through fuzzer.domainChild (zest does, and
-// the engines that take zest's turns).
+// own mutation. Engines ask through fuzzer.domainChild (zestTurns.next
+// does: zest's children, and ei's and bediv's of parents without choices).
 type mutating interface {
 	child(r *prng, dst, parent []byte) (c []byte, ok bool)
 }
