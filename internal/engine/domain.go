@@ -284,8 +284,16 @@ func (f *fuzzer) creditDomains() {
 }
 
 // domainChild makes a child of parent from the mutating domains' tokens,
-// the first that makes one (ok false: none did, the engine mutates).
+// the first that makes one (ok false: none did, the engine mutates). It
+// inlines to a length check when there is none.
 func (f *fuzzer) domainChild(dst, parent []byte) ([]byte, bool) {
+	if len(f.mutators) == 0 {
+		return dst, false
+	}
+	return f.mutatorChild(dst, parent)
+}
+
+func (f *fuzzer) mutatorChild(dst, parent []byte) ([]byte, bool) {
 	for _, m := range f.mutators {
 		if c, ok := m.child(f.r, dst, parent); ok {
 			return c, true
