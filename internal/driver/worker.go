@@ -118,7 +118,7 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
-	if w := engine.CmpWarning(cfg.run.Feedback); w != "" {
+	for _, w := range engine.FeedbackWarnings(cfg.run.Feedback) {
 		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
 	}
 	run := cfg.run

@@ -4,20 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"slices"
 
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
-
-// CmpWarning returns the warning a run with -feedback cmp gets from a
-// binary with no comparison probes (built without gfz-build -cmp), or "".
-func CmpWarning(feedback []string) string {
-	if !slices.Contains(feedback, "cmp") || gfzrt.CmpBuilt() || gfzrt.CmpSites() > 0 {
-		return ""
-	}
-	return "-feedback cmp: this binary has no comparison probes, so cmp feedback does nothing. " +
-		"Rebuild it with comparison probes: gfz-build -cmp (or gfz-run -cmp) with the same packages and flags"
-}
 
 // The cmp domain (FuzzFactory's cmp, with libFuzzer's table of recent
 // compares): gfz-build -cmp's probes record, per comparison site, the
@@ -30,10 +19,13 @@ func CmpWarning(feedback []string) string {
 // where they occur in the child, are overwritten by the other's) or, when
 // the child does not contain them, by overwriting the wanted bytes at a
 // random offset.
+//
+// Besides the domain interface, cmp is a bracketing domain (the probes are
+// reset and on for each execution), a mutating one (the tokens, child)
+// and a warning one (a binary without comparison probes).
 type cmpDomain struct {
-	best   [gfzrt.CmpSize]uint8 // best score per site over the run
-	reach  int                  // sites with a score
-	raised int64                // inputs saved because they raised a score
+	best  [gfzrt.CmpSize]uint8 // best score per site over the run
+	reach int                  // sites with a score
 
 	toks []cmpToken // FIFO of at most maxCmpTokens
 	next int        // next slot to replace once full
@@ -48,13 +40,34 @@ const (
 	cmpMutateOdds = 4   // one child in cmpMutateOdds gets a token
 )
 
-func newCmpDomain() *cmpDomain { return &cmpDomain{have: map[string]bool{}} }
+func newCmpDomain() domain { return &cmpDomain{have: map[string]bool{}} }
 
-// reset clears the probes' per-execution state (before every execution).
-func (c *cmpDomain) reset() { gfzrt.CmpReset() }
+func (c *cmpDomain) name() string { return "cmp" }
+
+func (c *cmpDomain) start(*fuzzer) error { return nil }
+
+// warning is the warning a run with -feedback cmp gets from a binary with
+// no comparison probes (built without gfz-build -cmp), or "".
+func (c *cmpDomain) warning() string {
+	if gfzrt.CmpBuilt() || gfzrt.CmpSites() > 0 {
+		return ""
+	}
+	return "-feedback cmp: this binary has no comparison probes, so cmp feedback does nothing. " +
+		"Rebuild it with comparison probes: gfz-build -cmp (or gfz-run -cmp) with the same packages and flags"
+}
+
+// begin clears the probes' per-execution state and turns them on for the
+// execution; end turns them off. The probes record only while the
+// executor runs, and runtime.CmpOn is off after the run.
+func (c *cmpDomain) begin() {
+	gfzrt.CmpReset()
+	gfzrt.CmpOn = true
+}
+
+func (c *cmpDomain) end() { gfzrt.CmpOn = false }
 
 // check reports whether the execution raised some site's best score.
-func (c *cmpDomain) check() bool {
+func (c *cmpDomain) check(*Outcome, bool) bool {
 	m := &gfzrt.CmpMap
 	for i := 0; i < len(m); i += 8 {
 		if binary.LittleEndian.Uint64(m[i:]) == 0 {
@@ -69,13 +82,9 @@ func (c *cmpDomain) check() bool {
 	return false
 }
 
-// merge folds the execution's scores into the run's and turns its
-// operands into tokens; raised tells whether the input is saved for the
-// cmp domain.
-func (c *cmpDomain) merge(raised bool) {
-	if raised {
-		c.raised++
-	}
+// commit folds the execution's scores into the run's and turns its
+// operands into tokens.
+func (c *cmpDomain) commit(string) {
 	m := &gfzrt.CmpMap
 	for i, s := range m {
 		if s > c.best[i] {
@@ -175,23 +184,25 @@ func (c *cmpDomain) child(r *prng, dst, parent []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// summary is the final status line of the domain.
-func (c *cmpDomain) summary() string {
-	return fmt.Sprintf("cmp: %d comparison sites reached, %d inputs saved for raising a site's matching bits, %d tokens",
-		c.reach, c.raised, len(c.toks))
+func (c *cmpDomain) stats(kv func(string, any)) {
+	kv("cmp_sites", c.reach)
+	kv("cmp_tokens", len(c.toks))
 }
 
-// setFeedback validates cfg.Feedback and turns on the domains this engine
-// implements (cmp); the returned function turns them off.
-func (f *fuzzer) setFeedback() (func(), error) {
-	if !slices.Contains(f.cfg.Feedback, "cmp") {
-		return func() {}, nil
+// summary: the sites reached, the inputs saved for cmp alone (saved_cmp)
+// and the tokens.
+func (c *cmpDomain) summary(get func(string) string) []string {
+	n := get("cmp_sites")
+	if n == "" {
+		return nil
 	}
-	if w := CmpWarning(f.cfg.Feedback); w != "" && f.cfg.SharedMem == "" {
-		f.warnf("%s", w) // a worker's supervisor prints it
+	saved := get("saved_cmp")
+	if saved == "" {
+		saved = "0"
 	}
-	f.cmp = newCmpDomain()
-	gfzrt.CmpReset()
-	gfzrt.CmpOn = true
-	return func() { gfzrt.CmpOn = false }, nil
+	return []string{fmt.Sprintf("cmp: %s comparison sites reached, %s inputs saved for raising a site's matching bits, %s tokens",
+		n, saved, get("cmp_tokens"))}
 }
+
+// mergeKey: the worker that reached most sites reports.
+func (c *cmpDomain) mergeKey() string { return "cmp_sites" }

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -63,39 +65,77 @@ func TestCmpFeedbackSavesRaisedSite(t *testing.T) {
 	}
 }
 
-// The domain alone: a score above the best is "raised", merging records
+// The domain alone: a score above the best is "raised", committing records
 // it, and equal or lower scores are not.
 func TestCmpDomainCheckMerge(t *testing.T) {
-	c := newCmpDomain()
+	c := newCmpDomain().(*cmpDomain)
 	gfzrt.CmpReset()
 	defer gfzrt.CmpReset()
 	gfzrt.CmpInt(5, 32, 0, 0xff)
-	if !c.check() {
+	if !c.check(nil, true) {
 		t.Fatal("first score not raised")
 	}
-	c.merge(true)
-	if c.check() {
+	c.commit("a")
+	if c.check(nil, true) {
 		t.Fatal("same score raised again")
 	}
 	gfzrt.CmpReset()
 	gfzrt.CmpInt(5, 32, 0xf0, 0xff) // 4 more bits
-	if !c.check() {
+	if !c.check(nil, true) {
 		t.Fatal("better score not raised")
 	}
-	c.merge(true)
+	c.commit("b")
 	gfzrt.CmpReset()
 	gfzrt.CmpInt(5, 32, 0x0f, 0xff) // as good, not better
-	if c.check() {
+	if c.check(nil, true) {
 		t.Fatal("equal score raised")
 	}
 	// Tokens: both directions of both comparisons, 4 bytes each.
-	if len(c.toks) != 4 || len(c.toks[0].to) != 4 || c.reach != 1 || c.raised != 2 {
-		t.Errorf("tokens %v, reach %d, raised %d", c.toks, c.reach, c.raised)
+	if len(c.toks) != 4 || len(c.toks[0].to) != 4 || c.reach != 1 {
+		t.Errorf("tokens %v, reach %d", c.toks, c.reach)
 	}
 	if fb, err := ParseFeedback("cmp,perf,mem,diff"); err != nil || len(fb) != 4 {
 		t.Error(fb, err)
 	}
 	if _, err := ParseFeedback("cmp,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Errorf("ParseFeedback(cmp,bogus) = %v", err)
+	}
+}
+
+// TestCmpOperandsFeedMutation: with -feedback cmp, the operands of a saved
+// execution's comparisons feed zest's mutation (fuzzer.domainChild): some
+// children of the parent hold the magic number the parent was compared
+// with, which the byte mutation alone practically never makes. It also
+// fails when the probes are not on during the execution (cmp's begin).
+func TestCmpOperandsFeedMutation(t *testing.T) {
+	const magic = 0x9e3779b9
+	want := binary.LittleEndian.AppendUint32(nil, magic)
+	for _, cmp := range []bool{false, true} {
+		f := newTestFuzzer(t, "zest", &magicExec{src: param.New(nil, 0), magic: magic}, 1000)
+		if cmp {
+			f.cfg.Feedback = []string{"cmp"}
+		}
+		if err := f.setDomains(); err != nil {
+			t.Fatal(err)
+		}
+		if gfzrt.CmpOn {
+			t.Fatal("CmpOn on outside an execution")
+		}
+		if f.handle(f.exec([]byte{1, 2, 3, 4}), false) == nil {
+			t.Fatal("the first input was not queued")
+		}
+		found := 0
+		for range 400 {
+			f.child = f.strat.next(f.child)
+			if bytes.Contains(f.child, want) {
+				found++
+			}
+		}
+		if cmp && found < 10 {
+			t.Errorf("with cmp: %d of 400 children hold the compared operand, want some (about 1 in 8)", found)
+		}
+		if !cmp && found != 0 {
+			t.Errorf("without cmp: %d children hold the operand", found)
+		}
 	}
 }

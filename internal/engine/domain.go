@@ -22,11 +22,22 @@ import (
 // something is saved), so resuming from the corpus (init re-executes it)
 // and importing other workers' entries (syncCorpus) rebuild it: domains
 // need no state of their own on disk.
+//
+// A domain is one file (perf.go, mem.go, cmp.go, waypoint.go) and one entry
+// in the domains registry below: the loop, the stats file, the final
+// summary and the supervisor's merge of its workers' keys all go through
+// the domain interface and the optional interfaces after it.
 
 // A domain is one kind of feedback beyond coverage.
 type domain interface {
-	// reason is the save reason ("+perf") its waypoints are counted under.
-	reason() string
+	// name is the domain's registered name: its -feedback name (but for
+	// the always-on waypoints), the save reason "+name" its waypoints are
+	// counted under (saved_<name> in the stats file) and the prefix of its
+	// own stats keys.
+	name() string
+	// start readies the domain for f's run, before any execution (f.cfg,
+	// f.cov and f.waypoints are set; the domains start in f.doms' order).
+	start(f *fuzzer) error
 	// check reports whether the execution just handled (out; the probe
 	// map and f.cov.lines as coverage.check left them) improves the
 	// domain's aggregate. It remembers what it measured for commit but
@@ -37,11 +48,39 @@ type domain interface {
 	// called when that execution is saved (for whatever reason), with the
 	// name of its corpus file.
 	commit(name string)
-	// stats writes the domain's keys of the stats file, each starting
-	// with the domain's name and an underscore ("perf_max_path"). The
-	// final summary is made from them (feedbackSummary), and so is the
-	// supervisor's merge of its workers' (mergeFeedback).
+	// stats writes the domain's own keys of the stats file (and of a
+	// worker's feedback file), each starting with the domain's name and an
+	// underscore ("perf_max_path").
 	stats(kv func(string, any))
+
+	// summary and mergeKey report the keys stats wrote, for this run or
+	// merged from the workers' feedback files; they depend on nothing
+	// else: the supervisor calls them on a domain it built and never
+	// started.
+
+	// summary returns the final summary's lines about the domain (none
+	// when the domain did not run) made from the stats keys; get returns
+	// a key's value, "" when absent. The saved_<name> counts, summed over
+	// workers, are among the keys.
+	summary(get func(key string) string) []string
+	// mergeKey is the key whose largest value across workers selects the
+	// worker whose keys of the domain the supervisor reports ("": the
+	// first worker's).
+	mergeKey() string
+}
+
+// Optional interfaces of a domain. The loop collects the domains that
+// implement each at start (f.brackets, f.mutators), so a domain that does
+// not costs nothing per execution.
+
+// A bracketing domain measures around every execution (fuzzer.execExt):
+// begin is called right before the executor runs, end right after it
+// returns, each execution, recheck and shrink candidate included (begin in
+// f.doms' order, end in the reverse order). mem reads the allocation
+// counters; cmp switches the comparison probes on for the execution.
+type bracketing interface {
+	begin()
+	end()
 }
 
 // A favoring domain makes the inputs it keeps favored, as coverage's
@@ -52,25 +91,72 @@ type favoring interface {
 	credit(q []*entry, idx int)
 }
 
-// Feedback names (Config.Feedback, the fuzz binary's -feedback): a
-// contract. cmp's domain is built by the comparison-probe feedback.
-var feedbackNames = []string{"perf", "mem", "cmp", "diff"}
+// A mutating domain feeds the engine's mutation with what it measured:
+// cmp, whose comparison operands become tokens (an input-to-state
+// dictionary). child makes, some of the time, a child of parent in dst
+// from them, drawing from r; ok false leaves the child to the engine's
+// own mutation. Engines ask through fuzzer.domainChild (zestTurns.next
+// does: zest's children, and ei's and bediv's of parents without choices).
+type mutating interface {
+	child(r *prng, dst, parent []byte) (c []byte, ok bool)
+}
 
-// domainBuilders makes each named domain for f; a name without a builder
-// is accepted by ParseFeedback but refused by Run.
-var domainBuilders = map[string]func(f *fuzzer) (domain, error){
-	"perf": newPerfDomain,
-	"mem":  newMemDomain,
-	"diff": func(f *fuzzer) (domain, error) { return f.waypoints.enableDiff(), nil },
+// A warning domain needs something a binary may lack (cmp: comparison
+// probes, gfz-build -cmp): warning is what a run of this binary with the
+// domain is told at its start, "" when nothing is missing. Run prints it;
+// a worker does not, its supervisor's caller does (FeedbackWarnings).
+type warning interface {
+	warning() string
+}
+
+// domainDef is a registered domain.
+type domainDef struct {
+	name  string
+	build func() domain
+	// always: on in every run, not a -feedback name (the target's
+	// waypoints, T.Maximize and T.Minimize: they cost nothing for a
+	// target that reports none).
+	always bool
+}
+
+// domains is the feedback domain registry: each domain's name and its
+// builder, which makes a domain that is not yet started (start readies it
+// for a run). Its order is that of FeedbackNames (hence of -feedback's
+// messages) and of the final summary's lines.
+var domains = []domainDef{
+	{name: "perf", build: newPerfDomain},
+	{name: "mem", build: newMemDomain},
+	{name: "cmp", build: newCmpDomain},
+	{name: "waypoint", build: newWaypointDomain, always: true},
+	{name: "diff", build: newDiffDomain},
+}
+
+// registered builds the registered domain named name (nil if there is
+// none).
+func registered(name string) domain {
+	for _, d := range domains {
+		if d.name == name {
+			return d.build()
+		}
+	}
+	return nil
 }
 
 // FeedbackNames returns the names -feedback accepts, in documentation
-// order.
-func FeedbackNames() []string { return slices.Clone(feedbackNames) }
+// order (the registry's).
+func FeedbackNames() []string {
+	var n []string
+	for _, d := range domains {
+		if !d.always {
+			n = append(n, d.name)
+		}
+	}
+	return n
+}
 
 // FeedbackList is FeedbackNames for messages: "a, b, c or d".
 func FeedbackList() string {
-	n := feedbackNames
+	n := FeedbackNames()
 	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
 }
 
@@ -79,12 +165,13 @@ func FeedbackList() string {
 // duplicates. An unknown name is an error naming the valid ones.
 func ParseFeedback(s string) ([]string, error) {
 	var out []string
+	names := FeedbackNames()
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		if !slices.Contains(feedbackNames, name) {
+		if !slices.Contains(names, name) {
 			return nil, fmt.Errorf("unknown feedback %q (want a comma-separated list of %s)", name, FeedbackList())
 		}
 		if !slices.Contains(out, name) {
@@ -94,29 +181,61 @@ func ParseFeedback(s string) ([]string, error) {
 	return out, nil
 }
 
-// setDomains makes the domains of cfg.Feedback. The waypoint domain (the
-// target's T.Maximize and T.Minimize) is always on: it costs nothing for
-// a target that reports no waypoint.
+// FeedbackWarnings returns the warnings a run of this binary with the
+// feedback named gets at its start (a domain needing what the binary
+// lacks: cmp without comparison probes), in the order of feedback. Run
+// prints them, except in a worker: the driver prints them once for the
+// supervisor.
+func FeedbackWarnings(feedback []string) []string {
+	var out []string
+	for _, name := range feedback {
+		if w, ok := registered(name).(warning); ok {
+			if s := w.warning(); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// setDomains makes and starts the always-on domains, then those of
+// cfg.Feedback in its order, and collects the ones with per-execution
+// hooks and mutation.
 func (f *fuzzer) setDomains() error {
-	f.waypoints = newWaypointDomain()
-	f.doms = []domain{f.waypoints}
+	names := FeedbackNames()
 	for _, name := range f.cfg.Feedback {
-		if !slices.Contains(feedbackNames, name) {
+		if !slices.Contains(names, name) {
 			return fmt.Errorf("engine: unknown feedback %q (want %s)", name, FeedbackList())
 		}
-		if name == "cmp" {
-			continue // not a domain of this interface: setFeedback (cmp.go)
+	}
+	f.doms, f.brackets, f.mutators = nil, nil, nil
+	var on []string
+	for _, d := range domains {
+		if d.always {
+			on = append(on, d.name)
 		}
-		build := domainBuilders[name]
-		if build == nil {
-			return fmt.Errorf("engine: feedback %q is not available in this build", name)
+	}
+	for _, name := range f.cfg.Feedback {
+		if !slices.Contains(on, name) {
+			on = append(on, name)
 		}
-		d, err := build(f)
-		if err != nil {
+	}
+	for _, name := range on {
+		d := registered(name)
+		if err := d.start(f); err != nil {
 			return err
 		}
-		if !slices.Contains(f.doms, d) {
-			f.doms = append(f.doms, d)
+		f.doms = append(f.doms, d)
+		if b, ok := d.(bracketing); ok {
+			f.brackets = append(f.brackets, b)
+		}
+		if m, ok := d.(mutating); ok {
+			f.mutators = append(f.mutators, m)
+		}
+	}
+	if f.cfg.SharedMem == "" { // a worker's supervisor prints them
+		for _, w := range FeedbackWarnings(f.cfg.Feedback) {
+			f.warnf("%s", w)
 		}
 	}
 	f.domSaved = make([]int64, len(f.doms))
@@ -164,11 +283,30 @@ func (f *fuzzer) creditDomains() {
 	}
 }
 
-// domainStats writes the domains' stats keys: saved_<reason> for each
+// domainChild makes a child of parent from the mutating domains' tokens,
+// the first that makes one (ok false: none did, the engine mutates). It
+// inlines to a length check when there is none.
+func (f *fuzzer) domainChild(dst, parent []byte) ([]byte, bool) {
+	if len(f.mutators) == 0 {
+		return dst, false
+	}
+	return f.mutatorChild(dst, parent)
+}
+
+func (f *fuzzer) mutatorChild(dst, parent []byte) ([]byte, bool) {
+	for _, m := range f.mutators {
+		if c, ok := m.child(f.r, dst, parent); ok {
+			return c, true
+		}
+	}
+	return dst, false
+}
+
+// domainStats writes the domains' stats keys: saved_<name> for each
 // domain (inputs saved for it and not for coverage), then each domain's own.
 func (f *fuzzer) domainStats(kv func(string, any)) {
 	for i, d := range f.doms {
-		kv("saved_"+strings.TrimPrefix(d.reason(), "+"), f.domSaved[i])
+		kv("saved_"+d.name(), f.domSaved[i])
 	}
 	for _, d := range f.doms {
 		d.stats(kv)
@@ -196,9 +334,9 @@ func lookup(kvs []kvPair, k string) string {
 }
 
 // feedbackSummary makes the final summary's lines about the feedback
-// domains from their stats keys: the inputs saved for them alone, then
-// each domain's best (for perf, the slowest input and its top edges
-// against the corpus median).
+// domains from their stats keys (this run's, or the workers' merged): the
+// inputs saved for them alone, then each registered domain's summary, in
+// the registry's order.
 func feedbackSummary(kvs []kvPair) []string {
 	var out, saved []string
 	for _, p := range kvs {
@@ -209,21 +347,9 @@ func feedbackSummary(kvs []kvPair) []string {
 	if len(saved) > 0 {
 		out = append(out, "feedback: inputs saved for a feedback domain alone: "+strings.Join(saved, ", "))
 	}
-	if s := lookup(kvs, "perf_slowest"); s != "" {
-		out = append(out,
-			fmt.Sprintf("perf: slowest input %s: path length %s (corpus median %s), max edge count %s",
-				s, lookup(kvs, "perf_slowest_path"), lookup(kvs, "perf_median_path"), lookup(kvs, "perf_max_edge")),
-			"perf: its top edges, hits (corpus median): "+lookup(kvs, "perf_slowest_edges"))
-	}
-	if s := lookup(kvs, "mem_largest"); s != "" {
-		out = append(out, fmt.Sprintf("mem: most allocating input %s: %s bytes; most heap objects in one execution %s",
-			s, lookup(kvs, "mem_max_bytes"), lookup(kvs, "mem_max_objects")))
-	}
-	if n := lookup(kvs, "waypoint_keys"); n != "" {
-		out = append(out, fmt.Sprintf("waypoints: %s keys, best %s", n, lookup(kvs, "waypoint_best")))
-	}
-	if n := lookup(kvs, "diff_keys"); n != "" && n != "0" {
-		out = append(out, fmt.Sprintf("diff: %s keys, largest divergence %s", n, lookup(kvs, "diff_max")))
+	get := func(k string) string { return lookup(kvs, k) }
+	for _, d := range domains {
+		out = append(out, d.build().summary(get)...)
 	}
 	return out
 }

@@ -326,3 +326,140 @@ func TestPerfFavorsMaxHolders(t *testing.T) {
 		t.Error("an input below the maximum took the favor")
 	}
 }
+
+// testDomain is a domain the tests register (registerTestDomain): it keeps
+// the largest first byte of an execution's consumed input (a max reducer),
+// and, as a bracketing domain, counts its per-execution hooks.
+type testDomain struct {
+	best, last   byte
+	begins, ends int
+	unpaired     int  // a begin after a begin, or an end without one
+	inExec       bool // between begin and end
+	started      bool
+}
+
+func (d *testDomain) name() string { return "test" }
+
+func (d *testDomain) start(*fuzzer) error { d.started = true; return nil }
+
+func (d *testDomain) check(out *Outcome, valid bool) bool {
+	d.last = 0
+	if len(out.Consumed) > 0 {
+		d.last = out.Consumed[0]
+	}
+	return d.last > d.best
+}
+
+func (d *testDomain) commit(string) { d.best = max(d.best, d.last) }
+
+func (d *testDomain) stats(kv func(string, any)) {
+	kv("test_best", d.best)
+	kv("test_hooks", d.begins)
+}
+
+func (d *testDomain) summary(get func(string) string) []string {
+	if b := get("test_best"); b != "" {
+		return []string{"test: best " + b + ", saved for it alone " + get("saved_test")}
+	}
+	return nil
+}
+
+func (d *testDomain) mergeKey() string { return "test_best" }
+
+func (d *testDomain) begin() {
+	if d.inExec {
+		d.unpaired++
+	}
+	d.begins++
+	d.inExec = true
+}
+
+func (d *testDomain) end() {
+	if !d.inExec {
+		d.unpaired++
+	}
+	d.ends++
+	d.inExec = false
+}
+
+// registerTestDomain adds d, named "test", to the registry for the test:
+// every build returns d itself, so that the test can look at the one a
+// run used.
+func registerTestDomain(t *testing.T, d *testDomain) {
+	t.Helper()
+	old := domains
+	domains = append(slices.Clip(domains), domainDef{name: "test", build: func() domain { return d }})
+	t.Cleanup(func() { domains = old })
+}
+
+// TestDomainRegistry: a domain is one registry entry. Registered once, it
+// is a -feedback name (FeedbackNames, FeedbackList, ParseFeedback); a run
+// with it saves what it improves and counts it as saved_<name>; its own
+// stats keys are written, its summary is in the final output, and the
+// supervisor merges its keys by its own mergeKey.
+func TestDomainRegistry(t *testing.T) {
+	d := &testDomain{}
+	registerTestDomain(t, d)
+	if n := FeedbackNames(); n[len(n)-1] != "test" || slices.Contains(n, "waypoint") {
+		t.Errorf("FeedbackNames %q: want the registered domain last, and no always-on one", n)
+	}
+	if l := FeedbackList(); !strings.HasSuffix(l, "diff or test") {
+		t.Errorf("FeedbackList %q", l)
+	}
+	if fb, err := ParseFeedback("test,perf"); err != nil || !slices.Equal(fb, []string{"test", "perf"}) {
+		t.Errorf("ParseFeedback: %q, %v", fb, err)
+	}
+
+	ex := newByteExec(func(byte, *Outcome) {})
+	dir := t.TempDir()
+	var status strings.Builder
+	run(t, Config{Seed: 1, Runs: 3, Workdir: dir, Seeds: [][]byte{{3}, {5}, {4}}, Feedback: []string{"test"},
+		Timeout: NoTimeout, Status: &status}, ex)
+	if !d.started {
+		t.Error("the domain was not started")
+	}
+	if !corpusHas(t, dir, 5) || corpusHas(t, dir, 4) {
+		t.Error("want the input improving the domain (5) saved, and the one that does not (4) not")
+	}
+	st := statsOf(t, dir)
+	if st["saved_test"] != "1" || st["test_best"] != "5" {
+		t.Errorf("stats saved_test %q test_best %q, want 1 and 5", st["saved_test"], st["test_best"])
+	}
+	if !strings.Contains(status.String(), "gfz: test: best 5, saved for it alone 1\n") ||
+		!strings.Contains(status.String(), "gfz: feedback: inputs saved for a feedback domain alone: +test 1\n") {
+		t.Errorf("the final summary lacks the domain's lines:\n%s", status.String())
+	}
+
+	w0 := []kvPair{{"saved_test", "2"}, {"test_best", "9"}, {"test_hooks", "100"}}
+	w1 := []kvPair{{"saved_test", "1"}, {"test_best", "12"}, {"test_hooks", "50"}}
+	merged := mergeFeedback([][]kvPair{w0, w1})
+	want := []kvPair{{"saved_test", "3"}, {"test_best", "12"}, {"test_hooks", "50"}}
+	if !slices.Equal(merged, want) {
+		t.Errorf("merged %v, want %v (the keys of the worker with the largest test_best)", merged, want)
+	}
+	if lines := feedbackSummary(merged); !slices.Contains(lines, "test: best 12, saved for it alone 3") {
+		t.Errorf("merged summary %q", lines)
+	}
+}
+
+// TestDomainHooksBracketExecutions: a bracketing domain's begin and end are
+// called around every execution the executor runs (rechecks included),
+// begin before it and end after it.
+func TestDomainHooksBracketExecutions(t *testing.T) {
+	d := &testDomain{}
+	registerTestDomain(t, d)
+	var execs, outside int
+	ex := newByteExec(func(v byte, out *Outcome) {
+		execs++
+		if !d.inExec {
+			outside++
+		}
+	})
+	run(t, Config{Seed: 1, Runs: 200, Workdir: t.TempDir(), Feedback: []string{"test"}, Timeout: NoTimeout}, ex)
+	if execs == 0 || outside != 0 || d.begins != execs || d.ends != execs || d.unpaired != 0 || d.inExec {
+		t.Errorf("%d executions, %d outside begin/end; begin called %d times, end %d, %d unpaired", execs, outside, d.begins, d.ends, d.unpaired)
+	}
+	if d.best == 0 {
+		t.Error("the domain saw no execution")
+	}
+}

@@ -66,25 +66,27 @@ func readFeedbackFiles(root string) [][]kvPair {
 	return out
 }
 
-// feedbackPrimary is, per domain key prefix, the key whose largest value
-// across workers selects the worker whose keys of that prefix are
-// reported.
-var feedbackPrimary = map[string]string{
-	"perf":     "perf_max_path",
-	"mem":      "mem_max_bytes",
-	"waypoint": "waypoint_keys",
-	"diff":     "diff_keys",
-}
-
 // mergeFeedback merges the workers' domain stats: saved_* counts are
-// summed; the other keys of a domain come from the worker with the largest
-// value of the domain's primary key (the first worker for a domain without
-// one), in that worker's order.
+// summed; the other keys of a domain (the prefix of a key before its
+// first underscore) come from the worker with the largest value of the
+// domain's mergeKey (the first worker for a domain without one, or not
+// registered), in that worker's order.
 func mergeFeedback(files [][]kvPair) []kvPair {
 	var out []kvPair
 	sums := map[string]int64{}
 	chosen := map[string]int{}
 	best := map[string]float64{}
+	mergeKeys := map[string]string{}
+	mergeKey := func(dom string) string {
+		k, ok := mergeKeys[dom]
+		if !ok {
+			if d := registered(dom); d != nil {
+				k = d.mergeKey()
+			}
+			mergeKeys[dom] = k
+		}
+		return k
+	}
 	for w, kvs := range files {
 		for _, p := range kvs {
 			if strings.HasPrefix(p.k, "saved_") {
@@ -99,7 +101,7 @@ func mergeFeedback(files [][]kvPair) []kvPair {
 			if _, ok := chosen[dom]; !ok {
 				chosen[dom], best[dom] = w, -1
 			}
-			if prim := feedbackPrimary[dom]; p.k == prim {
+			if prim := mergeKey(dom); p.k == prim {
 				if v, err := strconv.ParseFloat(p.v, 64); err == nil && v > best[dom] {
 					chosen[dom], best[dom] = w, v
 				}

@@ -42,7 +42,6 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
-	cmp      *cmpDomain // -feedback cmp (cmp.go); nil when off
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -104,13 +103,15 @@ type fuzzer struct {
 	wdDone    chan struct{}
 	outMu     sync.Mutex // serialises status output
 
-	// Feedback domains (domain.go): doms[0] is the target's waypoints;
-	// domSaved counts the inputs saved for each and not for coverage; mem
-	// is set with -feedback mem (it brackets every execution).
+	// Feedback domains (domain.go): doms[0] is the target's waypoints
+	// (also waypoints); domSaved counts the inputs saved for each and not
+	// for coverage; brackets and mutators are the domains with
+	// per-execution hooks and those feeding mutation.
 	doms      []domain
 	domSaved  []int64
 	waypoints *waypointDomain
-	mem       *memDomain
+	brackets  []bracketing
+	mutators  []mutating
 }
 
 // Run fuzzes ex with the engine selected by cfg.Engine until ctx is
@@ -136,11 +137,6 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if err := f.setDomains(); err != nil {
 		return nil, err
 	}
-	stopCmp, err := f.setFeedback()
-	if err != nil {
-		return nil, err
-	}
-	defer stopCmp()
 	if b, ok := ex.(BriefRepeater); ok {
 		b.SetBriefRepeats(true)
 	}
@@ -219,9 +215,6 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	close(done)
 	wg.Wait()
-	if f.cmp != nil && !f.timedOut {
-		f.printf("gfz: %s\n", f.cmp.summary()) // workers' too: the supervisor forwards gfz: lines
-	}
 	if f.timedOut {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil
@@ -313,20 +306,17 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.state.Store(n<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
-	if f.cmp != nil {
-		f.cmp.reset()
+	for _, b := range f.brackets {
+		b.begin()
 	}
 	var out Outcome
-	if f.mem != nil {
-		f.mem.begin()
-	}
 	if g := f.curGuide.Load(); g != nil {
 		out = f.gex.ExecGuided(g, ext)
 	} else {
 		out = f.ex.Exec(params, ext)
 	}
-	if f.mem != nil {
-		f.mem.end()
+	for i := len(f.brackets) - 1; i >= 0; i-- {
+		f.brackets[i].end()
 	}
 	if f.shm == nil {
 		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
@@ -381,9 +371,8 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	f.lastUnique = f.div.observe(f.cov)
 	f.handled = out
 	keepCov := f.fb.keep(n, valid)
-	raised := f.cmp != nil && f.cmp.check()
 	imp := f.checkDomains(&out, valid)
-	keep := keepCov || raised || imp != 0
+	keep := keepCov || imp != 0
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
 		if out.Result != Valid && out.Result != Invalid {
@@ -395,13 +384,10 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		f.handled = out
 		keepCov = f.fb.keep(n, valid)
 		imp = f.checkDomains(&out, valid)
-		keep = keepCov || raised || imp != 0
+		keep = keepCov || imp != 0
 	}
 	var e *entry
 	if keep {
-		if f.cmp != nil {
-			f.cmp.merge(raised && !keepCov)
-		}
 		f.commitDomains(out.Consumed, imp, keepCov)
 		if e = f.save(out, valid, write); e != nil {
 			f.creditDomains()

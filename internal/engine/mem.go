@@ -1,6 +1,9 @@
 package engine
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+)
 
 // -feedback mem: FuzzFactory's mem domain, per execution rather than per
 // allocation site (Go gives no cheap per-site count): two keys, the bytes
@@ -28,13 +31,14 @@ type memDomain struct {
 	largest            string // the saved input that allocated most bytes
 }
 
-func newMemDomain(f *fuzzer) (domain, error) {
-	m := &memDomain{}
-	f.mem = m
-	return m, nil
-}
+func newMemDomain() domain { return &memDomain{} }
 
-// begin and end bracket the executor's call (fuzzer.execExt).
+func (m *memDomain) name() string { return "mem" }
+
+func (m *memDomain) start(*fuzzer) error { return nil }
+
+// begin and end bracket the executor's call (fuzzer.execExt; mem is a
+// bracketing domain).
 func (m *memDomain) begin() {
 	runtime.ReadMemStats(&m.ms)
 	m.bytes0, m.objs0 = m.ms.TotalAlloc, m.ms.Mallocs
@@ -44,8 +48,6 @@ func (m *memDomain) end() {
 	runtime.ReadMemStats(&m.ms)
 	m.bytes, m.objs = m.ms.TotalAlloc-m.bytes0, m.ms.Mallocs-m.objs0
 }
-
-func (m *memDomain) reason() string { return "+mem" }
 
 func (m *memDomain) check(*Outcome, bool) bool {
 	m.lastBytes, m.lastObj = m.bytes, m.objs
@@ -67,3 +69,15 @@ func (m *memDomain) stats(kv func(string, any)) {
 		kv("mem_largest", "corpus/"+m.largest)
 	}
 }
+
+func (m *memDomain) summary(get func(string) string) []string {
+	s := get("mem_largest")
+	if s == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("mem: most allocating input %s: %s bytes; most heap objects in one execution %s",
+		s, get("mem_max_bytes"), get("mem_max_objects"))}
+}
+
+// mergeKey: the worker whose input allocated most reports.
+func (m *memDomain) mergeKey() string { return "mem_max_bytes" }

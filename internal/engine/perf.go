@@ -56,15 +56,18 @@ type perfInput struct {
 	counts []uint32 // saturated at 2^32-1
 }
 
-func newPerfDomain(f *fuzzer) (domain, error) {
+func newPerfDomain() domain { return &perfDomain{slowest: -1} }
+
+func (p *perfDomain) name() string { return "perf" }
+
+func (p *perfDomain) start(f *fuzzer) error {
 	if !gfzrt.CountLaps {
 		f.warnf("-feedback perf: this binary counts edge hits modulo 256; build it with gfz-build -counts for exact counts")
 	}
 	f.cov.clearLaps = true
-	return &perfDomain{cov: f.cov, max: make([]uint64, gfzrt.MapSize), slowest: -1, owners: owners{}}, nil
+	p.cov, p.max, p.owners = f.cov, make([]uint64, gfzrt.MapSize), owners{}
+	return nil
 }
-
-func (p *perfDomain) reason() string { return "+perf" }
 
 // check reads the counts of the execution's non-zero edges (the lines
 // coverage.check found; with CountLaps a count of 256 or more never leaves
@@ -199,3 +202,19 @@ func (p *perfDomain) stats(kv func(string, any)) {
 		kv("perf_slowest_edges", edges)
 	}
 }
+
+// summary: the slowest input and its top edges against the corpus median.
+func (p *perfDomain) summary(get func(string) string) []string {
+	s := get("perf_slowest")
+	if s == "" {
+		return nil
+	}
+	return []string{
+		fmt.Sprintf("perf: slowest input %s: path length %s (corpus median %s), max edge count %s",
+			s, get("perf_slowest_path"), get("perf_median_path"), get("perf_max_edge")),
+		"perf: its top edges, hits (corpus median): " + get("perf_slowest_edges"),
+	}
+}
+
+// mergeKey: the worker with the longest path reports.
+func (p *perfDomain) mergeKey() string { return "perf_max_path" }

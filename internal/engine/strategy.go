@@ -90,11 +90,12 @@ type strategyEnv interface {
 	// otherInput returns a queued input at random (nil while the queue
 	// is empty), for splicing.
 	otherInput() []byte
-	// cmpChild makes, with -feedback cmp (cmp.go), a child of parent in
-	// dst's storage with a comparison operand replaced by the value it
-	// was compared with, on some calls; ok is false when it made none
-	// (always without -feedback cmp).
-	cmpChild(dst, parent []byte) (child []byte, ok bool)
+	// domainChild makes, on some calls, a child of parent in dst's
+	// storage from a mutating feedback domain's tokens (cmp.go: a
+	// comparison operand replaced by the value it was compared with); ok
+	// is false when it made none (always without such a domain, e.g.
+	// without -feedback cmp).
+	domainChild(dst, parent []byte) (child []byte, ok bool)
 	// handled is the execution feedback.keep is deciding on (its record,
 	// if any, and consumed bytes); it is the stability recheck's
 	// execution when keep is called again after one.
@@ -130,12 +131,7 @@ func (v loopView) newGuide() *childGuide {
 	return newChildGuide(v.f.max)
 }
 
-func (v loopView) cmpChild(dst, parent []byte) ([]byte, bool) {
-	if v.f.cmp == nil {
-		return dst, false
-	}
-	return v.f.cmp.child(v.f.r, dst, parent)
-}
+func (v loopView) domainChild(dst, parent []byte) ([]byte, bool) { return v.f.domainChild(dst, parent) }
 
 // engineDef describes a registered engine.
 type engineDef struct {

@@ -42,7 +42,7 @@ func (e *scriptEnv) otherInput() []byte {
 	return e.q[e.r.below(len(e.q))].data
 }
 
-func (e *scriptEnv) cmpChild(dst, _ []byte) ([]byte, bool) { return dst, false }
+func (e *scriptEnv) domainChild(dst, _ []byte) ([]byte, bool) { return dst, false }
 
 func (e *scriptEnv) newGuide() *childGuide {
 	if !e.guides {

@@ -28,25 +28,19 @@ type waypointDomain struct {
 	// The last checked execution's reports (copied: Outcome.Waypoints
 	// aliases executor storage).
 	last []Waypoint
-	// The diff view: a second domain value sharing this state, so that
-	// -feedback diff has its own save reason.
-	diffView *diffDomain
 }
 
-func newWaypointDomain() *waypointDomain {
-	return &waypointDomain{best: map[wpKey]float64{}}
-}
+func newWaypointDomain() domain { return &waypointDomain{} }
 
-// enableDiff turns Diverge waypoints on and returns the diff domain.
-func (w *waypointDomain) enableDiff() domain {
-	w.diff = true
-	if w.diffView == nil {
-		w.diffView = &diffDomain{w: w}
-	}
-	return w.diffView
-}
+func (w *waypointDomain) name() string { return "waypoint" }
 
-func (w *waypointDomain) reason() string { return "+waypoint" }
+// start makes w the run's f.waypoints (always on, the first domain), whose
+// state the diff domain shares.
+func (w *waypointDomain) start(f *fuzzer) error {
+	w.best = map[wpKey]float64{}
+	f.waypoints = w
+	return nil
+}
 
 // better reports whether v improves best b of a key of kind k.
 func better(k WaypointKind, v, b float64) bool {
@@ -142,12 +136,33 @@ func (w *waypointDomain) stats(kv func(string, any)) {
 	kv("waypoint_best", text)
 }
 
+func (w *waypointDomain) summary(get func(string) string) []string {
+	n := get("waypoint_keys")
+	if n == "" {
+		return nil
+	}
+	return []string{fmt.Sprintf("waypoints: %s keys, best %s", n, get("waypoint_best"))}
+}
+
+// mergeKey: the worker that saw most keys reports.
+func (w *waypointDomain) mergeKey() string { return "waypoint_keys" }
+
 // diffDomain is -feedback diff: the Diverge waypoints of T.DiffWithin
 // (the distance between two implementations' results, maximised per key).
-// Its state lives in the waypoint domain.
+// Its state lives in the waypoint domain (a second domain value, so that
+// -feedback diff has its own save reason).
 type diffDomain struct{ w *waypointDomain }
 
-func (d *diffDomain) reason() string { return "+diff" }
+func newDiffDomain() domain { return &diffDomain{} }
+
+func (d *diffDomain) name() string { return "diff" }
+
+// start turns the waypoint domain's Diverge waypoints on.
+func (d *diffDomain) start(f *fuzzer) error {
+	d.w = f.waypoints
+	d.w.diff = true
+	return nil
+}
 
 func (d *diffDomain) check(*Outcome, bool) bool { return d.w.improves(d.w.last, true) }
 
@@ -160,3 +175,14 @@ func (d *diffDomain) stats(kv func(string, any)) {
 		kv("diff_max", text)
 	}
 }
+
+func (d *diffDomain) summary(get func(string) string) []string {
+	n := get("diff_keys")
+	if n == "" || n == "0" {
+		return nil
+	}
+	return []string{fmt.Sprintf("diff: %s keys, largest divergence %s", n, get("diff_max"))}
+}
+
+// mergeKey: the worker that saw most keys reports.
+func (d *diffDomain) mergeKey() string { return "diff_keys" }

@@ -22,7 +22,7 @@ type zestTurns struct {
 
 func (s *zestTurns) next(dst []byte) []byte {
 	p := s.advance().data
-	if c, ok := s.env.cmpChild(dst, p); ok {
+	if c, ok := s.env.domainChild(dst, p); ok {
 		return c
 	}
 	return mutateZest(s.env.rand(), dst, p)
