@@ -204,8 +204,14 @@ func TestClassicFavoringAndChildren(t *testing.T) {
 // shrink took.
 var foundAtRe = regexp.MustCompile(`(?m)^found at: .*$|executions in [^;]+;`)
 
+// TestSameSeedSameCorpus: for every registered engine, the same seed gives
+// the same corpus and failures (file names and contents), and another seed
+// another corpus.
 func TestSameSeedSameCorpus(t *testing.T) {
-	for _, eng := range []string{"zest", "bytes", "random"} {
+	for _, eng := range Engines() { // every registered engine, not a list to keep up to date
+		if _, ok := engines[eng]; !ok {
+			t.Fatalf("Engines() lists %q, which is not registered", eng)
+		}
 		var dirs []string
 		for range 2 {
 			dir := t.TempDir()
