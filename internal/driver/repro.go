@@ -405,6 +405,9 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			return engine.Rerun{}, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
 		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == signature.KindTimeout}
+		if r.TimedOut {
+			r.Trace = st.tail // the stacks it printed on SIGQUIT
+		}
 		if st.kill != "" || !st.doneSeen && st.running {
 			r.Signature = signature.DeathSignature(st.tail, st.ps, st.kill) // as the prober computes it
 		}

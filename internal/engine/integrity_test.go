@@ -537,3 +537,56 @@ func TestOOMConfirmedByRerun(t *testing.T) {
 		})
 	}
 }
+
+// loopDump is a worker's SIGQUIT output for a hang in a parser loop that
+// spans several functions, interrupted in inner (innermost first).
+func loopDump(inner ...string) string {
+	var b strings.Builder
+	b.WriteString("SIGQUIT: quit\n\ngoroutine 6 [running]:\n")
+	for _, f := range append(inner, "html.(*parser).parseCurrentToken parse.go:2100", "html.(*parser).parse parse.go:2150", "html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20") {
+		fn, loc, _ := strings.Cut(f, " ")
+		b.WriteString(fn + "(0x1)\n\t/src/html/" + loc + " +0x28\n")
+	}
+	b.WriteString("github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n")
+	return b.String()
+}
+
+// TestOneLoopOneHang: a hang whose loop spans several functions is
+// interrupted in a different one by the worker's timeout and by the re-run
+// that confirms it; the supervisor gives it the signature of the frames
+// both stacks share, so later hangs of the same loop, wherever they are
+// interrupted, are the same failure (and a point already seen needs no
+// re-run).
+func TestOneLoopOneHang(t *testing.T) {
+	a := loopDump("html.inForeignContent parse.go:1900")
+	b := loopDump("html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800")
+	c := loopDump("html.(*parser).parseImpliedToken parse.go:2050")
+	var rerunTrace string
+	reruns := 0
+	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		reruns++
+		return Rerun{Values: "doc = \"<svg><p>\"\n", Consumed: 2, TimedOut: true, Trace: rerunTrace, Signature: signature.Hang(rerunTrace)}, nil
+	})
+	hang := func(worker, rerun string) {
+		t.Helper()
+		rerunTrace = rerun
+		sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
+		sl.tail.Write([]byte(worker))
+		sl.Kill = signature.KindTimeout
+		s.crash(sl, exitState(t, "kill -QUIT $$"))
+	}
+	hang(a, b)
+	hang(c, a)
+	hang(b, c)
+	if len(s.known) != 1 || len(s.newFiles) != 1 || strings.Count(out.String(), "gfz: new failure") != 1 {
+		t.Fatalf("%d failures known, %d new files; want one hang\n%s", len(s.known), len(s.newFiles), out)
+	}
+	for sig := range s.known {
+		if want := "timeout\nhtml.(*parser).parseCurrentToken\nhtml.(*parser).parse parse.go:2150\nhtml.Parse parse.go:2200\n"; sig != want {
+			t.Errorf("signature %q, want the loop's %q", sig, want)
+		}
+	}
+	if reruns != 2 {
+		t.Errorf("%d re-runs, want 2 (the third hang is interrupted at a point already seen)", reruns)
+	}
+}

@@ -95,6 +95,10 @@ type Rerun struct {
 	// Signature is the signature of the death the re-run ended in, as
 	// signature.DeathSignature gives it ("" if the input ran to its end, or unknown).
 	Signature string
+	// Trace is the end of the re-run's output when it timed out: the
+	// goroutine stacks it printed on SIGQUIT (signature.HangOf compares
+	// them with the worker's).
+	Trace string
 }
 
 // WorkerSpec tells a worker process what to do (passed by

@@ -97,8 +97,11 @@ type supervisor struct {
 	restarts, crashes, timeouts, ooms int
 	// unconfirmed counts the timeouts that re-running their input did not
 	// repeat (supervisor_crash.go, unconfirmedTimeout).
-	unconfirmed         int
-	unconfirmedOOM      int // the same for deaths by -rss_limit_mb
+	unconfirmed    int
+	unconfirmedOOM int // the same for deaths by -rss_limit_mb
+	// hangSigs maps the signature of one dump of a hang to the signature
+	// of its loop (mergeHang), learned from re-runs.
+	hangSigs            map[string]string
 	maxCov, maxValidCov int64
 	met                 supMetrics // supervisor_stats.go
 	stopping            bool

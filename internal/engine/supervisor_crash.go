@@ -32,6 +32,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.ooms++
 	}
 	sig := signature.OfDeath(kind, stack, framed)
+	if merged, ok := s.hangSigs[sig]; ok {
+		sig = merged // a hang already seen at this point of its loop
+	}
 	if _, ok := s.known[sig]; ok {
 		return
 	}
@@ -67,6 +70,16 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 			switch kind {
 			case signature.KindTimeout:
 				confirmed = d.TimedOut
+				if merged, ok := s.mergeHang(sig, stack, d); ok {
+					sig, info.Signature = merged, merged
+					if _, ok := s.known[sig]; ok {
+						return // the same loop, interrupted elsewhere: reported
+					}
+					if in, ok := s.wd.FailureSaved(sig); ok {
+						s.known[sig] = in
+						return
+					}
+				}
 			case signature.KindOutOfMemory:
 				// Confirmed when the input alone exhausts memory again:
 				// otherwise the worker's memory had grown over many
@@ -100,6 +113,28 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, rep.Shrink.Lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	s.newFailure(path)
+}
+
+// mergeHang gives a hang the signature of its loop: the frames that the
+// worker's stacks (dump) and the re-run's share (signature.HangOf), so that
+// a loop spanning several functions, interrupted in a different one each
+// time, is one failure. It remembers the single-dump signatures it merged
+// (the worker's, sig, and the re-run's), so that a later hang interrupted
+// at one of those points is known without a re-run. ok is false when the
+// re-run did not time out or printed no stacks.
+func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
+	if !d.TimedOut || d.Trace == "" {
+		return "", false
+	}
+	merged := signature.HangOf(dump, d.Trace)
+	if s.hangSigs == nil {
+		s.hangSigs = map[string]string{}
+	}
+	s.hangSigs[sig] = merged
+	if d.Signature != "" {
+		s.hangSigs[d.Signature] = merged
+	}
+	return merged, true
 }
 
 // unconfirmedDeath handles a timeout or an out-of-memory death that

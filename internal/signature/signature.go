@@ -351,6 +351,55 @@ func hangFrames(dump string) string {
 	return ""
 }
 
+// hangStack returns the user frames of the goroutine that was running the
+// fuzz function in a dump of all goroutines, innermost first (nil if
+// there is none).
+func hangStack(dump string) []traceFrame {
+	blocks := goroutineBlocks(dump)
+	for _, marker := range []string{"\n" + runFunc + "(", "\n" + nativeRunFunc + "(", "\n" + execFunc + "("} {
+		for _, b := range blocks {
+			if strings.Contains(b, marker) {
+				var user []traceFrame
+				for _, f := range parseFrames(b) {
+					if !IsInternalFrame(f.fn) {
+						user = append(user, f)
+					}
+				}
+				return user
+			}
+		}
+	}
+	return nil
+}
+
+// HangOf is the signature of a hang seen in two dumps of the same input
+// (the worker's, and a re-run's): the frames the two stacks share, from the
+// fuzz function inwards. A hung loop that spans several functions is
+// interrupted in a different one each time; what stays is where the loop
+// is, so one loop gets one signature wherever it was interrupted. The
+// innermost shared frame is named without its line (the loop's own
+// function, interrupted at different lines, or the call that enters it);
+// stacks that share only the fuzz function name it (a loop in the fuzz
+// function itself). With nothing shared, it is Hang(a).
+func HangOf(a, b string) string {
+	fa, fb := hangStack(a), hangStack(b)
+	n := 0
+	for n < len(fa) && n < len(fb) {
+		x, y := fa[len(fa)-1-n], fb[len(fb)-1-n]
+		if x.fn != y.fn {
+			break
+		}
+		n++
+		if x.line != y.line {
+			break // the innermost shared frame: the same function, elsewhere in it
+		}
+	}
+	if n == 0 {
+		return Hang(a)
+	}
+	return KindTimeout + "\n" + userFrameLines(fa[len(fa)-n:], true)
+}
+
 // Hang is the signature of a hang whose goroutines were dumped.
 func Hang(dump string) string {
 	if fr := hangFrames(dump); fr != "" {

@@ -239,3 +239,65 @@ example.com/t.FuzzG(0xc000)
 	/src/t/g_test.go:82 +0x25
 `
 )
+
+// dumpOf is a SIGQUIT dump whose fuzz-function goroutine has these frames
+// ("function file.go:line"), innermost first, above gfz's executor.
+func dumpOf(frames ...string) string {
+	var b strings.Builder
+	b.WriteString("SIGQUIT: quit\n\ngoroutine 9 [select]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\n\ngoroutine 6 [running]:\n")
+	for _, f := range frames {
+		fn, loc, _ := strings.Cut(f, " ")
+		b.WriteString(fn + "(0x1)\n\t/src/html/" + loc + " +0x28\n")
+	}
+	b.WriteString("github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n")
+	return b.String()
+}
+
+// TestHangOfLoopAcrossFunctions: a parser whose one reprocessing loop spans
+// several functions is interrupted in a different one each time; HangOf
+// gives every pair of its dumps one signature (the frames they share),
+// while a single dump's Hang differs from one interruption to the next; a
+// hang elsewhere keeps its own signature; a recursion interrupted at
+// different depths is one hang; a loop in one function keeps Hang's
+// signature.
+func TestHangOfLoopAcrossFunctions(t *testing.T) {
+	outer := []string{"html.(*parser).parseCurrentToken parse.go:2100", "html.(*parser).parse parse.go:2150", "html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20"}
+	a := dumpOf(append([]string{"html.inForeignContent parse.go:1900"}, outer...)...)
+	b := dumpOf(append([]string{"html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800"}, outer...)...)
+	c := dumpOf(append([]string{"html.(*parser).parseImpliedToken parse.go:2050", "html.(*parser).parseCurrentToken parse.go:2090"}, outer[1:]...)...)
+	if Hang(a) == Hang(b) || Hang(b) == Hang(c) {
+		t.Fatalf("the single dumps already agree; the test shows nothing: %q %q", Hang(a), Hang(b))
+	}
+	want := "timeout\nhtml.(*parser).parseCurrentToken\nhtml.(*parser).parse parse.go:2150\nhtml.Parse parse.go:2200\n"
+	for _, p := range [][2]string{{a, b}, {b, a}, {b, c}, {a, c}} {
+		if got := HangOf(p[0], p[1]); got != want {
+			t.Errorf("HangOf = %q, want %q", got, want)
+		}
+	}
+	// Another loop (the tokenizer's), interrupted at two places: its own
+	// signature.
+	other := dumpOf("html.(*Tokenizer).readRawOrRCDATA token.go:300", "html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
+	other2 := dumpOf("html.(*Tokenizer).readByte token.go:60", "html.(*Tokenizer).readRawOrRCDATA token.go:310", "html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
+	if got := HangOf(other, other2); got == want || got != "timeout\nhtml.(*Tokenizer).readRawOrRCDATA\nhtml.(*Tokenizer).Next token.go:900\nexample.com/t.FuzzHTML.func1 t_test.go:24\n" {
+		t.Errorf("the tokenizer's loop: %q", got)
+	}
+	// Two stacks that share only the fuzz function: a loop in the fuzz
+	// function itself.
+	if got := HangOf(a, other); got != "timeout\nexample.com/t.FuzzHTML.func1\n" {
+		t.Errorf("stacks sharing the fuzz function: %q", got)
+	}
+	if got := HangOf(a, dumpOf("x.y x.go:1")); got != Hang(a) {
+		t.Errorf("stacks sharing nothing: %q, want Hang(a)", got)
+	}
+	// A recursion interrupted at two depths, and a loop in one function
+	// interrupted at two lines: what Hang gives either dump.
+	deep := dumpOf("m.rec m.go:2", "m.rec m.go:4", "m.rec m.go:4", "m.Run m.go:9", "example.com/t.F.func1 t_test.go:5")
+	shallow := dumpOf("m.rec m.go:2", "m.rec m.go:4", "m.Run m.go:9", "example.com/t.F.func1 t_test.go:5")
+	if got := HangOf(deep, shallow); got != Hang(shallow) {
+		t.Errorf("recursion: HangOf %q, Hang %q", got, Hang(shallow))
+	}
+	l1, l2 := dumpOf("m.spin m.go:7", "m.Run m.go:9"), dumpOf("m.spin m.go:8", "m.Run m.go:9")
+	if got := HangOf(l1, l2); got != Hang(l1) || Hang(l1) != Hang(l2) {
+		t.Errorf("one-function loop: HangOf %q, Hang %q / %q", got, Hang(l1), Hang(l2))
+	}
+}
