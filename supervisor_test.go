@@ -203,6 +203,54 @@ func TestCrashKinds(t *testing.T) {
 	}
 }
 
+// TestSlowInputsUnderLoad: on a CPU shared with busy loops (everything
+// pinned to one CPU with taskset, the worker getting a seventh of it), an
+// input that needs a quarter of the timeout in CPU time takes about twice
+// the timeout in wall time and finishes. The watchdog counts the worker's
+// own time (scheduler statistics), so such inputs are neither killed nor
+// reported: no timeout, no restart, no failure. (Counting wall time, each
+// was killed and, its re-run being just as slow, saved as a TIMEOUT.)
+func TestSlowInputsUnderLoad(t *testing.T) {
+	bin := crashersBinary(t)
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("needs taskset (util-linux) to share one CPU")
+	}
+	if _, ok := readUsage(); !ok {
+		t.Skip("no scheduler statistics (/proc/PID/task/*/schedstat) here")
+	}
+	for range 6 {
+		busy := exec.Command("taskset", "-c", "0", "sh", "-c", "while :; do :; done")
+		if err := busy.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = busy.Process.Kill(); _ = busy.Wait() })
+	}
+	wd := filepath.Join(t.TempDir(), "wd")
+	cmd := exec.Command("taskset", "-c", "0", bin, "-workers", "1", "-seed", "3", "-runs", "100", "-timeout", "1s", "-workdir", wd, "FuzzBurn")
+	cmd.Env = append(os.Environ(), "GFZ_BURN_MS=250")
+	b, err := cmd.CombinedOutput()
+	out := string(b)
+	if err != nil {
+		t.Fatalf("%v, want exit 0\n%s", err, out)
+	}
+	st := readStats(t, wd)
+	for _, key := range []string{"timeouts", "unconfirmed_timeouts", "restarts", "unique_failures"} {
+		if n := statInt(t, st, key); n != 0 {
+			t.Errorf("%s %d, want 0\n%s", key, n, out)
+		}
+	}
+	if n := statInt(t, st, "execs"); n != 100 {
+		t.Errorf("execs %d, want 100", n)
+	}
+}
+
+// readUsage tells whether this machine has the scheduler statistics the
+// watchdog reads.
+func readUsage() (string, bool) {
+	b, err := os.ReadFile("/proc/self/schedstat")
+	return string(b), err == nil
+}
+
 // TestUnconfirmedTimeout: a worker killed for running past the timeout on
 // an input that, re-run alone, returns at once is not reported as a
 // failure: the run exits 0 with a warning, the input is kept in

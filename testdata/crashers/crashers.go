@@ -7,6 +7,11 @@
 // fuzzing goes on.
 package crashers
 
+import (
+	"syscall"
+	"time"
+)
+
 // Maze returns how many of the bytes match "gfz!" in order: a little
 // coverage structure so that the corpus grows while the targets run.
 func Maze(b []byte) int {
@@ -50,4 +55,26 @@ func Hog() {
 		}
 		hog = append(hog, b)
 	}
+}
+
+// BurnCPU spins until the process has used d more CPU time (user and
+// system, all threads): on a loaded machine it takes longer in wall time,
+// never more CPU.
+func BurnCPU(d time.Duration) int {
+	start := cpuTime()
+	x := 0
+	for cpuTime()-start < d {
+		for range 10000 {
+			x++
+		}
+	}
+	return x
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

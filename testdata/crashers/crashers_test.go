@@ -4,9 +4,11 @@ import (
 	"log"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -117,6 +119,19 @@ func FuzzSlowOnce(f *testing.F) {
 		}
 		fh.Close()
 		Spin()
+	})
+}
+
+// FuzzBurn uses $GFZ_BURN_MS milliseconds of CPU time on triggered inputs
+// and returns: a slow input that finishes, however long a loaded machine
+// makes it take.
+func FuzzBurn(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if !trigger(t) {
+			return
+		}
+		ms, _ := strconv.Atoi(os.Getenv("GFZ_BURN_MS"))
+		BurnCPU(time.Duration(ms) * time.Millisecond)
 	})
 }
 
