@@ -590,3 +590,34 @@ func TestOneLoopOneHang(t *testing.T) {
 		t.Errorf("%d re-runs, want 2 (the third hang is interrupted at a point already seen)", reruns)
 	}
 }
+
+// TestHangWithoutDump: a worker killed before it printed its stacks still
+// gets a report with stacks and the loop's signature, from the re-run that
+// confirmed the hang; a bare "timeout" is not taken for a place in a loop.
+func TestHangWithoutDump(t *testing.T) {
+	b := loopDump("html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800")
+	s, sl, _ := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		return Rerun{Values: "doc = \"<p>\"\n", Consumed: 2, TimedOut: true, Trace: b, Signature: signature.Hang(b)}, nil
+	})
+	sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
+	sl.tail.Write([]byte("some output, then nothing: killed\n"))
+	sl.Kill = signature.KindTimeout
+	s.crash(sl, exitState(t, "kill -KILL $$"))
+	if len(s.newFiles) != 1 {
+		t.Fatalf("%d new failures, want 1", len(s.newFiles))
+	}
+	var sig string
+	for k := range s.known {
+		sig = k
+	}
+	if sig != signature.Hang(b) {
+		t.Errorf("signature %q, want the re-run's %q", sig, signature.Hang(b))
+	}
+	rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+	if !strings.Contains(string(rep), "these are the re-run's") || !strings.Contains(string(rep), "html.inBodyIM") {
+		t.Errorf("report without the re-run's stacks:\n%s", rep)
+	}
+	if _, ok := s.hangSigs[signature.KindTimeout]; ok {
+		t.Error("a bare \"timeout\" was remembered as a place in a loop")
+	}
+}

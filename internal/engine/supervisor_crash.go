@@ -72,6 +72,12 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 				confirmed = d.TimedOut
 				if merged, ok := s.mergeHang(sig, stack, d); ok {
 					sig, info.Signature = merged, merged
+					if info.Stack == "" {
+						// The worker was killed before it printed its
+						// stacks (SIGKILL after the grace): the report
+						// shows the re-run's, which hung on the same input.
+						info.Stack = "(the worker printed no stacks before it was killed; these are the re-run's, which hung on the same input)\n" + signature.TrimInstrumentation(d.Trace)
+					}
 					if _, ok := s.known[sig]; ok {
 						return // the same loop, interrupted elsewhere: reported
 					}
@@ -130,7 +136,9 @@ func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
 	if s.hangSigs == nil {
 		s.hangSigs = map[string]string{}
 	}
-	s.hangSigs[sig] = merged
+	if sig != signature.KindTimeout { // a bare "timeout" (no stacks) says nothing about where
+		s.hangSigs[sig] = merged
+	}
 	if d.Signature != "" {
 		s.hangSigs[d.Signature] = merged
 	}

@@ -380,9 +380,13 @@ func hangStack(dump string) []traceFrame {
 // innermost shared frame is named without its line (the loop's own
 // function, interrupted at different lines, or the call that enters it);
 // stacks that share only the fuzz function name it (a loop in the fuzz
-// function itself). With nothing shared, it is Hang(a).
+// function itself). With nothing shared, it is Hang(a); when a holds no
+// stack of the fuzz function, Hang(b).
 func HangOf(a, b string) string {
 	fa, fb := hangStack(a), hangStack(b)
+	if len(fa) == 0 {
+		return Hang(b) // a has no stacks (killed before it printed them): b's
+	}
 	n := 0
 	for n < len(fa) && n < len(fb) {
 		x, y := fa[len(fa)-1-n], fb[len(fb)-1-n]
