@@ -290,27 +290,33 @@ func (t *T) userFrames(pcs []uintptr) string {
 	return s
 }
 
-// userFrames returns the top sigFrames frames of pcs that are inside the
-// user's code, one "function file.go:line" per line. Frames from gfz's run
-// down (the fuzz harness and the function that called Fuzz) do not count.
+// userFrames returns the signature frames of pcs (signature.FrameLines):
+// the top sigFrames frames inside the user's code, starting at the
+// innermost one that is not a standard-library helper, one
+// "function file.go:line" per line. Frames from gfz's run down (the fuzz
+// harness and the function that called Fuzz) do not count, nor do the
+// functions marked by Helper.
 func userFrames(pcs []uintptr, helpers map[string]bool) string {
-	var b strings.Builder
+	var buf [64]signature.Frame
+	fs := buf[:0]
 	frames := runtime.CallersFrames(pcs)
-	n := 0
-	for n < sigFrames {
+	for {
 		fr, more := frames.Next()
 		if signature.IsBoundaryFrame(fr.Function) {
 			break
 		}
-		if fr.Function != "" && !isInternalFrame(fr.Function) && !helpers[fr.Function] {
-			b.WriteString(signature.FrameLine(fr.Function, fr.File, fr.Line) + "\n")
-			n++
+		if fr.Function != "" {
+			fs = append(fs, signature.Frame{Func: fr.Function, File: fr.File, Line: fr.Line})
 		}
 		if !more {
 			break
 		}
 	}
-	return b.String()
+	var skip func(string) bool
+	if len(helpers) > 0 {
+		skip = func(fn string) bool { return helpers[fn] }
+	}
+	return signature.FrameLines(fs, skip, false)
 }
 
 // runFunc is the name of run, where the fuzz function's frames end.

@@ -151,6 +151,32 @@ func BuildInfo(targets []string, mapBits, probes int, dir string) string {
 	return v.Encode()
 }
 
+// stdCoverInfoKey is the build-info key under which gfz-build lists the
+// standard-library packages a binary instruments (-cover encoding/json),
+// comma-separated: they are code under test, whose frames failure
+// signatures count as the user's (signature.SetStdUnderTest). It must be
+// driver.StdCoverInfoKey (a test checks it).
+const stdCoverInfoKey = "stdcover"
+
+// StdCoverBuildInfo returns the build-info entry listing the
+// standard-library packages among pkgs (stdCoverInfoKey), to append to
+// BuildInfo's value after an "&"; "" when there are none.
+func StdCoverBuildInfo(pkgs []InstrumentedPackage) string {
+	var std []string
+	for _, p := range pkgs {
+		if p.Std {
+			std = append(std, p.Path)
+		}
+	}
+	if len(std) == 0 {
+		return ""
+	}
+	slices.Sort(std)
+	v := url.Values{}
+	v.Set(stdCoverInfoKey, strings.Join(slices.Compact(std), ","))
+	return v.Encode()
+}
+
 func (o *Options) defaults() {
 	if len(o.Patterns) == 0 {
 		o.Patterns = []string{"."}
@@ -744,6 +770,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		info := BuildInfo(prep.Targets[pkg], prep.MapBits, probes, prep.Dirs[pkg])
 		if n := NativeBuildInfo(prep.Native[pkg]); n != "" {
 			info += "&" + n
+		}
+		if c := StdCoverBuildInfo(prep.Packages); c != "" {
+			info += "&" + c
 		}
 		ldflags := "-X " + GfzPath + ".buildInfo=" + info
 		if opts.Cmp {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
@@ -65,6 +66,21 @@ func TestBuildInfo(t *testing.T) {
 	got = BuildInfo([]string{"FuzzA"}, 16, 1234, "/src/my app")
 	if got != "dir=%2Fsrc%2Fmy+app&mapbits=16&probes=1234&targets=FuzzA&v=1" || strings.ContainsRune(got, ' ') {
 		t.Errorf("BuildInfo = %q", got)
+	}
+}
+
+// TestStdCoverBuildInfo: the instrumented std packages are listed once,
+// sorted, under the key the driver reads; other packages are not.
+func TestStdCoverBuildInfo(t *testing.T) {
+	pkgs := []InstrumentedPackage{{Path: "net/url", Std: true}, {Path: "example.com/m"}, {Path: "encoding/json", Std: true}, {Path: "net/url", Std: true}}
+	if got := StdCoverBuildInfo(pkgs); got != "stdcover=encoding%2Fjson%2Cnet%2Furl" {
+		t.Errorf("StdCoverBuildInfo = %q", got)
+	}
+	if got := StdCoverBuildInfo(pkgs[1:2]); got != "" {
+		t.Errorf("no std package: %q", got)
+	}
+	if stdCoverInfoKey != driver.StdCoverInfoKey {
+		t.Errorf("build-info key %q, the driver reads %q", stdCoverInfoKey, driver.StdCoverInfoKey)
 	}
 }
 

@@ -41,9 +41,11 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // Exit statuses of a fuzz binary.
@@ -130,6 +132,8 @@ func Init(info string) {
 	if code >= 0 {
 		os.Exit(code)
 	}
+	// In the supervisor and in every child alike, before any signature.
+	signature.SetStdUnderTest(strings.Split(cfg.info.Get(StdCoverInfoKey), ","))
 	if os.Getenv(childEnv) == "1" {
 		os.Unsetenv(childEnv)
 		mode = cfg

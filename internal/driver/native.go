@@ -17,6 +17,12 @@ import (
 // these types.
 func NativeInfoKey(target string) string { return "native." + target }
 
+// StdCoverInfoKey is the build-info key under which gfz-build lists,
+// comma-separated, the standard-library packages the binary instruments
+// (-cover): code under test, whose frames failure signatures count as the
+// user's (signature.SetStdUnderTest; Init sets them).
+const StdCoverInfoKey = "stdcover"
+
 // SeedCollector is implemented by targets that collect their seed corpus
 // themselves (a native target calls f.Fuzz with a function of its own
 // type and encodes each seed's values); other targets' seeds are single

@@ -21,8 +21,9 @@ import (
 // is caught in the worker (a panic recovered by the executor, frames from
 // runtime.Callers) or by the supervisor (frames parsed from the crash
 // trace the Go runtime printed), so that one bug gets one signature
-// however it was caught. A failure's site (its group) is the signature's
-// first two lines: the kind and the innermost user frame.
+// however it was caught. The frames start at the innermost user frame
+// that is not a standard-library helper (std.go): a failure's site (its
+// group) is the signature's first two lines, the kind and that frame.
 
 // Frames is the number of user frames in a failure signature.
 const Frames = 3
@@ -223,13 +224,14 @@ func PanicText(r any) string {
 // value r.
 func PanicKind(r any) string { return "panic: " + NormalizeMessage(PanicText(r)) }
 
-// traceFrame is one frame of a goroutine trace.
-type traceFrame struct {
-	fn, file string
-	line     int
+// Frame is one frame of a call stack: its function, named as runtime
+// frames and Go tracebacks name it, file and line.
+type Frame struct {
+	Func, File string
+	Line       int
 }
 
-func (f traceFrame) String() string { return FrameLine(f.fn, f.file, f.line) }
+func (f Frame) String() string { return FrameLine(f.Func, f.File, f.Line) }
 
 // goroutineBlocks splits a crash output into its goroutine traces, each
 // starting at its "goroutine N [...]:" line.
@@ -254,9 +256,9 @@ func goroutineBlocks(dump string) []string {
 // parseFrames returns the frames of a goroutine trace (starting at its
 // "goroutine" line), innermost first, up to the boundary frame (gfz's
 // executor or engine) or the end of the trace.
-func parseFrames(block string) []traceFrame {
+func parseFrames(block string) []Frame {
 	lines := strings.Split(block, "\n")
-	var out []traceFrame
+	var out []Frame
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn, loc := lines[i], lines[i+1]
 		if fn == "" || strings.HasPrefix(fn, "created by ") || !strings.HasPrefix(loc, "\t") {
@@ -267,7 +269,7 @@ func parseFrames(block string) []traceFrame {
 			break
 		}
 		file, line := parseLocation(strings.TrimPrefix(loc, "\t"))
-		out = append(out, traceFrame{fn, file, line})
+		out = append(out, Frame{fn, file, line})
 	}
 	return out
 }
@@ -297,21 +299,36 @@ func parseLocation(loc string) (string, int) {
 	return file, n
 }
 
-// userFrameLines formats the top Frames user frames; with
-// noInnerLine the innermost one is named without its line (where a hung
-// loop was interrupted varies, the function does not).
-func userFrameLines(frames []traceFrame, noInnerLine bool) string {
+// FrameLines formats the frames of a failure signature from a call stack
+// (innermost first, ending where the fuzz function's frames end): the top
+// Frames user frames, one "function file.go:line" per line. User frames
+// are those neither IsInternalFrame nor skip (the executor's helpers,
+// marked by T.Helper; skip may be nil) leaves out. They start at the
+// innermost user frame that is not a standard-library helper (see
+// stdHelper) if there is one: a std function the user's code called is not
+// the site of its failure. With noInnerLine the first frame is named
+// without its line (where a hung loop was interrupted varies, the function
+// does not).
+func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) string {
+	user := func(f Frame) bool { return !IsInternalFrame(f.Func) && (skip == nil || !skip(f.Func)) }
+	start := 0
+	for i, f := range frames {
+		if user(f) && !stdHelper(f.Func, f.File) {
+			start = i
+			break
+		}
+	}
 	var b strings.Builder
 	n := 0
-	for _, f := range frames {
+	for _, f := range frames[start:] {
 		if n == Frames {
 			break
 		}
-		if IsInternalFrame(f.fn) {
+		if !user(f) {
 			continue
 		}
 		if n == 0 && noInnerLine {
-			b.WriteString(f.fn + "\n")
+			b.WriteString(f.Func + "\n")
 		} else {
 			b.WriteString(f.String() + "\n")
 		}
@@ -327,7 +344,7 @@ func CrashFrames(trace string) string {
 	if len(blocks) == 0 {
 		return ""
 	}
-	return userFrameLines(parseFrames(blocks[0]), false)
+	return FrameLines(parseFrames(blocks[0]), nil, false)
 }
 
 // hangFrames returns the top user frames of the goroutine that was running
@@ -340,12 +357,12 @@ func hangFrames(dump string) string {
 	// its own while the engine's waits for it.
 	for _, b := range blocks {
 		if strings.Contains(b, "\n"+runFunc+"(") || strings.Contains(b, "\n"+nativeRunFunc+"(") {
-			return userFrameLines(parseFrames(b), true)
+			return FrameLines(parseFrames(b), nil, true)
 		}
 	}
 	for _, b := range blocks {
 		if strings.Contains(b, "\n"+execFunc+"(") {
-			return userFrameLines(parseFrames(b), true)
+			return FrameLines(parseFrames(b), nil, true)
 		}
 	}
 	return ""
@@ -434,8 +451,9 @@ func TrimInstrumentation(trace string) string {
 }
 
 // SiteOf returns the site of a failure signature: its first two lines, the
-// kind and the innermost user frame (the whole signature if it has no
-// frame). Failures at one site are one bug reached from different callers.
+// kind and the innermost user frame that is not a standard-library helper
+// (the whole signature if it has no frame). Failures at one site are one
+// bug reached from different callers.
 func SiteOf(sig string) string {
 	kind, rest, ok := strings.Cut(sig, "\n")
 	if !ok {
