@@ -14,7 +14,8 @@
 // operand of && and || (as _gfzHitE(...) && rhs). Every original statement is
 // preceded by a /*line file:line:col*/ directive so that compile errors and
 // run-time stack traces of the instrumented build show the user's own file
-// names and line numbers.
+// names and line numbers, also under the file's own line directives
+// (/*line file:line*/ where those give no column; directives.go).
 //
 // The per-package helpers _gfzHit, _gfzHitE and _gfzBlocks, and the init code
 // that registers the package's probe table with the probe runtime, live in
@@ -59,9 +60,11 @@ type file struct {
 	name string // original file name
 	dst  *dst.File
 	ids  []idLit
-	// directives holds the inline line directives the rewriter added
-	// (placeDirectives adjusts those that dst printed at a line's end).
-	directives map[string]bool
+	// directives holds the inline line directives the rewriter added in
+	// front of nodes, after those it added after function literals
+	// (placeDirectives puts them where they give the right positions).
+	directives, after map[string]bool
+	lines             *lineNames // the file names of the original's line directives
 }
 
 type idLit struct {
@@ -98,7 +101,7 @@ func (p *Package) AddFile(f *ast.File) error {
 	if err != nil {
 		return fmt.Errorf("instrument %s: %w", name, err)
 	}
-	fl := &file{name: name, dst: df, directives: map[string]bool{}}
+	fl := &file{name: name, dst: df, directives: map[string]bool{}, after: map[string]bool{}, lines: newLineNames(p.fset.File(f.Pos()), f)}
 	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f}
 	r.collectLabels(f)
 	r.rewrite()
@@ -125,7 +128,7 @@ func (p *Package) Render(mapBits int) ([]Rendered, error) {
 		if err := decorator.NewRestorer().Fprint(&buf, f.dst); err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
-		src, err := placeDirectives(buf.Bytes(), f.directives)
+		src, err := placeDirectives(buf.Bytes(), f.directives, f.after)
 		if err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
@@ -197,6 +200,18 @@ func (r *rewriter) collectLabels(f *ast.File) {
 
 func (r *rewriter) position(pos token.Pos) token.Position { return r.pkg.fset.Position(pos) }
 
+// origin returns the position the compiler gives pos in the original file:
+// line directives applied, the file named as the compiler records it (see
+// lineNames), column 0 where a directive left it unknown.
+func (r *rewriter) origin(pos token.Pos) (token.Position, bool) {
+	p := r.position(pos)
+	if !p.IsValid() {
+		return p, false
+	}
+	p.Filename = r.file.lines.name(pos, p.Filename)
+	return p, true
+}
+
 // addProbe records a probe for the source range [from, to) and returns the
 // statement that fires it.
 func (r *rewriter) addProbe(kind Kind, from, to token.Pos, stmts int) *dst.CallExpr {
@@ -241,28 +256,33 @@ func (r *rewriter) probing() bool { return r.noProbe == 0 }
 
 // lineDirective returns a line directive giving the original position of
 // pos to the token printed after it. Statements get an inline
-// /*line file:line:col*/ (go/printer separates it from the token by one
-// blank, hence col-1); where dst prints one at the end of a line instead
-// (before a case clause, after a blank line or a comment line), Render
-// makes it name the line above (placeDirectives). Top-level declarations,
-// which dst prints on the line after their directive, get a //line
-// comment, which go/printer keeps at column 1 as the compiler requires.
+// /*line file:line:col*/ naming the statement's own position, which
+// Render puts right for where dst printed it (placeDirectives: one blank
+// before the token, or the end of the line before it). Top-level
+// declarations, which dst prints on the line after their directive, get
+// a //line comment, which go/printer keeps at column 1 as the compiler
+// requires. Where the original's own directives left the column unknown
+// (//line file:line), the directive has no column either; the file is
+// named as the compiler records it (origin).
 func (r *rewriter) lineDirective(pos token.Pos, topLevel bool) string {
-	p := r.position(pos)
-	if !p.IsValid() || p.Filename == "" {
+	p, ok := r.origin(pos)
+	if !ok {
 		return ""
 	}
 	if topLevel {
-		return fmt.Sprintf("//line %s:%d:%d", p.Filename, p.Line, p.Column)
+		return directive(false, p.Filename, p.Line, p.Column)
 	}
-	return r.inlineDirective(p.Filename, p.Line, max(1, p.Column-1))
+	return r.inlineDirective(p.Filename, p.Line, p.Column)
 }
 
-// inlineDirective returns /*line file:line:col*/ and records it for
+// inlineDirective returns /*line file:line:col*/ (/*line file:line*/ for
+// col 0), the position of the token it is for, and records it for
 // placeDirectives.
 func (r *rewriter) inlineDirective(file string, line, col int) string {
-	d := fmt.Sprintf("/*line %s:%d:%d*/", file, line, col)
-	r.file.directives[d] = true
+	d := directive(true, file, line, col)
+	if d != "" {
+		r.file.directives[d] = true
+	}
 	return d
 }
 
@@ -289,30 +309,41 @@ func (r *rewriter) syncAfter(lit *dst.FuncLit) {
 	if !ok || !r.probing() {
 		return
 	}
-	p := r.position(a.End())
-	if !p.IsValid() || p.Filename == "" {
+	p, ok := r.origin(a.End())
+	if !ok {
 		return
 	}
-	// Not one of the directives placeDirectives moves: at the end of a
-	// printed line it gives the line break its own line, and the next line
-	// is the original next line.
-	lit.Decs.End = append(lit.Decs.End, fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, max(1, p.Column-1)))
+	// The position right after the brace, for what follows it on its
+	// line (placeDirectives counts the blank go/printer puts between the
+	// directive and that); at the end of a printed line it goes to the
+	// line break, and the next line is the original next line.
+	if d := directive(true, p.Filename, p.Line, p.Column); d != "" {
+		r.file.after[d] = true
+		lit.Decs.End = append(lit.Decs.End, d)
+	}
 }
 
-// syncEnd makes the line after the last statement of a function body the
-// original line of the body's closing brace (deferred calls run there).
+// syncEnd gives the closing brace of a function body, on the line after
+// its last statement, its original position (deferred calls run there).
 func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 	ab, ok := r.astOf(body).(*ast.BlockStmt)
 	if !ok || len(body.List) == 0 || !ab.Rbrace.IsValid() {
 		return
 	}
-	rb := r.position(ab.Rbrace)
+	rb, ok := r.origin(ab.Rbrace)
+	if !ok {
+		return
+	}
 	last := body.List[len(body.List)-1]
 	if al := r.astOf(last); al != nil && r.position(al.End()).Line >= rb.Line {
 		return // closing brace on the line of the last statement
 	}
+	d := r.inlineDirective(rb.Filename, rb.Line, rb.Column)
+	if d == "" {
+		return
+	}
 	decs := last.Decorations()
-	decs.End = append(decs.End, r.inlineDirective(rb.Filename, rb.Line, 1))
+	decs.End = append(decs.End, d)
 	decs.After = dst.NewLine
 }
 

@@ -148,8 +148,8 @@ func ExamplePackage_Render() {
 	// 	} else {
 	// 		_gfzHit(0xa021, &_gfzBlocks[1])
 	// 	}
-	// 	/*line /m/p/abs.go:7:1*/ return x /*line /m/p/abs.go:7:1*/
-	// }
+	// 	/*line /m/p/abs.go:7:1*/ return x
+	// /*line /m/p/abs.go:8:1*/}
 }
 
 // TestStatementLines: every original statement of the rewritten file is

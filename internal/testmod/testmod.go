@@ -108,3 +108,20 @@ func BrokenModule(t testing.TB) string {
 	})
 	return dir
 }
+
+// Version returns the version of module that gfz's go.mod requires ("" if
+// it requires none).
+func Version(t testing.TB, module string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(GfzRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatalf("testmod: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), "require "))
+		if len(f) >= 2 && f[0] == module {
+			return f[1]
+		}
+	}
+	return ""
+}
