@@ -543,7 +543,7 @@ func TestOOMConfirmedByRerun(t *testing.T) {
 func loopDump(inner ...string) string {
 	var b strings.Builder
 	b.WriteString("SIGQUIT: quit\n\ngoroutine 6 [running]:\n")
-	for _, f := range append(inner, "html.(*parser).parseCurrentToken parse.go:2100", "html.(*parser).parse parse.go:2150", "html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20") {
+	for _, f := range append(inner, "golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2100", "golang.org/x/net/html.(*parser).parse parse.go:2150", "golang.org/x/net/html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20") {
 		fn, loc, _ := strings.Cut(f, " ")
 		b.WriteString(fn + "(0x1)\n\t/src/html/" + loc + " +0x28\n")
 	}
@@ -558,9 +558,9 @@ func loopDump(inner ...string) string {
 // interrupted, are the same failure (and a point already seen needs no
 // re-run).
 func TestOneLoopOneHang(t *testing.T) {
-	a := loopDump("html.inForeignContent parse.go:1900")
-	b := loopDump("html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800")
-	c := loopDump("html.(*parser).parseImpliedToken parse.go:2050")
+	a := loopDump("golang.org/x/net/html.inForeignContent parse.go:1900")
+	b := loopDump("golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800")
+	c := loopDump("golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050")
 	var rerunTrace string
 	reruns := 0
 	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
@@ -582,7 +582,7 @@ func TestOneLoopOneHang(t *testing.T) {
 		t.Fatalf("%d failures known, %d new files; want one hang\n%s", len(s.known), len(s.newFiles), out)
 	}
 	for sig := range s.known {
-		if want := "timeout\nhtml.(*parser).parseCurrentToken\nhtml.(*parser).parse parse.go:2150\nhtml.Parse parse.go:2200\n"; sig != want {
+		if want := "timeout\ngolang.org/x/net/html.(*parser).parseCurrentToken\ngolang.org/x/net/html.(*parser).parse parse.go:2150\ngolang.org/x/net/html.Parse parse.go:2200\n"; sig != want {
 			t.Errorf("signature %q, want the loop's %q", sig, want)
 		}
 	}
@@ -595,7 +595,7 @@ func TestOneLoopOneHang(t *testing.T) {
 // gets a report with stacks and the loop's signature, from the re-run that
 // confirmed the hang; a bare "timeout" is not taken for a place in a loop.
 func TestHangWithoutDump(t *testing.T) {
-	b := loopDump("html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800")
+	b := loopDump("golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800")
 	s, sl, _ := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
 		return Rerun{Values: "doc = \"<p>\"\n", Consumed: 2, TimedOut: true, Trace: b, Signature: signature.Hang(b)}, nil
 	})
@@ -614,7 +614,7 @@ func TestHangWithoutDump(t *testing.T) {
 		t.Errorf("signature %q, want the re-run's %q", sig, signature.Hang(b))
 	}
 	rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
-	if !strings.Contains(string(rep), "these are the re-run's") || !strings.Contains(string(rep), "html.inBodyIM") {
+	if !strings.Contains(string(rep), "these are the re-run's") || !strings.Contains(string(rep), "golang.org/x/net/html.inBodyIM") {
 		t.Errorf("report without the re-run's stacks:\n%s", rep)
 	}
 	if _, ok := s.hangSigs[signature.KindTimeout]; ok {

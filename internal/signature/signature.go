@@ -371,14 +371,14 @@ func hangFrames(dump string) string {
 // hangStack returns the user frames of the goroutine that was running the
 // fuzz function in a dump of all goroutines, innermost first (nil if
 // there is none).
-func hangStack(dump string) []traceFrame {
+func hangStack(dump string) []Frame {
 	blocks := goroutineBlocks(dump)
 	for _, marker := range []string{"\n" + runFunc + "(", "\n" + nativeRunFunc + "(", "\n" + execFunc + "("} {
 		for _, b := range blocks {
 			if strings.Contains(b, marker) {
-				var user []traceFrame
+				var user []Frame
 				for _, f := range parseFrames(b) {
-					if !IsInternalFrame(f.fn) {
+					if !IsInternalFrame(f.Func) {
 						user = append(user, f)
 					}
 				}
@@ -407,18 +407,18 @@ func HangOf(a, b string) string {
 	n := 0
 	for n < len(fa) && n < len(fb) {
 		x, y := fa[len(fa)-1-n], fb[len(fb)-1-n]
-		if x.fn != y.fn {
+		if x.Func != y.Func {
 			break
 		}
 		n++
-		if x.line != y.line {
+		if x.Line != y.Line {
 			break // the innermost shared frame: the same function, elsewhere in it
 		}
 	}
 	if n == 0 {
 		return Hang(a)
 	}
-	return KindTimeout + "\n" + userFrameLines(fa[len(fa)-n:], true)
+	return KindTimeout + "\n" + FrameLines(fa[len(fa)-n:], nil, true)
 }
 
 // Hang is the signature of a hang whose goroutines were dumped.

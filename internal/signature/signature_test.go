@@ -261,14 +261,14 @@ func dumpOf(frames ...string) string {
 // different depths is one hang; a loop in one function keeps Hang's
 // signature.
 func TestHangOfLoopAcrossFunctions(t *testing.T) {
-	outer := []string{"html.(*parser).parseCurrentToken parse.go:2100", "html.(*parser).parse parse.go:2150", "html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20"}
-	a := dumpOf(append([]string{"html.inForeignContent parse.go:1900"}, outer...)...)
-	b := dumpOf(append([]string{"html.(*parser).indexOfElementInScope parse.go:120", "html.inBodyIM parse.go:800"}, outer...)...)
-	c := dumpOf(append([]string{"html.(*parser).parseImpliedToken parse.go:2050", "html.(*parser).parseCurrentToken parse.go:2090"}, outer[1:]...)...)
+	outer := []string{"golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2100", "golang.org/x/net/html.(*parser).parse parse.go:2150", "golang.org/x/net/html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20"}
+	a := dumpOf(append([]string{"golang.org/x/net/html.inForeignContent parse.go:1900"}, outer...)...)
+	b := dumpOf(append([]string{"golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800"}, outer...)...)
+	c := dumpOf(append([]string{"golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050", "golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2090"}, outer[1:]...)...)
 	if Hang(a) == Hang(b) || Hang(b) == Hang(c) {
 		t.Fatalf("the single dumps already agree; the test shows nothing: %q %q", Hang(a), Hang(b))
 	}
-	want := "timeout\nhtml.(*parser).parseCurrentToken\nhtml.(*parser).parse parse.go:2150\nhtml.Parse parse.go:2200\n"
+	want := "timeout\ngolang.org/x/net/html.(*parser).parseCurrentToken\ngolang.org/x/net/html.(*parser).parse parse.go:2150\ngolang.org/x/net/html.Parse parse.go:2200\n"
 	for _, p := range [][2]string{{a, b}, {b, a}, {b, c}, {a, c}} {
 		if got := HangOf(p[0], p[1]); got != want {
 			t.Errorf("HangOf = %q, want %q", got, want)
@@ -276,9 +276,9 @@ func TestHangOfLoopAcrossFunctions(t *testing.T) {
 	}
 	// Another loop (the tokenizer's), interrupted at two places: its own
 	// signature.
-	other := dumpOf("html.(*Tokenizer).readRawOrRCDATA token.go:300", "html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
-	other2 := dumpOf("html.(*Tokenizer).readByte token.go:60", "html.(*Tokenizer).readRawOrRCDATA token.go:310", "html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
-	if got := HangOf(other, other2); got == want || got != "timeout\nhtml.(*Tokenizer).readRawOrRCDATA\nhtml.(*Tokenizer).Next token.go:900\nexample.com/t.FuzzHTML.func1 t_test.go:24\n" {
+	other := dumpOf("golang.org/x/net/html.(*Tokenizer).readRawOrRCDATA token.go:300", "golang.org/x/net/html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
+	other2 := dumpOf("golang.org/x/net/html.(*Tokenizer).readByte token.go:60", "golang.org/x/net/html.(*Tokenizer).readRawOrRCDATA token.go:310", "golang.org/x/net/html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24")
+	if got := HangOf(other, other2); got == want || got != "timeout\ngolang.org/x/net/html.(*Tokenizer).readRawOrRCDATA\ngolang.org/x/net/html.(*Tokenizer).Next token.go:900\nexample.com/t.FuzzHTML.func1 t_test.go:24\n" {
 		t.Errorf("the tokenizer's loop: %q", got)
 	}
 	// Two stacks that share only the fuzz function: a loop in the fuzz
