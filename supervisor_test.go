@@ -148,7 +148,7 @@ func TestCrashKinds(t *testing.T) {
 		{"FuzzExit", "exit status 3", "exit status 3", nil},
 		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil},
 		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
-		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "2s"}},
+		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "500ms"}},
 		// On a loaded machine the allocation spree can outlast the 1s
 		// calibrated timeout before it reaches the memory limit: a
 		// generous timeout keeps the test about memory.
@@ -732,7 +732,10 @@ func TestCrashGuided(t *testing.T) {
 		args         []string
 	}{
 		{"FuzzExitAfterRead", "exit status 3", nil},
-		{"FuzzHang", "timeout", []string{"-timeout", "2s"}},
+		// The watchdog counts the worker's CPU time, so a short timeout
+		// is safe under load; each hang costs the timeout and a restart,
+		// so fewer executions.
+		{"FuzzHang", "timeout", []string{"-timeout", "500ms", "-runs", "400"}},
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			wd := filepath.Join(t.TempDir(), "wd")
