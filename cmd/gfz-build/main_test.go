@@ -31,7 +31,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"-o", out, "-mapbits", "18", "./..."}, 0, "example.com/fixture/target: " + out + " (2 targets: FuzzParse, FuzzNative; 10 probes)"},
 		{[]string{"-o", out, "./..."}, 0, "gfz-build: instrumented 3 packages, 118 probes: example.com/fixture 118"},
 		{[]string{"-skip", "./x", "."}, 2, "import path patterns"},
-		{[]string{"-o", out, "-skip", "...", "./target"}, 0, "gfz-build: instrumented 1 packages, 10 probes"},
+		{[]string{"-o", out, "-skip", "...", "./target"}, 0, "gfz-build: instrumented 1 package, 10 probes"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), c.args, &stdout, &stderr)

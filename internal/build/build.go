@@ -875,12 +875,20 @@ func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes) string {
 	var parts []string
 	for i, m := range mods {
 		if i == show {
-			parts = append(parts, fmt.Sprintf("%d more modules (-v lists them)", len(mods)-show))
+			parts = append(parts, plural(len(mods)-show, "more module")+" (-v lists them)")
 			break
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", m.Module, m.Probes))
 	}
-	return fmt.Sprintf("instrumented %d packages, %d probes: %s", len(pkgs), total, strings.Join(parts, ", "))
+	return fmt.Sprintf("instrumented %s, %s: %s", plural(len(pkgs), "package"), plural(total, "probe"), strings.Join(parts, ", "))
+}
+
+// plural is "1 package", "3 packages".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func outputPaths(dir, output string, prep *Prepared) (map[string]string, error) {
