@@ -28,9 +28,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const (

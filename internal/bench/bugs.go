@@ -15,10 +15,9 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
-
-	"github.com/gfz-dev/gfz/internal/engine"
 )
 
 // Bug mode: gfz-bench -bugs DIR runs every contender on the real-bug suite

@@ -14,9 +14,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/proc"
-
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/proc"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )

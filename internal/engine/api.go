@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/param"
 )
 

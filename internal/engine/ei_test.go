@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/param"
 )
 

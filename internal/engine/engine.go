@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
-
 	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/param"
 )
 

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )

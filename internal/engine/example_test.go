@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/param"
 )
 

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Status lines, the stats file and the final summary of an in-process run.
@@ -29,22 +28,8 @@ func (f *fuzzer) status() {
 
 func (f *fuzzer) statusText(el time.Duration) string {
 	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s",
-		el.Round(time.Second), f.execs, rate(f.execs, el), pct(f.valid, f.execs), f.corpusLen(),
+		el.Round(time.Second), f.execs, workdir.Rate(f.execs, el), workdir.Percent(f.valid, f.execs), f.corpusLen(),
 		f.cov.totalKeys, f.cov.validKeys, signature.FailuresText(f.known))
-}
-
-func rate(n int64, d time.Duration) float64 {
-	if d <= 0 {
-		return 0
-	}
-	return float64(n) / d.Seconds()
-}
-
-func pct(a, b int64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return 100 * float64(a) / float64(b)
 }
 
 // writeStats appends a plot_data row and rewrites stats and plot_data.

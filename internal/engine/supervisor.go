@@ -14,11 +14,8 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
-
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/signature"
-
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 

@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
-
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // What a worker died of: classifying its death, its signature and the
@@ -35,11 +33,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if merged, ok := s.hangSigs[sig]; ok {
 		sig = merged // a hang already seen at this point of its loop
 	}
-	if _, ok := s.known[sig]; ok {
-		return
-	}
-	if in, ok := s.wd.FailureSaved(sig); ok {
-		s.known[sig] = in
+	if s.knownFailure(sig) {
 		return
 	}
 	res := Failure
@@ -48,7 +42,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		res = Timeout
 		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
 	}
-	if kind == "fatal error: stack overflow" && s.cfg.StackLimitMB > 0 {
+	if kind == signature.KindStackOverflow && s.cfg.StackLimitMB > 0 {
 		msg += fmt.Sprintf("; goroutine stacks are limited to %d MiB in fuzz workers (-stack_limit_mb %d; raise it for a target that recurses this deep legitimately)", s.cfg.StackLimitMB, s.cfg.StackLimitMB)
 	}
 	if kind == signature.KindOutOfMemory && sl.Kill == signature.KindOutOfMemory {
@@ -78,12 +72,8 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 						// shows the re-run's, which hung on the same input.
 						info.Stack = "(the worker printed no stacks before it was killed; these are the re-run's, which hung on the same input)\n" + signature.TrimInstrumentation(d.Trace)
 					}
-					if _, ok := s.known[sig]; ok {
+					if s.knownFailure(sig) {
 						return // the same loop, interrupted elsewhere: reported
-					}
-					if in, ok := s.wd.FailureSaved(sig); ok {
-						s.known[sig] = in
-						return
 					}
 				}
 			case signature.KindOutOfMemory:
@@ -119,6 +109,20 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, rep.Shrink.Lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	s.newFailure(path)
+}
+
+// knownFailure reports whether a failure with this signature is known:
+// reported by this run, or saved in failures/ by a worker or an earlier
+// run (then remembered).
+func (s *supervisor) knownFailure(sig string) bool {
+	if _, ok := s.known[sig]; ok {
+		return true
+	}
+	if in, ok := s.wd.FailureSaved(sig); ok {
+		s.known[sig] = in
+		return true
+	}
+	return false
 }
 
 // mergeHang gives a hang the signature of its loop: the frames that the

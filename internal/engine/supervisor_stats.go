@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
-
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The supervisor's aggregate view of its workers: counters, coverage,
@@ -148,7 +145,7 @@ func (s *supervisor) newFailure(input string) {
 
 func (s *supervisor) statusText(t counters, el time.Duration) string {
 	return fmt.Sprintf("elapsed %v, execs %d (%.0f/s), valid %.1f%%, corpus %d, cov %d (valid %d), %s, workers %d, restarts %d, stability %.1f%%",
-		el.Round(time.Second), t.execs, rate(t.execs, el), pct(t.valid, t.execs), s.corpusCount(),
+		el.Round(time.Second), t.execs, workdir.Rate(t.execs, el), workdir.Percent(t.valid, t.execs), s.corpusCount(),
 		s.maxCov, s.maxValidCov, signature.FailuresText(s.known), len(s.slots), s.restarts, s.stability())
 }
 
@@ -232,21 +229,14 @@ func (s *supervisor) printFinal() {
 	}
 	if s.unconfirmed > 0 {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
-			plural(s.unconfirmed, "timeout"), s.wd.Unconfirmed)
+			signature.Plural(s.unconfirmed, "timeout"), s.wd.Unconfirmed)
 	}
 	if s.unconfirmedOOM > 0 {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
-			plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
+			signature.Plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
 	}
 	if n := len(s.errs); n > 0 {
 		// Each was printed when it happened.
-		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", plural(n, "error"))
+		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", signature.Plural(n, "error"))
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }

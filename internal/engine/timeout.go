@@ -7,10 +7,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/workdir"
-
 	"github.com/gfz-dev/gfz/internal/signature"
-
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 

@@ -120,9 +120,3 @@ func (w *Watchdog) Stop(p *os.Process, now time.Time, why string) {
 	}
 	_ = p.Kill()
 }
-
-// Reset forgets a stop, for the next child.
-func (w *Watchdog) Reset() {
-	w.Kill, w.KillAt, w.RanFor, w.RSS = "", time.Time{}, 0, 0
-	w.baseFor, w.baseOK = time.Time{}, false
-}

@@ -12,6 +12,9 @@ const (
 	KindTimeout     = "timeout"
 	KindOutOfMemory = "out of memory"
 	KindGoexit      = "runtime.Goexit"
+	// KindStackOverflow is the kind of a goroutine stack past its limit
+	// (the Go runtime's fatal error).
+	KindStackOverflow = "fatal error: stack overflow"
 )
 
 // GoexitMarker is the line a worker's executor writes on stderr before

@@ -488,10 +488,12 @@ func FailuresText(known map[string]string) string {
 	if len(known) == 0 {
 		return "failures 0"
 	}
-	return fmt.Sprintf("failures %s (%s)", plural(CountSites(known), "site"), plural(len(known), "signature"))
+	return fmt.Sprintf("failures %s (%s)", Plural(CountSites(known), "site"), Plural(len(known), "signature"))
 }
 
-func plural(n int, what string) string {
+// Plural is a count with its noun, for the texts of failure counts: "1
+// site", "3 sites".
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
@@ -501,5 +503,5 @@ func plural(n int, what string) string {
 // FinalFailuresText is the final summary's count of failures: "2 new
 // unique failures (3 known in total, at 2 sites)".
 func FinalFailuresText(newFailures int, known map[string]string) string {
-	return fmt.Sprintf("%s (%d known in total, at %s)", plural(newFailures, "new unique failure"), len(known), plural(CountSites(known), "site"))
+	return fmt.Sprintf("%s (%d known in total, at %s)", Plural(newFailures, "new unique failure"), len(known), Plural(CountSites(known), "site"))
 }

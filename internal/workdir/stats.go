@@ -44,11 +44,11 @@ func (w *Dir) WriteRunStats(r RunStats, extra func(kv func(key string, v any))) 
 	kv("last_update", r.Now.Unix())
 	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
 	kv("execs", r.Execs)
-	kv("execs_per_sec", fmt.Sprintf("%.0f", rate(r.Execs, el)))
+	kv("execs_per_sec", fmt.Sprintf("%.0f", Rate(r.Execs, el)))
 	kv("valid", r.Valid)
 	kv("invalid", r.Invalid)
 	kv("failing", r.Failing)
-	kv("valid_pct", fmt.Sprintf("%.2f", pct(r.Valid, r.Execs)))
+	kv("valid_pct", fmt.Sprintf("%.2f", Percent(r.Valid, r.Execs)))
 	kv("corpus", r.Corpus)
 	kv("total_cov", r.TotalCov)
 	kv("valid_cov", r.ValidCov)
@@ -77,14 +77,18 @@ func (w *Dir) WriteStats(stats []byte) error {
 	return nil
 }
 
-func rate(n int64, d time.Duration) float64 {
+// Rate is n per second of d, as the stats file's execs_per_sec (0 for no
+// time).
+func Rate(n int64, d time.Duration) float64 {
 	if d <= 0 {
 		return 0
 	}
 	return float64(n) / d.Seconds()
 }
 
-func pct(n, of int64) float64 {
+// Percent is n as a percentage of of, as the stats file's valid_pct (0
+// when of is 0).
+func Percent(n, of int64) float64 {
 	if of == 0 {
 		return 0
 	}
