@@ -1,0 +1,5 @@
+package screen
+
+import "syscall"
+
+const ioctlGetTermios = syscall.TCGETS
