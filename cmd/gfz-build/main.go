@@ -26,7 +26,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 )
 
 func main() {
