@@ -70,7 +70,7 @@ func TestPlainModule(t *testing.T) {
 			"p/p.go":      "package p\n\nimport \"golang.org/x/sync/errgroup\"\n\nfunc Run(n int) error {\n\tvar g errgroup.Group\n\tfor i := 0; i < n%4; i++ {\n\t\tg.Go(func() error { return nil })\n\t}\n\treturn g.Wait()\n}\n",
 			"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzRun(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, n int) {\n\t\tif Run(n) != nil {\n\t\t\tt.Fatal(\"error\")\n\t\t}\n\t})\n}\n",
 		})
-		bin := buildUnchanged(t, dir)
+		bin, _ := buildUnchanged(t, dir)
 		// go test -c writes no dependency lines into a test binary's build
 		// information (go version -m shows none), so the versions linked are
 		// read from the binary's file table: module-cache paths carry them.
@@ -88,7 +88,10 @@ func TestPlainModule(t *testing.T) {
 			"go.mod":      "module example.com/old\n\ngo 1.18\n",
 			"p/p_test.go": loopTarget,
 		})
-		bin := buildUnchanged(t, dir)
+		bin, stdout := buildUnchanged(t, dir)
+		if !strings.Contains(stdout, "(1 target: FuzzLoop; ") {
+			t.Errorf("gfz-build's line for one target: %q", stdout)
+		}
 		out, err := exec.Command(bin, "-runs", "2000", "-seed", "1", "-workers", "1", "-workdir", t.TempDir(), "FuzzLoop").CombinedOutput()
 		if err != nil {
 			t.Fatalf("fuzz binary: %v (a failure means the go 1.18 loop semantics were lost)\n%s", err, out)
@@ -104,17 +107,17 @@ func TestPlainModule(t *testing.T) {
 
 // buildUnchanged runs gfz-build -o BIN ./p in dir and checks that go.mod and
 // go.sum are byte-identical afterwards (and that none appeared).
-func buildUnchanged(t *testing.T, dir string) string {
+func buildUnchanged(t *testing.T, dir string) (bin, stdout string) {
 	t.Helper()
 	before := map[string][]byte{}
 	for _, f := range []string{"go.mod", "go.sum"} {
 		before[f], _ = os.ReadFile(filepath.Join(dir, f))
 	}
-	bin := filepath.Join(t.TempDir(), "p.gfz")
+	bin = filepath.Join(t.TempDir(), "p.gfz")
 	t.Chdir(dir)
-	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"-o", bin, "./p"}, &stdout, &stderr); code != 0 {
-		t.Fatalf("gfz-build: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	var out, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"-o", bin, "./p"}, &out, &stderr); code != 0 {
+		t.Fatalf("gfz-build: exit %d\n%s%s", code, out.String(), stderr.String())
 	}
 	for f, b := range before {
 		after, _ := os.ReadFile(filepath.Join(dir, f))
@@ -122,7 +125,7 @@ func buildUnchanged(t *testing.T, dir string) string {
 			t.Errorf("%s changed:\nbefore:\n%s\nafter:\n%s", f, b, after)
 		}
 	}
-	return bin
+	return bin, out.String()
 }
 
 func goOut(t *testing.T, dir string, args ...string) string {
