@@ -82,6 +82,26 @@ func TestPlainModule(t *testing.T) {
 		}
 	})
 
+	t.Run("workspace", func(t *testing.T) {
+		t.Setenv("GOWORK", "") // TestMain turned workspaces off; this one's go.work must be found
+		root := t.TempDir()
+		testmod.Write(t, root, map[string]string{
+			"go.work":         "go 1.22\n\nuse (\n\t./app\n\t./lib\n)\n",
+			"lib/go.mod":      "module example.com/lib\n\ngo 1.22\n",
+			"lib/lib.go":      "package lib\n\nfunc Half(n int) int {\n\tif n > 4 {\n\t\treturn n / 2\n\t}\n\treturn n\n}\n",
+			"app/go.mod":      "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v0.0.0\n",
+			"app/p/p_test.go": "package p\n\nimport (\n\t\"testing\"\n\n\t\"example.com/lib\"\n)\n\nfunc FuzzHalf(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, n int) { lib.Half(n) })\n}\n",
+		})
+		work, _ := os.ReadFile(filepath.Join(root, "go.work"))
+		bin, _ := buildUnchanged(t, filepath.Join(root, "app"))
+		if after, _ := os.ReadFile(filepath.Join(root, "go.work")); !bytes.Equal(after, work) {
+			t.Errorf("go.work changed:\n%s", after)
+		}
+		if out, err := exec.Command(bin, "-runs", "500", "-seed", "1", "-workers", "1", "-workdir", t.TempDir(), "FuzzHalf").CombinedOutput(); err != nil {
+			t.Fatalf("fuzz binary: %v\n%s", err, out)
+		}
+	})
+
 	t.Run("go1.18", func(t *testing.T) {
 		dir := t.TempDir()
 		testmod.Write(t, dir, map[string]string{

@@ -284,7 +284,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	if noModule(envs[1], envs[2]) {
 		return nil, &NoModuleError{Dir: dir}
 	}
-	edit, err := planModuleEdit(envs[1], envs[2], LibraryDir)
+	edit, err := planModuleEdit(envs[1], envs[2], LibraryDir, ToolVersion())
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +520,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	prep := &Prepared{
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
-		Dictionary: packageDictionary(todo), Broken: broken, Warnings: warnings,
+		Dictionary: packageDictionary(todo), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
 		Native: nativeTypes, NoTargets: noTargets,
 	}

@@ -120,3 +120,37 @@ func downloadModule(path, version string) (string, error) {
 	}
 	return m.Dir, nil
 }
+
+// ToolVersion returns the version of the gfz library this gfz-build was
+// built with, from its build information: "" when it was built from a
+// checkout (a directory replacement or the workspace's placeholder).
+func ToolVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	return toolVersion(bi)
+}
+
+func toolVersion(bi *debug.BuildInfo) string {
+	if bi.Main.Path == GfzPath {
+		return releaseVersion(bi.Main.Version)
+	}
+	for _, d := range bi.Deps {
+		if d.Path != GfzPath {
+			continue
+		}
+		if d.Replace != nil {
+			return releaseVersion(d.Replace.Version) // "" for a directory
+		}
+		return releaseVersion(d.Version)
+	}
+	return ""
+}
+
+func releaseVersion(v string) string {
+	if v == "" || v == "(devel)" || strings.HasPrefix(v, "v0.0.0-00010101000000-") {
+		return ""
+	}
+	return v
+}

@@ -88,3 +88,23 @@ func TestGoLess(t *testing.T) {
 		t.Errorf("langOf(1.21.3) = %s", got)
 	}
 }
+
+func TestToolVersion(t *testing.T) {
+	dep := func(v string, r *debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: GfzPath + "/cmd", Version: "v0.2.0"}, Deps: []*debug.Module{{Path: GfzPath, Version: v, Replace: r}}}
+	}
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{dep("v0.2.0", nil), "v0.2.0"},
+		{dep("v0.0.0-00010101000000-000000000000", &debug.Module{Path: "../"}), ""},
+		{dep("v0.0.0-00010101000000-000000000000", nil), ""},
+		{dep("v0.1.0", &debug.Module{Path: GfzPath, Version: "v0.1.1"}), "v0.1.1"},
+		{&debug.BuildInfo{Main: debug.Module{Path: GfzPath, Version: "(devel)"}}, ""},
+	} {
+		if got := toolVersion(c.bi); got != c.want {
+			t.Errorf("toolVersion(%v) = %q, want %q", c.bi.Deps, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 )
 
 // gfz-build never writes the user's go.mod, go.sum or go.work. When the
@@ -35,15 +36,38 @@ type moduleEdit struct {
 	gomod, gowork string // the user's files (GOMOD and GOWORK of go env); gowork "" or "off" outside a workspace
 	lib           string // gfz library directory to add; "" when the main module(s) provide gfz
 	libGo         string // the library's go version
+	// Note, when not empty, says that the module's own gfz requirement is
+	// replaced by gfz-build's library (their versions differ: probes must
+	// match the runtime they call); Build prints it.
+	Note string
 }
 
 // planModuleEdit decides what the build needs beyond the user's module
-// files. libraryDir is called only when the library must be added.
-func planModuleEdit(gomod, gowork string, libraryDir func() (string, error)) (*moduleEdit, error) {
+// files. libraryDir is called only when the library must be added;
+// toolVersion is the version of the library gfz-build was built with ("" if
+// it was built from a checkout).
+//
+// A module that requires gfz at a released version other than toolVersion
+// builds with gfz-build's library instead (the instrumenter writes probes
+// for the runtime of its own version); a requirement replaced by a
+// directory (a checkout of gfz) is the user's choice and stays.
+func planModuleEdit(gomod, gowork string, libraryDir func() (string, error), toolVersion string) (*moduleEdit, error) {
 	e := &moduleEdit{gomod: gomod, gowork: gowork}
-	provided, err := e.providesGfz()
-	if err != nil || provided {
-		return e, err
+	req, err := e.gfzRequirement()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case req.dir || req.main:
+		return e, nil
+	case req.version != "" && req.version == toolVersion:
+		return e, nil
+	case req.version != "":
+		tv := toolVersion
+		if tv == "" {
+			tv = "a checkout"
+		}
+		e.Note = fmt.Sprintf("the module requires %s %s; building it with this gfz-build's library (%s) instead, whose runtime its probes call", GfzPath, req.version, tv)
 	}
 	if e.lib, err = libraryDir(); err != nil {
 		return nil, err
@@ -64,18 +88,35 @@ func planModuleEdit(gomod, gowork string, libraryDir func() (string, error)) (*m
 
 func (e *moduleEdit) workspace() bool { return e.gowork != "" && e.gowork != "off" }
 
-// providesGfz reports whether the main module (or a workspace module) is
-// gfz's library or requires it.
-func (e *moduleEdit) providesGfz() (bool, error) {
+// gfzReq is how the main module (or the workspace) provides gfz.
+type gfzReq struct {
+	main    bool   // a main module is gfz's library
+	dir     bool   // gfz is replaced by a directory
+	version string // the version required (or replaced to); "" if none
+}
+
+// gfzRequirement reads how the main module (or a workspace module) provides
+// gfz's library.
+func (e *moduleEdit) gfzRequirement() (gfzReq, error) {
+	var req gfzReq
 	mods := []string{e.gomod}
 	if e.workspace() {
 		data, err := os.ReadFile(e.gowork)
 		if err != nil {
-			return false, fmt.Errorf("gfz-build: read go.work: %w", err)
+			return req, fmt.Errorf("gfz-build: read go.work: %w", err)
 		}
 		wf, err := modfile.ParseWork(e.gowork, data, nil)
 		if err != nil {
-			return false, fmt.Errorf("gfz-build: parse go.work: %w", err)
+			return req, fmt.Errorf("gfz-build: parse go.work: %w", err)
+		}
+		for _, r := range wf.Replace { // go.work's replacements apply to every workspace module
+			if r.Old.Path == GfzPath {
+				if r.New.Version == "" {
+					req.dir = true
+					return req, nil
+				}
+				req.version = r.New.Version
+			}
 		}
 		mods = nil
 		for _, u := range wf.Use {
@@ -92,23 +133,35 @@ func (e *moduleEdit) providesGfz() (bool, error) {
 		}
 		data, err := os.ReadFile(m)
 		if err != nil {
-			return false, fmt.Errorf("gfz-build: read %s: %w", m, err)
+			return req, fmt.Errorf("gfz-build: read %s: %w", m, err)
 		}
-		f, err := modfile.ParseLax(m, data, nil)
+		f, err := modfile.Parse(m, data, nil)
 		if err != nil {
-			return false, fmt.Errorf("gfz-build: parse %s: %w", m, err)
+			return req, fmt.Errorf("gfz-build: parse %s: %w", m, err)
 		}
 		if f.Module != nil && f.Module.Mod.Path == GfzPath {
-			return true, nil
+			req.main = true
+			return req, nil
 		}
 		for _, r := range f.Require {
-			if r.Mod.Path == GfzPath {
-				return true, nil
+			if r.Mod.Path == GfzPath && (req.version == "" || semver.Compare(req.version, r.Mod.Version) < 0) {
+				req.version = r.Mod.Version
+			}
+		}
+		for _, r := range f.Replace {
+			if r.Old.Path == GfzPath {
+				if r.New.Version == "" {
+					req.dir = true
+				} else {
+					req.version = r.New.Version
+				}
 			}
 		}
 	}
-	return false, nil
+	return req, nil
 }
+
+
 
 // write writes the temporary module file for the build (with replace
 // directives for the relocated modules rel) into work and returns the go
@@ -221,6 +274,13 @@ func (e *moduleEdit) writeWork(work string, rel []relocation) (flags, env []stri
 	if e.lib != "" {
 		// The library as one more workspace module; its go line is older
 		// than any workspace that has none older.
+		for _, r := range wf.Replace { // a workspace module cannot also be replaced
+			if r.Old.Path == GfzPath {
+				if err := wf.DropReplace(r.Old.Path, r.Old.Version); err != nil {
+					return nil, nil, fmt.Errorf("gfz-build: go.work replace: %w", err)
+				}
+			}
+		}
 		if err := wf.AddUse(e.lib, GfzPath); err != nil {
 			return nil, nil, fmt.Errorf("gfz-build: go.work use: %w", err)
 		}
@@ -370,4 +430,12 @@ func copyLibrary(from, to string) error {
 		}
 		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
 	})
+}
+
+// warnings returns the build's warnings with the edit's note first.
+func (e *moduleEdit) warnings(w []string) []string {
+	if e.Note == "" {
+		return w
+	}
+	return append([]string{e.Note}, w...)
 }
