@@ -161,8 +161,6 @@ func (e *moduleEdit) gfzRequirement() (gfzReq, error) {
 	return req, nil
 }
 
-
-
 // write writes the temporary module file for the build (with replace
 // directives for the relocated modules rel) into work and returns the go
 // command flags and environment that select it; none when the user's files
