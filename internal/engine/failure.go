@@ -35,6 +35,7 @@ func (f *fuzzer) failure(out Outcome) {
 		// of it, as after every failure.
 		if v, ok := d.DescribeValues(f.cur, f.curExt, sig); ok {
 			info.Value = v
+			info.Dictionary = describedDictionary(f.ex)
 		}
 	}
 	rep := &workdir.Report{

@@ -76,7 +76,7 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 		rep.Info.Value = shrunkValueUnknown
 		if s.cfg.Describe != nil {
 			if d, err := s.describe(res.Input); err == nil {
-				rep.Info.Value = d.Values
+				rep.Info.Value, rep.Info.Dictionary = d.Values, d.Dictionary
 			}
 		}
 	}

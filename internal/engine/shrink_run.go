@@ -105,6 +105,7 @@ func (f *fuzzer) shrinkFailure(rep *workdir.Report, path string) {
 			}
 			if v, ok := d.DescribeValues(res.Input, shrinkExt, sig); ok {
 				rep.Info.Value = v
+				rep.Info.Dictionary = describedDictionary(f.ex)
 			}
 		}
 	}
