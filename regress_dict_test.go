@@ -19,12 +19,18 @@ import (
 // worker saves or a death the supervisor describes in a -repro process,
 // and go test replays it with it. (Every regression input got a 10 KB
 // dictionary file whenever the binary had a dictionary.)
-func TestRegressDictionaryOnlyWhenDrawn(t *testing.T) {
+// regressDictModule writes a module whose package pkg has three gfz
+// targets (FuzzPlain draws no dictionary token though the package has
+// string literals, FuzzWord and FuzzExit draw from the dictionary and
+// panic or exit on a word only it makes likely), builds its fuzz binary,
+// and returns the binary and the package directory.
+func regressDictModule(t *testing.T) (bin, pkg string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a fuzz binary")
 	}
 	mod := t.TempDir()
-	pkg := filepath.Join(mod, "pkg")
+	pkg = filepath.Join(mod, "pkg")
 	testmod.Write(t, mod, map[string]string{
 		"go.mod": "module example.com/regressdict\n\ngo 1.22\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
 		"pkg/pkg.go": `package pkg
@@ -74,10 +80,15 @@ func FuzzExit(f *testing.F) {
 }
 `,
 	})
-	bin := filepath.Join(t.TempDir(), "regressdict.gfz")
+	bin = filepath.Join(t.TempDir(), "regressdict.gfz")
 	if log, err := testmod.GfzBuild(mod, "-o", bin, "./pkg"); err != nil {
 		t.Fatalf("gfz-build: %v\n%s", err, log)
 	}
+	return bin, pkg
+}
+
+func TestRegressDictionaryOnlyWhenDrawn(t *testing.T) {
+	bin, pkg := regressDictModule(t)
 	for _, c := range []struct {
 		target string
 		dict   bool   // the dictionary file is written

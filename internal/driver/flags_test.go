@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const testInfo = "v=1&targets=FuzzA,FuzzB&mapbits=16&probes=12"
@@ -64,10 +65,25 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
-	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine), ./gfzwork/<target>.
+	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine),
+	// the work directory in gfz's cache (never ./gfzwork in the source
+	// tree), keyed by the package directory the build info records, or
+	// the current directory.
+	cache := t.TempDir()
+	t.Setenv(workdir.CacheEnv, cache)
 	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 || cfg.run.Workdir != filepath.Join("gfzwork", "FuzzA") {
+	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 ||
+		cfg.run.Workdir != workdir.DefaultDir("", "FuzzA") || !strings.HasPrefix(cfg.run.Workdir, cache+string(filepath.Separator)) || !cfg.workdirDefault {
 		t.Errorf("defaults %+v", cfg)
+	}
+	pkg := t.TempDir()
+	cfg, code = parseArgs(testInfo+"&dir="+pkg, []string{"FuzzB"}, &out, &errb)
+	if code != -1 || cfg.run.Workdir != workdir.DefaultDir(pkg, "FuzzB") {
+		t.Errorf("default with the package directory %s: %s", pkg, cfg.run.Workdir)
+	}
+	cfg, code = parseArgs(testInfo, []string{"-workdir", "wd", "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.run.Workdir != "wd" || cfg.workdirDefault {
+		t.Errorf("-workdir wd: %s (default %v)", cfg.run.Workdir, cfg.workdirDefault)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.
 	cfg, code = parseArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)

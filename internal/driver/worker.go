@@ -119,6 +119,9 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
+	if cfg.workdirDefault {
+		fmt.Fprintf(status, "gfz: %s: work directory %s (the default, in gfz's cache; -workdir DIR puts it elsewhere)\n", cfg.run.Target, cfg.run.Workdir)
+	}
 	for _, w := range engine.FeedbackWarnings(cfg.run.Feedback) {
 		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
 	}
