@@ -1,0 +1,59 @@
+#!/bin/bash
+# Executions to a shallow bug near a seed: gfz against go test -fuzz on the
+# reproductions of internal/native/testdata/shallow (docs/BENCHMARKS.md,
+# "Native targets: executions to a shallow bug").
+#
+#   nativeshallow.sh OUT build LABEL TREE        build TREE's gfz-build, then OUT/bin/LABEL.gfz
+#                                                (and OUT/bin/go.test, go test -c -fuzz)
+#   nativeshallow.sh OUT gfz LABEL TARGET N CAP [flags...]
+#                                                seeds 1..N of OUT/bin/LABEL.gfz, one worker, -runs CAP
+#   nativeshallow.sh OUT go TARGET N CAP         N runs of go test -fuzz, -parallel=1, -fuzztime=CAPx
+#
+# Each run appends "tool target run calls" to OUT/results.tsv, where calls is
+# the number of calls of the fuzz function in the process when the bug was
+# reached (the target counts them: $SHALLOW_COUNT), or "miss". Runs already
+# in the file are skipped, so an interrupted loop resumes.
+set -u
+OUT=$1; shift
+cmd=$1; shift
+mkdir -p "$OUT/bin" "$OUT/tmp"
+RES=$OUT/results.tsv
+touch "$RES"
+MOD=$(cd "$(dirname "$0")/../../internal/native/testdata/shallow" && pwd)
+done_already() { grep -q "^$1	$2	$3	" "$RES"; }
+case $cmd in
+build)
+	label=$1 tree=$2
+	(cd "$tree" && go build -o "$OUT/bin/$label-gfz-build" ./cmd/gfz-build) || exit 1
+	(cd "$MOD" && GOWORK=off "$OUT/bin/$label-gfz-build" -o "$OUT/bin/$label.gfz" .) || exit 1
+	[ -x "$OUT/bin/go.test" ] || (cd "$MOD" && GOWORK=off go test -c -fuzz=. -o "$OUT/bin/go.test" .) || exit 1
+	;;
+gfz)
+	label=$1 target=$2 n=$3 cap=$4; shift 4
+	for s in $(seq 1 "$n"); do
+		done_already "gfz-$label" "$target" "$s" && continue
+		d=$OUT/tmp/gfz-$label-$target-$s
+		rm -rf "$d"; mkdir -p "$d"
+		SHALLOW_COUNT=$d/count "$OUT/bin/$label.gfz" -workers 1 -seed "$s" -runs "$cap" -shrinktime 0 \
+			-timeout 0 -workdir "$d/w" "$@" "$target" > "$d/log" 2>&1
+		c=$(head -1 "$d/count" 2>/dev/null | awk '{print $2}')
+		printf 'gfz-%s\t%s\t%s\t%s\n' "$label" "$target" "$s" "${c:-miss}" >> "$RES"
+		rm -rf "$d"
+	done
+	;;
+go)
+	target=$1 n=$2 cap=$3
+	for s in $(seq 1 "$n"); do
+		done_already go "$target" "$s" && continue
+		d=$OUT/tmp/go-$target-$s
+		rm -rf "$d"; mkdir -p "$d"
+		(cd "$d" && SHALLOW_COUNT=$d/count "$OUT/bin/go.test" -test.run='^$' -test.fuzz="^$target\$" \
+			-test.fuzztime="${cap}x" -test.parallel=1 -test.fuzzcachedir="$d/cache" > "$d/log" 2>&1)
+		c=$(head -1 "$d/count" 2>/dev/null | awk '{print $2}')
+		printf 'go\t%s\t%s\t%s\n' "$target" "$s" "${c:-miss}" >> "$RES"
+		rm -rf "$d"
+	done
+	;;
+*)
+	echo "usage: see the head of $0" >&2; exit 2
+esac
