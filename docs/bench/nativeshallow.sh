@@ -11,8 +11,10 @@
 #
 # Each run appends "tool target run calls" to OUT/results.tsv, where calls is
 # the number of calls of the fuzz function in the process when the bug was
-# reached (the target counts them: $SHALLOW_COUNT), or "miss". Runs already
-# in the file are skipped, so an interrupted loop resumes.
+# reached (the target counts them: $SHALLOW_COUNT), or "miss". A run is
+# stopped (SIGINT) once the bug is reached: what follows (the rest of gfz's
+# -runs, go test's minimization of the crash) does not change the count.
+# Runs already in the file are skipped, so an interrupted loop resumes.
 set -u
 OUT=$1; shift
 cmd=$1; shift
@@ -21,6 +23,20 @@ RES=$OUT/results.tsv
 touch "$RES"
 MOD=$(cd "$(dirname "$0")/../../internal/native/testdata/shallow" && pwd)
 done_already() { grep -q "^$1	$2	$3	" "$RES"; }
+# stop_at_bug PID COUNTFILE: wait for PID, interrupting it once COUNTFILE
+# is written.
+stop_at_bug() {
+	while kill -0 "$1" 2>/dev/null; do
+		if [ -s "$2" ]; then
+			kill -INT "$1" 2>/dev/null
+			sleep 1
+			kill -KILL "$1" 2>/dev/null
+			break
+		fi
+		sleep 0.05
+	done
+	wait "$1" 2>/dev/null
+}
 case $cmd in
 build)
 	label=$1 tree=$2
@@ -30,12 +46,14 @@ build)
 	;;
 gfz)
 	label=$1 target=$2 n=$3 cap=$4; shift 4
+	[ -x "$OUT/bin/$label.gfz" ] || { echo "no $OUT/bin/$label.gfz: build it first" >&2; exit 2; }
 	for s in $(seq 1 "$n"); do
 		done_already "gfz-$label" "$target" "$s" && continue
 		d=$OUT/tmp/gfz-$label-$target-$s
 		rm -rf "$d"; mkdir -p "$d"
 		SHALLOW_COUNT=$d/count "$OUT/bin/$label.gfz" -workers 1 -seed "$s" -runs "$cap" -shrinktime 0 \
-			-timeout 0 -workdir "$d/w" "$@" "$target" > "$d/log" 2>&1
+			-timeout 0 -workdir "$d/w" "$@" "$target" > "$d/log" 2>&1 &
+		stop_at_bug $! "$d/count"
 		c=$(head -1 "$d/count" 2>/dev/null | awk '{print $2}')
 		printf 'gfz-%s\t%s\t%s\t%s\n' "$label" "$target" "$s" "${c:-miss}" >> "$RES"
 		rm -rf "$d"
@@ -43,12 +61,14 @@ gfz)
 	;;
 go)
 	target=$1 n=$2 cap=$3
+	[ -x "$OUT/bin/go.test" ] || { echo "no $OUT/bin/go.test: build it first" >&2; exit 2; }
 	for s in $(seq 1 "$n"); do
 		done_already go "$target" "$s" && continue
 		d=$OUT/tmp/go-$target-$s
 		rm -rf "$d"; mkdir -p "$d"
-		(cd "$d" && SHALLOW_COUNT=$d/count "$OUT/bin/go.test" -test.run='^$' -test.fuzz="^$target\$" \
-			-test.fuzztime="${cap}x" -test.parallel=1 -test.fuzzcachedir="$d/cache" > "$d/log" 2>&1)
+		(cd "$d" && exec env SHALLOW_COUNT="$d/count" "$OUT/bin/go.test" -test.run='^$' -test.fuzz="^$target\$" \
+			-test.fuzztime="${cap}x" -test.parallel=1 -test.fuzzcachedir="$d/cache" > "$d/log" 2>&1) &
+		stop_at_bug $! "$d/count"
 		c=$(head -1 "$d/count" 2>/dev/null | awk '{print $2}')
 		printf 'go\t%s\t%s\t%s\n' "$target" "$s" "${c:-miss}" >> "$RES"
 		rm -rf "$d"
