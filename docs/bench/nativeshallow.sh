@@ -11,7 +11,8 @@
 #
 # Each run appends "tool target run calls" to OUT/results.tsv, where calls is
 # the number of calls of the fuzz function in the process when the bug was
-# reached (the target counts them: $SHALLOW_COUNT), or "miss". A run is
+# reached (the target counts them: $SHALLOW_COUNT), "miss", or for go test
+# -fuzz "stop" when it stopped at another failure first. A run is
 # stopped (SIGINT) once the bug is reached: what follows (the rest of gfz's
 # -runs, go test's minimization of the crash) does not change the count.
 # Runs already in the file are skipped, so an interrupted loop resumes.
@@ -66,10 +67,16 @@ go)
 		done_already go "$target" "$s" && continue
 		d=$OUT/tmp/go-$target-$s
 		rm -rf "$d"; mkdir -p "$d"
-		(cd "$d" && exec env SHALLOW_COUNT="$d/count" "$OUT/bin/go.test" -test.run='^$' -test.fuzz="^$target\$" \
+		# go test -fuzz has no memory limit of its own: 4 GiB of address space
+		# stands for gfz's -rss_limit_mb, so that an input that allocates
+		# without bound ends the run instead of the machine's memory.
+		(cd "$d" && ulimit -v 4194304 && exec env SHALLOW_COUNT="$d/count" "$OUT/bin/go.test" -test.run='^$' -test.fuzz="^$target\$" \
 			-test.fuzztime="${cap}x" -test.parallel=1 -test.fuzzcachedir="$d/cache" > "$d/log" 2>&1) &
 		stop_at_bug $! "$d/count"
 		c=$(head -1 "$d/count" 2>/dev/null | awk '{print $2}')
+		if [ -z "$c" ] && grep -q -e 'Failing input written' -e 'terminated unexpectedly' "$d/log"; then
+			c=stop # go test -fuzz stopped at another failure
+		fi
 		printf 'go\t%s\t%s\t%s\n' "$target" "$s" "${c:-miss}" >> "$RES"
 		rm -rf "$d"
 	done
