@@ -22,7 +22,9 @@ cmd=$1; shift
 mkdir -p "$OUT/bin" "$OUT/tmp"
 RES=$OUT/results.tsv
 touch "$RES"
-MOD=$(cd "$(dirname "$0")/../../internal/native/testdata/shallow" && pwd)
+# The module built: the reproductions, or $MOD (the counting copy of the
+# bug suite's gotoml2-datetime, internal/native/testdata/gotoml2count).
+MOD=${MOD:-$(cd "$(dirname "$0")/../../internal/native/testdata/shallow" && pwd)}
 done_already() { grep -q "^$1	$2	$3	" "$RES"; }
 # stop_at_bug PID COUNTFILE: wait for PID, interrupting it once COUNTFILE
 # is written.
