@@ -95,6 +95,8 @@ type libFuzzer struct {
 	seedZero        bool     // -seed=0: a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
+	goCover         bool     // OSS-Fuzz's Go coverage run (libfuzzer_gocover.go)
+	goCoverTarget   string   // the target its -test.run names
 
 	mu       sync.Mutex
 	failKind string // "crash", "timeout" or "oom": the first artefact written
@@ -109,7 +111,8 @@ type libFuzzer struct {
 // -timeout=S -timeout=Ss, -runs=-1 -runs=0).
 //
 // libFuzzer mode is entered when an argument is one of libFuzzer's own
-// flags in -name=value form (lfOwnFlags, lfIgnoredFlags), -timeout=N or
+// flags in -name=value form (lfOwnFlags, lfIgnoredFlags), a "--" argument
+// (skipped: OSS-Fuzz's scripts write it before the flags), -timeout=N or
 // -runs=N with a bare integer that gfz's flag would refuse (a duration
 // without a unit, a negative count) or -runs=0 in that form (libFuzzer's
 // replay-only; gfz's no-limit default needs no flag), or a positional argument that is not a
@@ -120,9 +123,6 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	on := false
 	repro := false
 	for _, a := range args {
-		if a == "--" {
-			break
-		}
 		n := strings.TrimLeft(a, "-")
 		if strings.HasPrefix(a, "-") && (n == "repro" || strings.HasPrefix(n, "repro=")) {
 			repro = true
@@ -132,8 +132,13 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
+			// OSS-Fuzz's run_fuzzer and bad_build_check put "--" before
+			// the flags (binary -- -runs=4 ...); libFuzzer ignores every
+			// argument that starts with "--" and goes on parsing, where
+			// Go's flag package would take what follows for positional
+			// arguments.
+			on = true
+			continue
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			if repro || isTarget(a) {
@@ -157,6 +162,23 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if goCoverFlags[name] {
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, nil, fmt.Errorf("-%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			}
+			on = true
+			if err := lf.goCoverFlag(name, value, isTarget); err != nil {
+				return nil, nil, err
+			}
+			if name == "test.coverprofile" {
+				rest = append(rest, "-coverprofile="+value)
+			}
+			continue
+		}
 		if f := fs.Lookup(name); f != nil {
 			if !hasValue {
 				// A gfz flag, maybe followed by its value.
@@ -246,6 +268,12 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	}
 	if !on {
 		return nil, args, nil
+	}
+	if lf.goCover {
+		var err error
+		if rest, err = lf.goCoverArgs(rest); err != nil {
+			return nil, nil, err
+		}
 	}
 	switch {
 	case len(lf.inputs) > 0 && len(lf.corpus) > 0:
@@ -370,14 +398,21 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 	defer cancel()
 	lf.stop = cancel
 	cfg.ctx = ctx
-	cfg.onNewFailure = func(input string) (string, error) { return "", lf.writeArtifact(cfg, input) }
+	if !lf.goCover {
+		// A coverage run goes on past a failing input, as OSS-Fuzz's
+		// coverage runner does, and writes no artefact.
+		cfg.onNewFailure = func(input string) (string, error) { return "", lf.writeArtifact(cfg, input) }
+	}
 	code := cfg.withReport(superviseWorkers)
 	added := 0
-	if len(lf.corpus) > 0 {
+	if len(lf.corpus) > 0 && !lf.goCover {
 		if added, err = exportCorpus(corpusDir, lf.corpus[0], cfg.codec()); err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			code = ExitUsage
 		}
+	}
+	if code == ExitOK {
+		lf.done(cfg)
 	}
 	if lf.printFinalStats {
 		lf.finalStats(cfg, added)
@@ -392,6 +427,19 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		return lf.errorExit
 	}
 	return code
+}
+
+// done prints the line libFuzzer ends a run without failure with, "Done N
+// runs in S second(s)", which OSS-Fuzz's bad_build_check looks for after
+// -runs=4 to tell a working fuzzer from one that crashed or exited at
+// startup.
+func (lf *libFuzzer) done(cfg *config) {
+	var execs int64
+	var secs int64
+	if s := cfg.summary; s != nil {
+		execs, secs = s.Execs, int64(s.Elapsed/time.Second)
+	}
+	fmt.Fprintf(cfg.stderr, "Done %d runs in %d second(s)\n", execs, secs)
 }
 
 // finalStats prints libFuzzer's -print_final_stats=1 lines.

@@ -1,0 +1,113 @@
+package driver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/engine"
+)
+
+// The command lines of OSS-Fuzz's base-runner scripts, as they were run
+// against a gfz fuzz binary (docs/CLUSTERFUZZ.md, "Run against OSS-Fuzz's
+// own scripts").
+
+// TestLibFuzzerDoubleDash: run_fuzzer and bad_build_check write "--"
+// before the flags ($OUT/fuzzer -- $FUZZER_ARGS ... CORPUS). libFuzzer
+// skips it; Go's flag package would stop there and take every flag after
+// it for a fuzz target name ("unknown fuzz target \"-rss_limit_mb=2560\"").
+func TestLibFuzzerDoubleDash(t *testing.T) {
+	corpus := t.TempDir()
+	var out, errb bytes.Buffer
+
+	// run_fuzzer's fuzzing command line, the options file's flags after
+	// the corpus directory. (The target is named here: the test binary's
+	// name does not select one.)
+	cfg, code := parseArgs(testInfo, []string{"--", "-rss_limit_mb=2560", "-timeout=25", "-max_total_time=30", "FuzzB", corpus, "-use_value_profile=1"}, &out, &errb)
+	if code != -1 {
+		t.Fatalf("run_fuzzer's command line: code %d: %s", code, errb.String())
+	}
+	if cfg.lf == nil || !reflect.DeepEqual(cfg.lf.corpus, []string{corpus}) || cfg.run.Timeout != 25*time.Second ||
+		cfg.run.Time != 30*time.Second || cfg.rssLimitMB != 2560 || cfg.run.Target != "FuzzB" {
+		t.Errorf("run_fuzzer's command line: config %+v, libFuzzer part %+v", cfg, cfg.lf)
+	}
+
+	// bad_build_check's check_engine: $FUZZER -- -seed=1337 -runs=4, which
+	// has no other libFuzzer-only argument.
+	errb.Reset()
+	cfg, code = parseArgs(testInfo, []string{"--", "-seed=1337", "-runs=4", "FuzzA"}, &out, &errb)
+	if code != -1 {
+		t.Fatalf("bad_build_check's command line: code %d: %s", code, errb.String())
+	}
+	if cfg.lf == nil || cfg.run.Seed != 1337 || cfg.run.Runs != 4 || cfg.run.ReplayOnly || cfg.workers != 1 {
+		t.Errorf("bad_build_check's command line: config %+v (libFuzzer mode %v)", cfg, cfg.lf != nil)
+	}
+
+	// reproduce: -- $FUZZER_ARGS -runs=100 TESTCASE.
+	input := filepath.Join(t.TempDir(), "testcase")
+	if err := os.WriteFile(input, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	cfg, code = parseArgs(testInfo, []string{"--", "-rss_limit_mb=2560", "-timeout=25", "-runs=100", input, "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.lf == nil || !reflect.DeepEqual(cfg.repro, []string{input}) {
+		t.Fatalf("reproduce's command line: code %d, config %+v: %s", code, cfg, errb.String())
+	}
+}
+
+// TestLibFuzzerDone: a run that ends without a failure prints libFuzzer's
+// "Done N runs in S second(s)", which bad_build_check's check_startup_crash
+// greps for after -runs=4 ("seems to have either startup crash or exit"
+// without it).
+func TestLibFuzzerDone(t *testing.T) {
+	var errb bytes.Buffer
+	cfg := &config{stderr: &errb, summary: &engine.Summary{Execs: 4, Elapsed: 2500 * time.Millisecond}}
+	(&libFuzzer{}).done(cfg)
+	if got, want := errb.String(), "Done 4 runs in 2 second(s)\n"; got != want {
+		t.Errorf("done printed %q, want %q", got, want)
+	}
+}
+
+// TestLibFuzzerGoCoverage parses the command line of OSS-Fuzz's coverage
+// script for Go fuzzers: FUZZ_CORPUS_DIR=DIR/ fuzzer -test.run=^T$
+// -test.coverprofile FILE.
+func TestLibFuzzerGoCoverage(t *testing.T) {
+	corpus := t.TempDir()
+	prof := filepath.Join(t.TempDir(), "fuzzer.profdata")
+	t.Setenv(goCoverEnv, corpus+"/")
+	var out, errb bytes.Buffer
+	cfg, code := parseArgs(testInfo, []string{"-test.run=^FuzzB$", "-test.coverprofile", prof}, &out, &errb)
+	if code != -1 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	if cfg.lf == nil || !cfg.lf.goCover || !reflect.DeepEqual(cfg.lf.corpus, []string{corpus + "/"}) || cfg.run.Target != "FuzzB" ||
+		!cfg.run.ReplayOnly || cfg.coverprofile != prof || cfg.workers != 1 {
+		t.Errorf("config %+v, libFuzzer part %+v", cfg, cfg.lf)
+	}
+
+	// No corpus directory: the target's seeds only.
+	t.Setenv(goCoverEnv, filepath.Join(corpus, "missing")+"/")
+	cfg, code = parseArgs(testInfo, []string{"-test.run=^FuzzA$", "-test.coverprofile=" + prof}, &out, &errb)
+	if code != -1 || cfg.lf == nil || len(cfg.lf.corpus) != 0 || cfg.run.Target != "FuzzA" || !cfg.run.ReplayOnly {
+		t.Errorf("without a corpus directory: code %d, config %+v: %s", code, cfg, errb.String())
+	}
+
+	// What the script passes when fuzzer_function_names.json lacks the
+	// binary: a clear error, not a run of another target.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-test.run=^Error: File '/out/fuzzer_function_names.json' does not exist or is empty.$", "-test.coverprofile", prof}, "names no fuzz target of this binary"},
+		{[]string{"-test.run=^FuzzA$", "-test.coverprofile"}, "-test.coverprofile needs a value"},
+	} {
+		errb.Reset()
+		if _, code := parseArgs(testInfo, c.args, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%q: code %d, stderr %q; want 2 and %q", c.args, code, errb.String(), c.want)
+		}
+	}
+}
