@@ -547,16 +547,19 @@ func artifactKind(r failureReport) string {
 
 var mibRE = regexp.MustCompile(`(\d+) MiB`)
 
-// writeCrashBlock writes the Go-style failure (panic line and goroutine
-// stack) and libFuzzer's ERROR and SUMMARY lines for kind.
+// writeCrashBlock writes libFuzzer's ERROR line for kind, the Go-style
+// failure (panic line and goroutine stack) and the SUMMARY line, in
+// libFuzzer's order: ClusterFuzz's parser takes the crash state from the
+// frames after the ERROR line (for a t.Fatal, a hang or a death; a Go
+// panic is recognised on either side).
 func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *config) {
 	pid := os.Getpid()
 	switch kind {
 	case "timeout":
 		secs := timeoutSeconds(r, cfg)
 		fmt.Fprintf(b, "ALARM: working on the last Unit for %d seconds\n       and the timeout value is %d (use -timeout=N to change)\n", secs, secs)
-		writeGoStack(b, r)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: timeout after %d seconds\n", pid, secs)
+		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: timeout\n")
 	case "oom":
 		used := cfg.rssLimitMB + 1
@@ -567,8 +570,8 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: out-of-memory\n")
 	default:
-		writeGoStack(b, r)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: deadly signal\n", pid)
+		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: deadly signal\n")
 	}
 }
@@ -577,9 +580,10 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 // "panic: ..." line (the kind and message), a blank line and the stack
 // under a "goroutine N [running]:" header. A stack that is the output of a
 // dying process (it has goroutine headers and its own "panic:", "fatal
-// error:" or "SIGQUIT:" line) is written as it is.
+// error:" or "SIGQUIT:" line) is written as it is, but for the frames'
+// argument lists and the goroutines' order (clusterFuzzStack).
 func writeGoStack(b *strings.Builder, r failureReport) {
-	st := strings.TrimRight(r.stack, "\n")
+	st := clusterFuzzStack(strings.TrimRight(r.stack, "\n"))
 	hasGoroutines := strings.HasPrefix(st, "goroutine ") || strings.Contains(st, "\ngoroutine ")
 	if hasGoroutines && goHeadRE.MatchString(st) {
 		b.WriteString(st + "\n\n")
@@ -625,8 +629,9 @@ var moreThanRE = regexp.MustCompile(`more than ([0-9][0-9.]*[a-zµ]+)`)
 func reproFailure(w io.Writer, fi *engine.FailureInfo, result engine.Result) {
 	var b strings.Builder
 	r := failureReport{result: result.String(), kind: fi.Kind, message: fi.Message, stack: fi.Stack}
+	fmt.Fprintf(&b, "==%d== ERROR: libFuzzer: deadly signal\n", os.Getpid())
 	writeGoStack(&b, r)
-	fmt.Fprintf(&b, "==%d== ERROR: libFuzzer: deadly signal\nSUMMARY: libFuzzer: deadly signal\n", os.Getpid())
+	fmt.Fprintf(&b, "SUMMARY: libFuzzer: deadly signal\n")
 	_, _ = io.WriteString(w, b.String())
 }
 

@@ -111,3 +111,78 @@ func TestLibFuzzerGoCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterFuzzStack: frames get "(...)" for an argument list, which
+// ClusterFuzz's Go frame pattern needs (it refuses "0x1?" arguments and a
+// function line without a list, as gfz's own stacks have), and the
+// goroutine running the fuzz target leads a dump of all goroutines.
+func TestClusterFuzzStack(t *testing.T) {
+	in := strings.Join([]string{
+		"SIGQUIT: quit",
+		"",
+		"goroutine 18 [running]:",
+		"github.com/gfz-dev/gfz/internal/engine.allStacks()",
+		"\t/src/gfz/internal/engine/timeout.go:186 +0x65",
+		"created by github.com/gfz-dev/gfz/internal/engine.dumpOnQuit in goroutine 8",
+		"\t/src/gfz/internal/engine/hangdump_unix.go:28 +0xb8",
+		"",
+		"goroutine 8 [runnable]:",
+		"example.com/p.Spin(...)",
+		"\t/src/p/p.go:32",
+		"example.com/p.FuzzHang.func1(0x37c293f1e008?)",
+		"\t/src/p/p_test.go:37 +0x131",
+		"github.com/gfz-dev/gfz.(*executor).Exec(0x37c293efa6c0, {0x37c29401c038?, 0x0?}, 0x611115?)",
+		"\t/src/gfz/exec.go:55 +0xdd",
+	}, "\n")
+	want := strings.Join([]string{
+		"SIGQUIT: quit",
+		"",
+		"goroutine 8 [runnable]:",
+		"example.com/p.Spin(...)",
+		"\t/src/p/p.go:32",
+		"example.com/p.FuzzHang.func1(...)",
+		"\t/src/p/p_test.go:37 +0x131",
+		"github.com/gfz-dev/gfz.(*executor).Exec(...)",
+		"\t/src/gfz/exec.go:55 +0xdd",
+		"",
+		"goroutine 18 [running]:",
+		"github.com/gfz-dev/gfz/internal/engine.allStacks(...)",
+		"\t/src/gfz/internal/engine/timeout.go:186 +0x65",
+		"created by github.com/gfz-dev/gfz/internal/engine.dumpOnQuit in goroutine 8",
+		"\t/src/gfz/internal/engine/hangdump_unix.go:28 +0xb8",
+	}, "\n")
+	if got := clusterFuzzStack(in); got != want {
+		t.Errorf("clusterFuzzStack:\n%s\nwant:\n%s", got, want)
+	}
+	// An in-process failure's stack: function lines without arguments.
+	in = "example.com/p.(*T).check\n\t/src/p/p.go:9\nexample.com/p.FuzzX.func1\n\t/src/p/p_test.go:38"
+	want = "example.com/p.(*T).check(...)\n\t/src/p/p.go:9\nexample.com/p.FuzzX.func1(...)\n\t/src/p/p_test.go:38"
+	if got := clusterFuzzStack(in); got != want {
+		t.Errorf("clusterFuzzStack:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestCrashBlockOrder: the stack comes after libFuzzer's ERROR line, as
+// libFuzzer prints it; ClusterFuzz's parser resets the crash state at that
+// line, so a t.Fatal's or a hang's frames printed before it were lost
+// (crash state NULL).
+func TestCrashBlockOrder(t *testing.T) {
+	cfg := &config{}
+	for _, c := range []struct {
+		kind  string
+		r     failureReport
+		error string
+	}{
+		{"crash", failureReport{kind: "t.Fatal", message: "p_test.go:38: bad", stack: "example.com/p.FuzzX.func1\n\t/src/p/p_test.go:38"}, "ERROR: libFuzzer: deadly signal"},
+		{"timeout", failureReport{result: "TIMEOUT", kind: "timeout", message: "ran for more than 3s",
+			stack: "SIGQUIT: quit\n\ngoroutine 8 [runnable]:\nexample.com/p.Spin(...)\n\t/src/p/p.go:32"}, "ERROR: libFuzzer: timeout after 3 seconds"},
+	} {
+		var b strings.Builder
+		writeCrashBlock(&b, c.r, c.kind, cfg)
+		out := b.String()
+		e, g, s := strings.Index(out, c.error), strings.Index(out, "\ngoroutine "), strings.Index(out, "SUMMARY: libFuzzer:")
+		if e < 0 || g < 0 || s < 0 || !(e < g && g < s) {
+			t.Errorf("%s block: want the ERROR line, then the goroutine stack, then SUMMARY:\n%s", c.kind, out)
+		}
+	}
+}
