@@ -92,7 +92,7 @@ type libFuzzer struct {
 	merge           bool
 	errorExit       int
 	timeoutExit     int
-	seedZero        bool     // -seed=0: a random seed, as libFuzzer
+	seedZero        bool     // -seed=0 (or no -seed): a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
 	goCover         bool     // OSS-Fuzz's Go coverage run (libfuzzer_gocover.go)
@@ -287,6 +287,10 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	return lf, rest, nil
 }
 
+// lfClockSeed is the seed of a libFuzzer-mode run without -seed or with
+// -seed=0 (a variable for tests).
+var lfClockSeed = func() int64 { return time.Now().UnixNano() & (1<<62 - 1) }
+
 // applyLibFuzzer completes cfg for libFuzzer mode after the flags are
 // parsed: set tells which gfz flags the command line gave.
 func (c *config) applyLibFuzzer(set map[string]bool) error {
@@ -294,8 +298,11 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 	if !set["workers"] {
 		c.workers = 1 // a libFuzzer binary is one process
 	}
-	if lf.seedZero {
-		c.run.Seed = time.Now().UnixNano() & (1<<62 - 1)
+	if lf.seedZero || !set["seed"] {
+		// libFuzzer's default, -seed=0: a new seed per run, printed. With
+		// gfz's fixed default every ClusterFuzz bot and every session
+		// would fuzz the same corpus the same way.
+		c.run.Seed = lfClockSeed()
 	}
 	c.run.ReplayOnly = lf.replayOnly
 	if !set["workdir"] {

@@ -186,3 +186,30 @@ func TestCrashBlockOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLibFuzzerDefaultSeed: without -seed a libFuzzer-mode run takes a new
+// seed, as libFuzzer's -seed=0 default does (ClusterFuzzLite's batch runs
+// and ClusterFuzz's fuzzing sessions pass no -seed; with gfz's fixed
+// default 1 every session and bot fuzzed the same corpus the same way);
+// gfz's own command line keeps its default.
+func TestLibFuzzerDefaultSeed(t *testing.T) {
+	old := lfClockSeed
+	lfClockSeed = func() int64 { return 424242 }
+	t.Cleanup(func() { lfClockSeed = old })
+	corpus := t.TempDir()
+	var out, errb bytes.Buffer
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{
+		{[]string{"-timeout=25", "-max_total_time=60", "FuzzA", corpus}, 424242},
+		{[]string{"-seed=0", "FuzzA", corpus}, 424242},
+		{[]string{"-seed=7", "FuzzA", corpus}, 7},
+		{[]string{"-runs=100", "FuzzA"}, 1}, // gfz mode
+	} {
+		cfg, code := parseArgs(testInfo, c.args, &out, &errb)
+		if code != -1 || cfg.run.Seed != c.want {
+			t.Errorf("%q: code %d, seed %d; want %d (%s)", c.args, code, cfg.run.Seed, c.want, errb.String())
+		}
+	}
+}
