@@ -95,6 +95,7 @@ type libFuzzer struct {
 	seedZero        bool     // -seed=0 (or no -seed): a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
+	targetByExe     bool     // the target was chosen by the executable's name
 	goCover         bool     // OSS-Fuzz's Go coverage run (libfuzzer_gocover.go)
 	goCoverTarget   string   // the target its -test.run names
 
@@ -128,7 +129,7 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			repro = true
 		}
 	}
-	var rest []string
+	var rest, named []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -141,8 +142,14 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			continue
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			if repro || isTarget(a) {
+			if repro {
 				rest = append(rest, a)
+				continue
+			}
+			if isTarget(a) {
+				// After the flags, wherever it was: libFuzzer takes flags
+				// and positional arguments in any order.
+				named = append(named, a)
 				continue
 			}
 			fi, err := os.Stat(a)
@@ -269,6 +276,7 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	if !on {
 		return nil, args, nil
 	}
+	rest = append(rest, named...)
 	if lf.goCover {
 		var err error
 		if rest, err = lf.goCoverArgs(rest); err != nil {
@@ -391,7 +399,9 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		}
 		defer os.RemoveAll(tmp)
 		cfg.run.Workdir = tmp
-		cfg.childArgs = append(append([]string(nil), os.Args[1:]...), "-workdir="+tmp)
+		cfg.childArgs = append(cfg.lfChildBase(), "-workdir="+tmp)
+	} else {
+		cfg.childArgs = cfg.lfChildBase()
 	}
 	corpusDir := filepath.Join(cfg.run.Workdir, "corpus")
 	n, err := importCorpora(lf.corpus, corpusDir, cfg.codec())
@@ -836,6 +846,19 @@ func (c *config) targetFromExe() string {
 		}
 	}
 	return found
+}
+
+// lfChildBase is the command line of the worker and merge processes in
+// libFuzzer mode: the process's own, and the target when it was chosen by
+// the executable's name, which a child does not share (it is started as
+// os.Executable(), with symbolic links resolved: a fuzzer run through a
+// link or a wrapper script named P_T).
+func (c *config) lfChildBase() []string {
+	args := append([]string(nil), os.Args[1:]...)
+	if c.lf != nil && c.lf.targetByExe {
+		args = append(args, c.run.Target)
+	}
+	return args
 }
 
 // chainNewFailure calls a, then b, on each new failure.

@@ -213,3 +213,40 @@ func TestLibFuzzerDefaultSeed(t *testing.T) {
 		}
 	}
 }
+
+// TestLibFuzzerTargetByExeInChildren: a target chosen by the executable's
+// name (P_T) is passed on to the worker and merge processes, which are
+// started as os.Executable() and so may not carry that name: run through a
+// wrapper script P_T that executes P_T.bin (as the recorded ClusterFuzzLite
+// run did), the workers of a binary with several targets refused to start
+// ("this binary has 2 fuzz targets").
+func TestLibFuzzerTargetByExeInChildren(t *testing.T) {
+	corpus := t.TempDir()
+	oldArgs := os.Args
+	t.Cleanup(func() { os.Args = oldArgs })
+	var out, errb bytes.Buffer
+
+	os.Args = []string{"/out/lfz_FuzzB", "-timeout=25", corpus}
+	cfg, code := parseArgs(testInfo, os.Args[1:], &out, &errb)
+	if code != -1 || cfg.run.Target != "FuzzB" {
+		t.Fatalf("by the executable's name: code %d: %s", code, errb.String())
+	}
+	child := append(cfg.lfChildBase(), "-workdir="+t.TempDir())
+
+	os.Args = append([]string{"/out/lfz_FuzzB.bin"}, child...)
+	cfg, code = parseArgs(testInfo, child, &out, &errb)
+	if code != -1 || cfg.run.Target != "FuzzB" {
+		t.Fatalf("child %q: code %d: %s", child, code, errb.String())
+	}
+
+	// A target named on the command line is not passed twice, and may
+	// stand before the flags, as libFuzzer allows.
+	os.Args = []string{"/out/fuzzer", "FuzzA", corpus, "-max_total_time=5"}
+	cfg, code = parseArgs(testInfo, os.Args[1:], &out, &errb)
+	if code != -1 || cfg.run.Target != "FuzzA" || cfg.run.Time != 5*time.Second {
+		t.Fatalf("target before the flags: code %d: %s", code, errb.String())
+	}
+	if got := cfg.lfChildBase(); !reflect.DeepEqual(got, os.Args[1:]) {
+		t.Errorf("child arguments %q, want %q", got, os.Args[1:])
+	}
+}
