@@ -1,0 +1,477 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+)
+
+// The build cache keeps what instrumenting a package produced, so that a
+// rebuild instruments (and type-checks) only the packages whose inputs
+// changed, as Go's own build cache recompiles only those.
+//
+// An entry is the package's instrument.Template (the rewritten files with
+// the probe IDs still to be masked to the build's map size, the probe
+// table, the comparison sites) and its dictionary literals, stored under a
+// key that hashes everything the template depends on:
+//
+//   - gfz-build itself (the Go build ID of its executable), the cache
+//     format, the go command's GOVERSION, GOROOT, GOOS, GOARCH, GOFLAGS,
+//     CGO_ENABLED and GOEXPERIMENT, and -tags, -race and -cmp;
+//   - the package's import path, name, whether it is a standard-library
+//     package (linkname scheme), its module's go version, and the names
+//     and contents of its files (a file in the module cache by its name
+//     only, which holds the module version: those files never change);
+//   - the same, recursively, for every package it imports, except the
+//     standard library (GOVERSION and GOROOT stand for it): the types of
+//     imported declarations decide where probes go (a constant operand of
+//     && gets none, comparison probes depend on operand types), so a
+//     package is re-instrumented when one of its dependencies changes, as
+//     Go recompiles it.
+//
+// Probe IDs hash the package path, file base name, line, column and kind
+// (instrument.ProbeID), so they are unique across the packages of a binary
+// whatever was cached; only their masking depends on the build (the map
+// size follows the total probe count), and is done when the template is
+// filled in (instrument.Template.Render). -counts and -mapbits change only
+// the runtime's mapsize.go, never an entry.
+//
+// Layout under the cache directory (Options.Cache, $GFZCACHE, or
+// <user cache dir>/gfz/build):
+//
+//	pkg/<xx>/<key>        one entry: a header line, the gob-encoded entry, its SHA-256
+//	mod/<id>/             a copy of a module-cache module (modcopy.go), reused by every build
+//	trim.txt              when the cache was last trimmed
+//
+// Entries are written to a temporary file and renamed into place, so
+// concurrent builds never see a partial entry; two builds writing the same
+// entry write the same bytes. An entry that does not decode or fails its
+// checksum is counted as corrupt, ignored and rewritten. Entries and module
+// copies unused for trimAge are removed, at most once per trimInterval.
+
+// CacheEnv names the environment variable that sets the build cache
+// directory; "off" turns the cache off.
+const CacheEnv = "GFZCACHE"
+
+// cacheFormat changes whenever the entry layout or the key's definition
+// does.
+const cacheFormat = "gfz-build cache v1"
+
+const (
+	trimAge      = 5 * 24 * time.Hour
+	trimInterval = 24 * time.Hour
+	touchAge     = time.Hour // refresh an entry's mtime when older
+)
+
+// CacheStats tells what the build cache did in one Prepare.
+type CacheStats struct {
+	Dir     string   // the cache directory; "" when the cache is off
+	Hits    []string // import paths of the packages taken from the cache
+	Misses  []string // import paths of the packages instrumented
+	Corrupt []string // import paths whose entry was unreadable (also in Misses)
+}
+
+// CacheSummary describes what the cache did in one line (gfz-build -v).
+func CacheSummary(s CacheStats) string {
+	if s.Dir == "" {
+		return "off"
+	}
+	msg := fmt.Sprintf("%d of %d packages from the cache %s", len(s.Hits), len(s.Hits)+len(s.Misses), s.Dir)
+	if len(s.Misses) > 0 {
+		const show = 4
+		m := s.Misses
+		more := ""
+		if len(m) > show {
+			m, more = m[:show], fmt.Sprintf(" and %d more", len(s.Misses)-show)
+		}
+		msg += "; instrumented " + strings.Join(m, ", ") + more
+	}
+	if len(s.Corrupt) > 0 {
+		msg += fmt.Sprintf("; %d damaged entries replaced", len(s.Corrupt))
+	}
+	return msg
+}
+
+// cacheDir resolves Options.Cache: "" means $GFZCACHE, else
+// <user cache dir>/gfz/build; "off" (either way) turns the cache off.
+func cacheDir(setting string) (string, error) {
+	if setting == "" {
+		setting = os.Getenv(CacheEnv)
+	}
+	switch setting {
+	case "off":
+		return "", nil
+	case "":
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("no cache directory: %v; set %s to a directory, or build with -cache=off", err, CacheEnv)
+		}
+		return filepath.Join(d, "gfz", "build"), nil
+	}
+	return filepath.Abs(setting)
+}
+
+// buildCache is the cache of one Prepare.
+type buildCache struct {
+	dir string
+
+	mu    sync.Mutex
+	stats CacheStats
+}
+
+func openCache(dir string) (*buildCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("build cache: %w", err)
+	}
+	return &buildCache{dir: dir, stats: CacheStats{Dir: dir}}, nil
+}
+
+// cacheEntry is what the cache stores for one package.
+type cacheEntry struct {
+	Key      string // the entry's own key, checked on reading
+	Template instrument.Template
+	Dict     []string // the package's dictionary literals (CollectDictionary)
+}
+
+const entryHeader = cacheFormat + " entry\n"
+
+func (c *buildCache) entryPath(key string) string {
+	return filepath.Join(c.dir, "pkg", key[:2], key)
+}
+
+// get returns the entry of key, or false when there is none or it is
+// unusable; path is the package's import path, for the statistics.
+func (c *buildCache) get(key, path string) (*cacheEntry, bool) {
+	if c == nil || key == "" {
+		return nil, false
+	}
+	file := c.entryPath(key)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, false
+	}
+	e, err := decodeEntry(data, key)
+	if err != nil {
+		c.mu.Lock()
+		c.stats.Corrupt = append(c.stats.Corrupt, path)
+		c.mu.Unlock()
+		return nil, false
+	}
+	touch(file)
+	return e, true
+}
+
+func decodeEntry(data []byte, key string) (*cacheEntry, error) {
+	if !bytes.HasPrefix(data, []byte(entryHeader)) || len(data) < len(entryHeader)+sha256.Size {
+		return nil, errors.New("no entry header")
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return nil, errors.New("checksum mismatch")
+	}
+	var e cacheEntry
+	if err := gob.NewDecoder(bytes.NewReader(body[len(entryHeader):])).Decode(&e); err != nil {
+		return nil, err
+	}
+	if e.Key != key {
+		return nil, errors.New("entry of another key")
+	}
+	if err := e.Template.Check(); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// put stores e under its key: written to a temporary file, renamed into
+// place.
+func (c *buildCache) put(e *cacheEntry) error {
+	if c == nil || e.Key == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString(entryHeader)
+	if err := gob.NewEncoder(&b).Encode(e); err != nil {
+		return fmt.Errorf("build cache: encode %s: %w", e.Template.Path, err)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	return writeAtomic(c.entryPath(e.Key), b.Bytes())
+}
+
+// writeAtomic writes data to file through a temporary file in the same
+// directory and a rename.
+func writeAtomic(file string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("build cache: write %s: %w", file, err)
+	}
+	return nil
+}
+
+// touch marks file as used (for trimming) when its mtime is older than
+// touchAge.
+func touch(file string) {
+	if st, err := os.Stat(file); err == nil && time.Since(st.ModTime()) > touchAge {
+		now := time.Now()
+		os.Chtimes(file, now, now)
+	}
+}
+
+// trim removes entries and module copies unused for trimAge, at most once
+// per trimInterval (trim.txt holds the time of the last trim).
+func (c *buildCache) trim() {
+	if c == nil {
+		return
+	}
+	stamp := filepath.Join(c.dir, "trim.txt")
+	if data, err := os.ReadFile(stamp); err == nil {
+		if sec, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && time.Since(time.Unix(sec, 0)) < trimInterval {
+			return
+		}
+	}
+	if writeAtomic(stamp, []byte(strconv.FormatInt(time.Now().Unix(), 10)+"\n")) != nil {
+		return
+	}
+	cutoff := time.Now().Add(-trimAge)
+	tmpCutoff := time.Now().Add(-trimInterval)
+	filepath.WalkDir(filepath.Join(c.dir, "pkg"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			old := info.ModTime().Before(cutoff)
+			if strings.Contains(d.Name(), ".tmp") {
+				old = info.ModTime().Before(tmpCutoff)
+			}
+			if old {
+				os.Remove(p)
+			}
+		}
+		return nil
+	})
+	trimModuleCopies(filepath.Join(c.dir, "mod"), cutoff, tmpCutoff)
+}
+
+func (c *buildCache) hit(path string) {
+	c.mu.Lock()
+	c.stats.Hits = append(c.stats.Hits, path)
+	c.mu.Unlock()
+}
+
+func (c *buildCache) miss(path string) {
+	c.mu.Lock()
+	c.stats.Misses = append(c.stats.Misses, path)
+	c.mu.Unlock()
+}
+
+// Stats returns the statistics, sorted.
+func (c *buildCache) Stats() CacheStats {
+	if c == nil {
+		return CacheStats{}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	for _, l := range []*[]string{&s.Hits, &s.Misses, &s.Corrupt} {
+		*l = slices.Clone(*l)
+		slices.Sort(*l)
+	}
+	return s
+}
+
+// toolID identifies the running gfz-build: the Go build ID of its
+// executable, which changes whenever any of its code does, or else a hash
+// of the executable.
+var toolID = sync.OnceValues(func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if id := goBuildID(exe); id != "" {
+		return id, nil
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+})
+
+// goBuildID reads the Go build ID of an executable: the ELF note
+// .note.go.buildid, or the "\xff Go build ID: " string other formats keep
+// at the start of the text; "" if there is none.
+func goBuildID(exe string) string {
+	if f, err := elf.Open(exe); err == nil {
+		defer f.Close()
+		if s := f.Section(".note.go.buildid"); s != nil {
+			if d, err := s.Data(); err == nil && len(d) > 16 {
+				// namesz, descsz, type, "Go\x00\x00", desc.
+				n := int(f.ByteOrder.Uint32(d[4:]))
+				if 16+n <= len(d) && string(d[12:16]) == "Go\x00\x00" {
+					return string(d[16 : 16+n])
+				}
+			}
+		}
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	const prefix = "\xff Go build ID: \""
+	i := bytes.Index(buf, []byte(prefix))
+	if i < 0 {
+		return ""
+	}
+	rest := buf[i+len(prefix):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return ""
+	}
+	return string(rest[:j])
+}
+
+// keyer computes cache keys.
+type keyer struct {
+	base     []byte                       // hash of what every key shares
+	modcache string                       // GOMODCACHE: files there are keyed by name
+	pkgs     map[string]*packages.Package // the build's packages by import path (import graphs)
+	src      map[string]string            // memo: import path -> source key, "" when unreadable
+}
+
+// newKeyer starts the keys of one build; env holds the go command's
+// settings that change what a package compiles to or type-checks as.
+func newKeyer(tool string, env map[string]string, opts *Options, modcache string, pkgs map[string]*packages.Package) *keyer {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\ntool %s\n", cacheFormat, tool)
+	names := make([]string, 0, len(env))
+	for k := range env {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		fmt.Fprintf(h, "env %s=%q\n", k, env[k])
+	}
+	fmt.Fprintf(h, "tags %q race %t\n", opts.Tags, opts.Race)
+	return &keyer{base: h.Sum(nil), modcache: modcache, pkgs: pkgs, src: map[string]string{}}
+}
+
+// key returns the cache key of instrumenting p, "" if it cannot have one
+// (a file that cannot be read: the load reports it).
+func (k *keyer) key(p *packages.Package, cmp bool) string {
+	src := k.source(p)
+	if src == "" {
+		return ""
+	}
+	h := sha256.New()
+	h.Write(k.base)
+	fmt.Fprintf(h, "instrument %s std %t cmp %t source %s\n", p.PkgPath, isStd(p), cmp, src)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// source returns the source key of p: its path, name, module go version,
+// files (names and contents) and the source keys of its non-std imports.
+func (k *keyer) source(p *packages.Package) string {
+	if s, ok := k.src[p.PkgPath]; ok {
+		return s
+	}
+	k.src[p.PkgPath] = "" // an import cycle (an error the load reports) has no key
+	h := sha256.New()
+	goVersion := ""
+	if p.Module != nil {
+		goVersion = p.Module.GoVersion
+	}
+	fmt.Fprintf(h, "package %s %s go %q\n", p.PkgPath, p.Name, goVersion)
+	files := append(slices.Clone(p.GoFiles), p.OtherFiles...)
+	for _, f := range files {
+		d, err := k.fileDigest(f)
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(h, "file %s %s\n", f, d)
+	}
+	for _, e := range p.Errors {
+		fmt.Fprintf(h, "error %s\n", e.Error())
+	}
+	paths := make([]string, 0, len(p.Imports))
+	for path := range p.Imports {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		dep := p.Imports[path]
+		switch {
+		case dep.PkgPath == "unsafe" || dep.PkgPath == "C":
+			fmt.Fprintf(h, "import %s\n", path)
+		case isStd(dep):
+			fmt.Fprintf(h, "import %s std %s\n", path, dep.PkgPath)
+		default:
+			if q := k.pkgs[dep.PkgPath]; q != nil {
+				dep = q
+			}
+			s := k.source(dep)
+			if s == "" {
+				return ""
+			}
+			fmt.Fprintf(h, "import %s %s %s\n", path, dep.PkgPath, s)
+		}
+	}
+	s := hex.EncodeToString(h.Sum(nil))
+	k.src[p.PkgPath] = s
+	return s
+}
+
+// fileDigest identifies the contents of a file: by name in the module
+// cache (whose files never change: the name holds the module version),
+// else by a hash of its contents.
+func (k *keyer) fileDigest(name string) (string, error) {
+	if k.modcache != "" && within(k.modcache, name) {
+		return "modcache", nil
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:]), nil
+}
