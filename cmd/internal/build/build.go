@@ -116,7 +116,8 @@ type Prepared struct {
 	// Cache tells which packages came from the build cache.
 	Cache CacheStats
 
-	phases *phases // time per step, for -v
+	phases      *phases  // time per step, for -v
+	typeChecked []string // import paths of the packages type-checked from source
 }
 
 // GoFlags returns the flags to add to a go build/test/run command to build
@@ -480,13 +481,15 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	// Type-check what the cache did not have: from source with the other
 	// imports from export data (typecheck.go), or with go/packages for cgo.
 	checked := map[string]*packages.Package{}
+	var fromSource []string
 	if len(missed) > 0 {
-		checked, err = typeCheck(checkConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6]}, plain, missed)
+		checked, fromSource, err = typeCheck(checkConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6]}, plain, missed)
 		if err != nil && ctx.Err() == nil {
 			missedPaths := make([]string, len(missed))
 			for i, p := range missed {
 				missedPaths[i] = p.PkgPath
 			}
+			fromSource = slices.Sorted(slices.Values(missedPaths))
 			cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: loadFlags, Env: env}
 			loaded, lerr := packages.Load(cfg, missedPaths...)
 			if lerr != nil {
@@ -667,7 +670,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
-		Native: nativeTypes, NoTargets: noTargets, phases: ph,
+		Native: nativeTypes, NoTargets: noTargets, phases: ph, typeChecked: fromSource,
 	}
 	ph.done("targets")
 	rel, err := relocateModulesCached(cache, work, envs[0], todo)

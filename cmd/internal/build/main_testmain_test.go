@@ -1,6 +1,7 @@
 package build
 
 import (
+	"os"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/testmod"
@@ -8,4 +9,20 @@ import (
 
 // TestMain runs the tests with GOWORK=off: the modules they build under
 // testdata/ are their own main modules, not members of gfz's workspace.
-func TestMain(m *testing.M) { testmod.Main(m) }
+// The tests share one build cache of their own (GFZCACHE), removed at the
+// end: the user's cache is left alone, and every test after the first to
+// build a package takes it from the cache.
+func TestMain(m *testing.M) { testmod.Main(cacheRun{m}) }
+
+type cacheRun struct{ m *testing.M }
+
+func (r cacheRun) Run() int {
+	dir, err := os.MkdirTemp("", "gfz-build-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(CacheEnv, dir)
+	code := r.m.Run()
+	os.RemoveAll(dir)
+	return code
+}

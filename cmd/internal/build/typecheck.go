@@ -36,6 +36,10 @@ import (
 // errCgo makes typeCheck's caller load with go/packages instead.
 var errCgo = errors.New("cgo package")
 
+// goPackagesOnly makes Prepare type-check with go/packages, as for cgo
+// (tests compare the two).
+var goPackagesOnly bool
+
 // checkConfig is what typeCheck needs from the build.
 type checkConfig struct {
 	ctx    context.Context
@@ -50,9 +54,14 @@ type checkConfig struct {
 // TypesInfo set (copies: the graph is not modified), by import path. A
 // package whose files do not parse gets a ParseError in Errors; type errors
 // are left to the go command, as loadErrors does. all holds the graph's
-// packages by import path (the imports of todo). The error is errCgo when
-// one of the packages to type-check from source uses cgo.
-func typeCheck(cfg checkConfig, all map[string]*packages.Package, todo []*packages.Package) (map[string]*packages.Package, error) {
+// packages by import path (the imports of todo). fromSource lists the
+// import paths of the packages type-checked from source: todo's and those
+// between them. The error is errCgo when one of the packages to
+// type-check from source uses cgo.
+func typeCheck(cfg checkConfig, all map[string]*packages.Package, todo []*packages.Package) (checked map[string]*packages.Package, fromSource []string, err error) {
+	if goPackagesOnly {
+		return nil, nil, errCgo
+	}
 	inTodo := map[string]bool{}
 	for _, p := range todo {
 		inTodo[p.PkgPath] = true
@@ -155,7 +164,7 @@ func typeCheck(cfg checkConfig, all map[string]*packages.Package, todo []*packag
 		})
 	}
 	if err := eg.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	// Export data of the other imports, in dependency order (an importer's
@@ -171,7 +180,7 @@ func typeCheck(cfg checkConfig, all map[string]*packages.Package, todo []*packag
 		lp, err := packages.Load(&packages.Config{Context: cfg.ctx, Dir: cfg.dir, Mode: packages.NeedName | packages.NeedExportFile,
 			BuildFlags: cfg.flags, Env: append(os.Environ(), cfg.env...)}, paths...)
 		if err != nil {
-			return nil, fmt.Errorf("export data: %w", err)
+			return nil, nil, fmt.Errorf("export data: %w", err)
 		}
 		files := map[string]string{}
 		for _, p := range lp {
@@ -280,9 +289,13 @@ func typeCheck(cfg checkConfig, all map[string]*packages.Package, todo []*packag
 	}
 	wg.Wait()
 	if err := cfg.ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	for _, p := range order {
+		fromSource = append(fromSource, p.PkgPath)
+	}
+	slices.Sort(fromSource)
+	return out, fromSource, nil
 }
 
 // readExport reads the export data of path from file into view.
