@@ -28,7 +28,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gfz-dev/gfz/cmd/internal/instrument"
@@ -116,8 +115,9 @@ type Prepared struct {
 	// Cache tells which packages came from the build cache.
 	Cache CacheStats
 
-	phases      *phases  // time per step, for -v
-	typeChecked []string // import paths of the packages type-checked from source
+	phases       *phases  // time per step, for -v
+	typeChecked  []string // import paths of the packages type-checked from source to be instrumented
+	declsChecked []string // import paths of those type-checked without function bodies, for their importers
 }
 
 // GoFlags returns the flags to add to a go build/test/run command to build
@@ -448,9 +448,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	entries := make([]*cacheEntry, len(todo))
-	keys := make([]string, len(todo))
-	var missed []*packages.Package
+	var keys *keyer
 	if tool, err := toolID(); cache != nil && err != nil {
 		warnings = append(warnings, fmt.Sprintf("build cache off: cannot identify gfz-build's executable: %v", err))
 		cache = nil
@@ -459,94 +457,35 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		for i, name := range envNames[3:] {
 			goenv[name] = envs[3+i]
 		}
-		k := newKeyer(tool, goenv, &opts, envs[0], plain)
-		for i, p := range todo {
-			keys[i] = k.key(p, opts.Cmp)
-			if e, ok := cache.get(keys[i], p.PkgPath); ok && e.Template.Path == p.PkgPath {
-				entries[i] = e
-				cache.hit(p.PkgPath)
-			}
-		}
+		keys = newKeyer(tool, goenv, &opts, envs[0])
 	}
-	for i, p := range todo {
-		if entries[i] == nil {
-			missed = append(missed, p)
-			if cache != nil {
+	// Take what the cache has; type-check and instrument the rest
+	// (resolve.go). A dependency that fails is left out with a warning; a
+	// matched package that fails is broken.
+	results, fromSource, declsOnly, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
+		cache: cache, keys: keys, cmp: opts.Cmp, plain: plain}, todo)
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	if cache != nil {
+		for i, p := range todo {
+			if results[i].hit {
+				cache.hit(p.PkgPath)
+			} else {
 				cache.miss(p.PkgPath)
 			}
 		}
 	}
-	ph.done("cache")
-
-	// Type-check what the cache did not have: from source with the other
-	// imports from export data (typecheck.go), or with go/packages for cgo.
-	checked := map[string]*packages.Package{}
-	var fromSource []string
-	if len(missed) > 0 {
-		checked, fromSource, err = typeCheck(checkConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6]}, plain, missed)
-		if err != nil && ctx.Err() == nil {
-			missedPaths := make([]string, len(missed))
-			for i, p := range missed {
-				missedPaths[i] = p.PkgPath
-			}
-			fromSource = slices.Sorted(slices.Values(missedPaths))
-			cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: loadFlags, Env: env}
-			loaded, lerr := packages.Load(cfg, missedPaths...)
-			if lerr != nil {
-				return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), lerr)
-			}
-			checked, err = map[string]*packages.Package{}, nil
-			for _, p := range loaded {
-				checked[p.PkgPath] = p
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	ph.done("type-check")
-
-	// Instrument, in parallel, and store the results. A dependency that
-	// fails is left out with a warning; a matched package that fails is
-	// broken.
+	entries := make([]*cacheEntry, len(todo))
 	errs := make([]error, len(todo))
 	loadErrs := make([]string, len(todo))
-	var eg errgroup.Group
-	eg.SetLimit(4)
-	for i, p := range todo {
-		if entries[i] != nil {
-			continue
+	for i, r := range results {
+		entries[i], errs[i], loadErrs[i] = r.entry, r.err, r.loadErr
+		if r.putErr != nil {
+			warnings = append(warnings, r.putErr.Error())
 		}
-		c := checked[p.PkgPath]
-		if c == nil {
-			loadErrs[i] = "not loaded"
-			continue
-		}
-		if err := loadErrors([]*packages.Package{c}); err != nil {
-			loadErrs[i] = err.Error()
-			continue
-		}
-		eg.Go(func() error {
-			dict := CollectDictionary(c.Syntax)
-			ip, err := instrumentPackage(c, opts.Cmp)
-			if err != nil {
-				errs[i] = err
-				return nil
-			}
-			t, err := ip.Template()
-			if err != nil {
-				errs[i] = fmt.Errorf("instrument %s: %w", p.PkgPath, err)
-				return nil
-			}
-			entries[i] = &cacheEntry{Key: keys[i], Template: *t, Dict: dict}
-			if err := cache.put(entries[i]); err != nil {
-				errs[i] = err // not the package's fault: reported as a warning below
-			}
-			return nil
-		})
 	}
-	eg.Wait()
-	ph.done("instrument")
+	ph.done("cache, type-check, instrument")
 	isBroken := map[string]bool{}
 	for _, b := range broken {
 		isBroken[b.Path] = true
@@ -562,10 +501,6 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 				isBroken[p.PkgPath] = true
 			}
 			continue
-		}
-		if errs[i] != nil && entries[i] != nil { // the entry could not be stored
-			warnings = append(warnings, errs[i].Error())
-			errs[i] = nil
 		}
 		switch {
 		case errs[i] != nil && roles[p.PkgPath] == roleMatched:
@@ -670,7 +605,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
-		Native: nativeTypes, NoTargets: noTargets, phases: ph, typeChecked: fromSource,
+		Native: nativeTypes, NoTargets: noTargets, phases: ph, typeChecked: fromSource, declsChecked: declsOnly,
 	}
 	ph.done("targets")
 	rel, err := relocateModulesCached(cache, work, envs[0], todo)

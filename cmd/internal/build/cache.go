@@ -146,6 +146,7 @@ func openCache(dir string) (*buildCache, error) {
 // cacheEntry is what the cache stores for one package.
 type cacheEntry struct {
 	Key      string // the entry's own key, checked on reading
+	API      string // the package's API key (resolve.go)
 	Template instrument.Template
 	Dict     []string // the package's dictionary literals (CollectDictionary)
 }
@@ -192,6 +193,9 @@ func decodeEntry(data []byte, key string) (*cacheEntry, error) {
 	}
 	if e.Key != key {
 		return nil, errors.New("entry of another key")
+	}
+	if e.API == "" {
+		return nil, errors.New("no API key")
 	}
 	if err := e.Template.Check(); err != nil {
 		return nil, err
@@ -304,8 +308,7 @@ func (c *buildCache) Stats() CacheStats {
 	defer c.mu.Unlock()
 	s := c.stats
 	for _, l := range []*[]string{&s.Hits, &s.Misses, &s.Corrupt} {
-		*l = slices.Clone(*l)
-		slices.Sort(*l)
+		*l = slices.Compact(slices.Sorted(slices.Values(*l)))
 	}
 	return s
 }
@@ -371,17 +374,16 @@ func goBuildID(exe string) string {
 	return string(rest[:j])
 }
 
-// keyer computes cache keys.
+// keyer computes what the cache keys are made of (resolve.go combines
+// them).
 type keyer struct {
-	base     []byte                       // hash of what every key shares
-	modcache string                       // GOMODCACHE: files there are keyed by name
-	pkgs     map[string]*packages.Package // the build's packages by import path (import graphs)
-	src      map[string]string            // memo: import path -> source key, "" when unreadable
+	base     []byte // hash of what every key shares
+	modcache string // GOMODCACHE: files there are keyed by name
 }
 
 // newKeyer starts the keys of one build; env holds the go command's
 // settings that change what a package compiles to or type-checks as.
-func newKeyer(tool string, env map[string]string, opts *Options, modcache string, pkgs map[string]*packages.Package) *keyer {
+func newKeyer(tool string, env map[string]string, opts *Options, modcache string) *keyer {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\ntool %s\n", cacheFormat, tool)
 	names := make([]string, 0, len(env))
@@ -393,37 +395,20 @@ func newKeyer(tool string, env map[string]string, opts *Options, modcache string
 		fmt.Fprintf(h, "env %s=%q\n", k, env[k])
 	}
 	fmt.Fprintf(h, "tags %q race %t\n", opts.Tags, opts.Race)
-	return &keyer{base: h.Sum(nil), modcache: modcache, pkgs: pkgs, src: map[string]string{}}
+	return &keyer{base: h.Sum(nil), modcache: modcache}
 }
 
-// key returns the cache key of instrumenting p, "" if it cannot have one
-// (a file that cannot be read: the load reports it).
-func (k *keyer) key(p *packages.Package, cmp bool) string {
-	src := k.source(p)
-	if src == "" {
-		return ""
-	}
-	h := sha256.New()
-	h.Write(k.base)
-	fmt.Fprintf(h, "instrument %s std %t cmp %t source %s\n", p.PkgPath, isStd(p), cmp, src)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// source returns the source key of p: its path, name, module go version,
-// files (names and contents) and the source keys of its non-std imports.
-func (k *keyer) source(p *packages.Package) string {
-	if s, ok := k.src[p.PkgPath]; ok {
-		return s
-	}
-	k.src[p.PkgPath] = "" // an import cycle (an error the load reports) has no key
+// own returns the key of p's own source: its path, name, module go
+// version, list errors and files (names and contents); "" if a file cannot
+// be read (the load reports it).
+func (k *keyer) own(p *packages.Package) string {
 	h := sha256.New()
 	goVersion := ""
 	if p.Module != nil {
 		goVersion = p.Module.GoVersion
 	}
 	fmt.Fprintf(h, "package %s %s go %q\n", p.PkgPath, p.Name, goVersion)
-	files := append(slices.Clone(p.GoFiles), p.OtherFiles...)
-	for _, f := range files {
+	for _, f := range append(slices.Clone(p.GoFiles), p.OtherFiles...) {
 		d, err := k.fileDigest(f)
 		if err != nil {
 			return ""
@@ -433,32 +418,7 @@ func (k *keyer) source(p *packages.Package) string {
 	for _, e := range p.Errors {
 		fmt.Fprintf(h, "error %s\n", e.Error())
 	}
-	paths := make([]string, 0, len(p.Imports))
-	for path := range p.Imports {
-		paths = append(paths, path)
-	}
-	slices.Sort(paths)
-	for _, path := range paths {
-		dep := p.Imports[path]
-		switch {
-		case dep.PkgPath == "unsafe" || dep.PkgPath == "C":
-			fmt.Fprintf(h, "import %s\n", path)
-		case isStd(dep):
-			fmt.Fprintf(h, "import %s std %s\n", path, dep.PkgPath)
-		default:
-			if q := k.pkgs[dep.PkgPath]; q != nil {
-				dep = q
-			}
-			s := k.source(dep)
-			if s == "" {
-				return ""
-			}
-			fmt.Fprintf(h, "import %s %s %s\n", path, dep.PkgPath, s)
-		}
-	}
-	s := hex.EncodeToString(h.Sum(nil))
-	k.src[p.PkgPath] = s
-	return s
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // fileDigest identifies the contents of a file: by name in the module
@@ -474,4 +434,14 @@ func (k *keyer) fileDigest(name string) (string, error) {
 	}
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:]), nil
+}
+
+// hashOf hashes parts, each on a line of its own.
+func hashOf(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		io.WriteString(h, p)
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

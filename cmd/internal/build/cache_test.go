@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -130,8 +131,8 @@ func TestCacheSameOverlay(t *testing.T) {
 			if len(warm.Cache.Misses) != 0 || !slices.Equal(warm.Cache.Hits, cold.Cache.Misses) {
 				t.Errorf("rebuild: hits %v, misses %v; the first build missed %v", warm.Cache.Hits, warm.Cache.Misses, cold.Cache.Misses)
 			}
-			if len(warm.typeChecked) != 0 {
-				t.Errorf("rebuild type-checked %v", warm.typeChecked)
+			if len(warm.typeChecked)+len(warm.declsChecked) != 0 {
+				t.Errorf("rebuild type-checked %v %v", warm.typeChecked, warm.declsChecked)
 			}
 			sameBuild(t, "rebuild vs cache off", off, warm)
 
@@ -183,61 +184,75 @@ func appendTo(t *testing.T, file, text string) {
 	}
 }
 
-// TestCacheReinstrumentsWhatChanged: a rebuild instruments and
-// type-checks only the packages whose files changed, and those importing
-// them (a dependency's declarations decide where probes go); a _test.go
-// edit changes nothing instrumented; -cmp and -tags miss, -counts (which
-// changes only the runtime's constants) and -mapbits hit.
+// TestCacheReinstrumentsWhatChanged: a rebuild instruments, and
+// type-checks with function bodies, only the packages whose files changed,
+// and their importers only when what they see of them changed (here a
+// constant became a variable, and a result type changed); the packages an
+// instrumented package imports are type-checked without bodies; a
+// _test.go edit changes nothing instrumented; -cmp and -tags miss, -counts
+// (which changes only the runtime's constants) and -mapbits hit.
 func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	dir := editModule(t)
 	cache := t.TempDir()
 	opts := Options{Patterns: []string{"./a"}, Dir: dir, Cache: cache}
 	const a, b, c = "example.com/m/a", "example.com/m/b", "example.com/m/c"
-	step := func(what string, o Options, hits, misses, checked []string) *Prepared {
+	step := func(what string, o Options, hits, misses, decls []string) *Prepared {
 		t.Helper()
 		p := prepare(t, o)
-		if !slices.Equal(p.Cache.Hits, hits) || !slices.Equal(p.Cache.Misses, misses) || !slices.Equal(p.typeChecked, checked) {
-			t.Errorf("%s: hits %v, misses %v, type-checked %v; want %v, %v, %v", what, p.Cache.Hits, p.Cache.Misses, p.typeChecked, hits, misses, checked)
+		if !slices.Equal(p.Cache.Hits, hits) || !slices.Equal(p.Cache.Misses, misses) || !slices.Equal(p.typeChecked, misses) || !slices.Equal(p.declsChecked, decls) {
+			t.Errorf("%s: hits %v, misses %v, type-checked %v and without bodies %v; want %v, %v, %v and %v",
+				what, p.Cache.Hits, p.Cache.Misses, p.typeChecked, p.declsChecked, hits, misses, misses, decls)
 		}
 		return p
 	}
+	edit := func(file, from, to string) {
+		t.Helper()
+		file = filepath.Join(dir, file)
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), from) {
+			t.Fatalf("%s lacks %q", file, from)
+		}
+		if err := os.WriteFile(file, []byte(strings.Replace(string(src), from, to, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	all := []string{a, b, c}
-	step("first build", opts, nil, all, all)
+	step("first build", opts, nil, all, nil)
 	step("rebuild", opts, all, nil, nil)
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
-	step("a edited", opts, []string{b, c}, []string{a}, []string{a})
+	step("a edited", opts, []string{b, c}, []string{a}, []string{b, c})
 	appendTo(t, filepath.Join(dir, "a", "a_test.go"), "\n// edited\n")
 	step("a's test edited", opts, all, nil, nil)
-	appendTo(t, filepath.Join(dir, "c", "c.go"), "\n// edited\n")
-	step("c edited", opts, nil, all, all)
+	edit("c/c.go", "return 1", "return 2")
+	step("a body in c edited", opts, []string{a, b}, []string{c}, nil)
 
 	// b.Debug becomes a variable: a's && operand now gets a probe.
 	before := step("rebuild", opts, all, nil, nil)
-	bfile := filepath.Join(dir, "b", "b.go")
-	src, err := os.ReadFile(bfile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bfile, []byte(strings.Replace(string(src), "const Debug", "var Debug", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	after := step("b's constant made a variable", opts, []string{c}, []string{a, b}, []string{a, b})
+	edit("b/b.go", "const Debug", "var Debug")
+	after := step("b's constant made a variable", opts, []string{c}, []string{a, b}, []string{c})
 	if probesOf(after, a) != probesOf(before, a)+1 {
 		t.Errorf("a has %d probes after b.Debug became a variable, %d before: want one more", probesOf(after, a), probesOf(before, a))
 	}
 	sameBuild(t, "after the edit, cached vs cache off", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), after)
+	// c.C's result type changes: b sees it; so may b's importers (b's
+	// declarations can name c's types), so a is instrumented again too.
+	edit("c/c.go", "func C(x int) int {", "func C(x int) int64 {")
+	step("c's result type changed", opts, nil, all, nil)
 
 	o := opts
 	o.Cmp = true
-	step("-cmp", o, nil, all, all)
+	step("-cmp", o, nil, all, nil)
 	step("-cmp rebuild", o, all, nil, nil)
 	o = opts
 	o.Tags = "sometag"
-	step("-tags", o, nil, all, all)
+	step("-tags", o, nil, all, nil)
 	o = opts
 	o.Counts = true
 	counts := step("-counts", o, all, nil, nil)
-	fc, fa := overlayFiles(t, counts), overlayFiles(t, after)
+	fc, fa := overlayFiles(t, counts), overlayFiles(t, prepare(t, opts))
 	for name, src := range fa {
 		if filepath.Base(name) == "mapsize.go" {
 			if !strings.Contains(fc[name], "CountLaps = true") || !strings.Contains(src, "CountLaps = false") {
@@ -443,5 +458,41 @@ func TestMergeDictionaries(t *testing.T) {
 		if got, want := mergeDictionaries(lists), CollectDictionary(all); !slices.Equal(got, want) {
 			t.Errorf("%d packages: merged %d tokens, collected %d", n, len(got), len(want))
 		}
+	}
+}
+
+// TestCacheCgo: a build with a cgo package falls back to go/packages for
+// what the cache misses (keys from source: editing b re-instruments a
+// too), and builds what a build with the cache off builds.
+func TestCacheCgo(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is off")
+	}
+	dir := t.TempDir()
+	testmod.Write(t, dir, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":      "package a\n\nimport \"example.com/m/b\"\n\nfunc A(x int) bool {\n\tif x > 2 && b.Debug {\n\t\treturn b.B(x) > 1\n\t}\n\treturn false\n}\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, x int) { A(x) })\n}\n",
+		"b/b.go":      "package b\n\nconst Debug = false\n\nfunc B(x int) int {\n\tif x > 4 {\n\t\treturn twice(x)\n\t}\n\treturn 0\n}\n",
+		"b/cgo.go":    "package b\n\n// static int twice(int x) { return 2 * x; }\nimport \"C\"\n\nfunc twice(x int) int { return int(C.twice(C.int(x))) }\n",
+	})
+	cache := t.TempDir()
+	opts := Options{Patterns: []string{"./a"}, Dir: dir, Cache: cache}
+	const a, b = "example.com/m/a", "example.com/m/b"
+	cold := prepare(t, opts)
+	if !slices.Equal(cold.Cache.Misses, []string{a, b}) || !slices.Equal(cold.typeChecked, []string{a, b}) {
+		t.Errorf("first build: misses %v, type-checked %v", cold.Cache.Misses, cold.typeChecked)
+	}
+	sameBuild(t, "cgo: cached vs cache off", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), cold)
+	if warm := prepare(t, opts); !slices.Equal(warm.Cache.Hits, []string{a, b}) || len(warm.typeChecked) != 0 {
+		t.Errorf("rebuild: hits %v, type-checked %v", warm.Cache.Hits, warm.typeChecked)
+	}
+	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
+	if p := prepare(t, opts); !slices.Equal(p.Cache.Misses, []string{a}) {
+		t.Errorf("a edited: misses %v", p.Cache.Misses)
+	}
+	appendTo(t, filepath.Join(dir, "b", "b.go"), "\n// edited\n")
+	if p := prepare(t, opts); !slices.Equal(p.Cache.Misses, []string{a, b}) {
+		t.Errorf("b edited: misses %v", p.Cache.Misses)
 	}
 }

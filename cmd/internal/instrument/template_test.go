@@ -70,7 +70,7 @@ func TestTemplateFillsLikePrinting(t *testing.T) {
 		mask := uint32(1)<<bits - 1
 		fl := p.files[0]
 		for _, l := range fl.ids {
-			l.lit.Value = fmt.Sprintf("%#x", p.Probes[l.probe].ID&mask)
+			l.lit.Value = fmt.Sprintf("0x%0*x", IDDigits, p.Probes[l.probe].ID&mask)
 		}
 		var buf bytes.Buffer
 		if err := decorator.NewRestorer().Fprint(&buf, fl.dst); err != nil {
