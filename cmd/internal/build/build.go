@@ -31,6 +31,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Options configure Prepare and Build.
@@ -54,8 +55,9 @@ type Options struct {
 	// which -feedback perf needs; it makes every probe larger.
 	Counts bool
 	Dir    string // directory to run in (the user's module); default the current directory
-	// Cache is the build cache directory; "" means $GFZCACHE, else
-	// <user cache dir>/gfz/build; "off" turns the cache off (cache.go).
+	// Cache is the build cache directory (cache.go); "" means build/ in
+	// gfz's cache directory ($GFZCACHE, default gfz in the user's cache
+	// directory), "off" turns the cache off.
 	Cache   string
 	Verbose bool // print per-package details and the collision estimate
 	Stdout  io.Writer
@@ -314,7 +316,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	if cdir, err := cacheDir(opts.Cache); err != nil {
 		warnings = append(warnings, fmt.Sprintf("build cache off: %v", err))
 	} else if cdir != "" && envs[0] != "" && within(envs[0], cdir) {
-		warnings = append(warnings, fmt.Sprintf("build cache off: its directory %s is inside the module cache (GOMODCACHE), where the go command refuses overlays; set %s elsewhere", cdir, CacheEnv))
+		warnings = append(warnings, fmt.Sprintf("build cache off: its directory %s is inside the module cache (GOMODCACHE), where the go command refuses overlays; set %s elsewhere, or build with -cache=off", cdir, workdir.CacheEnv))
 	} else if cdir != "" {
 		if cache, err = openCache(cdir); err != nil {
 			warnings = append(warnings, fmt.Sprintf("build cache off: %v", err))

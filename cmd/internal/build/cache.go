@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // The build cache keeps what instrumenting a package produced, so that a
@@ -53,8 +54,8 @@ import (
 // filled in (instrument.Template.Render). -counts and -mapbits change only
 // the runtime's mapsize.go, never an entry.
 //
-// Layout under the cache directory (Options.Cache, $GFZCACHE, or
-// <user cache dir>/gfz/build):
+// Layout under the cache directory (Options.Cache; by default build/ in
+// gfz's cache directory, $GFZCACHE or gfz in the user's cache directory):
 //
 //	pkg/<xx>/<key>        one entry: a header line, the gob-encoded entry, its SHA-256
 //	mod/<id>/             a copy of a module-cache module (modcopy.go), reused by every build
@@ -65,10 +66,6 @@ import (
 // entry write the same bytes. An entry that does not decode or fails its
 // checksum is counted as corrupt, ignored and rewritten. Entries and module
 // copies unused for trimAge are removed, at most once per trimInterval.
-
-// CacheEnv names the environment variable that sets the build cache
-// directory; "off" turns the cache off.
-const CacheEnv = "GFZCACHE"
 
 // cacheFormat changes whenever the entry layout or the key's definition
 // does.
@@ -109,21 +106,16 @@ func CacheSummary(s CacheStats) string {
 	return msg
 }
 
-// cacheDir resolves Options.Cache: "" means $GFZCACHE, else
-// <user cache dir>/gfz/build; "off" (either way) turns the cache off.
+// cacheDir resolves Options.Cache: "" is build/ in gfz's cache directory
+// ($GFZCACHE, default gfz in the user's cache directory:
+// workdir.CacheDir), "off" turns the cache off, anything else is the
+// directory.
 func cacheDir(setting string) (string, error) {
-	if setting == "" {
-		setting = os.Getenv(CacheEnv)
-	}
 	switch setting {
 	case "off":
 		return "", nil
 	case "":
-		d, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("no cache directory: %v; set %s to a directory, or build with -cache=off", err, CacheEnv)
-		}
-		return filepath.Join(d, "gfz", "build"), nil
+		return filepath.Join(workdir.CacheDir(), "build"), nil
 	}
 	return filepath.Abs(setting)
 }

@@ -19,7 +19,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Cmp, "cmp", false, "also insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
-	fs.StringVar(&o.Cache, "cache", "", "build cache `dir`ectory of instrumented packages, or off; default $"+CacheEnv+", else gfz/build in the user cache directory")
+	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
 }
 
 // CheckFlags validates the values set through AddFlags.
