@@ -117,9 +117,8 @@ type Prepared struct {
 	// Cache tells which packages came from the build cache.
 	Cache CacheStats
 
-	phases       *phases  // time per step, for -v
-	typeChecked  []string // import paths of the packages type-checked from source to be instrumented
-	declsChecked []string // import paths of those type-checked without function bodies, for their importers
+	phases  *phases      // time per step, for -v
+	checked resolveStats // what was type-checked
 }
 
 // GoFlags returns the flags to add to a go build/test/run command to build
@@ -464,7 +463,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	// Take what the cache has; type-check and instrument the rest
 	// (resolve.go). A dependency that fails is left out with a warning; a
 	// matched package that fails is broken.
-	results, fromSource, declsOnly, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
+	results, checked, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
 		cache: cache, keys: keys, cmp: opts.Cmp, plain: plain}, todo)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
@@ -607,7 +606,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
-		Native: nativeTypes, NoTargets: noTargets, phases: ph, typeChecked: fromSource, declsChecked: declsOnly,
+		Native: nativeTypes, NoTargets: noTargets, phases: ph, checked: checked,
 	}
 	ph.done("targets")
 	rel, err := relocateModulesCached(cache, work, envs[0], todo)

@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"encoding/gob"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -303,6 +304,51 @@ func (c *buildCache) Stats() CacheStats {
 		*l = slices.Compact(slices.Sorted(slices.Values(*l)))
 	}
 	return s
+}
+
+// stdExports returns the export files of standard-library packages that
+// builds with the same go command settings listed (import path -> file in
+// Go's build cache), or nil. Export files are named by a hash of their
+// contents, so a listed file that still exists holds the package's export
+// data; resolve checks that it exists. This saves a go list -export when
+// only standard-library export data is needed, as on most rebuilds.
+func (c *buildCache) stdExports(k *keyer) map[string]string {
+	if c == nil || k == nil {
+		return nil
+	}
+	data, err := os.ReadFile(c.stdExportsPath(k))
+	if err != nil {
+		return nil
+	}
+	var m map[string]string
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func (c *buildCache) stdExportsPath(k *keyer) string {
+	return filepath.Join(c.dir, "std", hashOf(string(k.base), "std export files")+".json")
+}
+
+// addStdExports stores known and learned (learned wins) as the standard
+// library's export files (a failure to store is no error: the next build
+// lists them again).
+func (c *buildCache) addStdExports(k *keyer, known, learned map[string]string) {
+	if c == nil || k == nil || len(learned) == 0 {
+		return
+	}
+	m := map[string]string{}
+	for p, f := range known {
+		m[p] = f
+	}
+	for p, f := range learned {
+		m[p] = f
+	}
+	data, err := json.Marshal(m)
+	if err == nil {
+		writeAtomic(c.stdExportsPath(k), data)
+	}
 }
 
 // toolID identifies the running gfz-build: the Go build ID of its

@@ -131,8 +131,8 @@ func TestCacheSameOverlay(t *testing.T) {
 			if len(warm.Cache.Misses) != 0 || !slices.Equal(warm.Cache.Hits, cold.Cache.Misses) {
 				t.Errorf("rebuild: hits %v, misses %v; the first build missed %v", warm.Cache.Hits, warm.Cache.Misses, cold.Cache.Misses)
 			}
-			if len(warm.typeChecked)+len(warm.declsChecked) != 0 {
-				t.Errorf("rebuild type-checked %v %v", warm.typeChecked, warm.declsChecked)
+			if len(warm.checked.full)+len(warm.checked.decls) != 0 {
+				t.Errorf("rebuild type-checked %v %v", warm.checked.full, warm.checked.decls)
 			}
 			sameBuild(t, "rebuild vs cache off", off, warm)
 
@@ -165,7 +165,7 @@ func editModule(t *testing.T) string {
 		"a/a.go":      "package a\n\nimport \"example.com/m/b\"\n\nfunc A(x int) bool {\n\tif x > 2 && b.Debug {\n\t\treturn b.B(x)\n\t}\n\treturn false\n}\n",
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, x int) { A(x) })\n}\n",
 		"b/b.go":      "package b\n\nimport \"example.com/m/c\"\n\nconst Debug = false\n\nfunc B(x int) bool {\n\tif x > 4 {\n\t\treturn c.C(x) > 0\n\t}\n\treturn false\n}\n",
-		"c/c.go":      "package c\n\nfunc C(x int) int {\n\tif x > 8 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"c/c.go":      "package c\n\nimport \"strconv\"\n\nfunc C(x int) int {\n\tif x > 8 {\n\t\treturn 1\n\t}\n\treturn len(strconv.Itoa(x))\n}\n",
 	})
 	return dir
 }
@@ -199,9 +199,9 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	step := func(what string, o Options, hits, misses, decls []string) *Prepared {
 		t.Helper()
 		p := prepare(t, o)
-		if !slices.Equal(p.Cache.Hits, hits) || !slices.Equal(p.Cache.Misses, misses) || !slices.Equal(p.typeChecked, misses) || !slices.Equal(p.declsChecked, decls) {
+		if !slices.Equal(p.Cache.Hits, hits) || !slices.Equal(p.Cache.Misses, misses) || !slices.Equal(p.checked.full, misses) || !slices.Equal(p.checked.decls, decls) {
 			t.Errorf("%s: hits %v, misses %v, type-checked %v and without bodies %v; want %v, %v, %v and %v",
-				what, p.Cache.Hits, p.Cache.Misses, p.typeChecked, p.declsChecked, hits, misses, misses, decls)
+				what, p.Cache.Hits, p.Cache.Misses, p.checked.full, p.checked.decls, hits, misses, misses, decls)
 		}
 		return p
 	}
@@ -220,10 +220,16 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 		}
 	}
 	all := []string{a, b, c}
-	step("first build", opts, nil, all, nil)
+	if p := step("first build", opts, nil, all, nil); !slices.Equal(p.checked.listed, []string{"strconv"}) {
+		t.Errorf("first build: go list -export of %v, want strconv", p.checked.listed)
+	}
 	step("rebuild", opts, all, nil, nil)
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
-	step("a edited", opts, []string{b, c}, []string{a}, []string{b, c})
+	// c's import of strconv comes from export data, whose file the first
+	// build's go list -export named: no go list this time.
+	if p := step("a edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.listed) != 0 {
+		t.Errorf("a edited: go list -export of %v, want none (the standard library's export files are known)", p.checked.listed)
+	}
 	appendTo(t, filepath.Join(dir, "a", "a_test.go"), "\n// edited\n")
 	step("a's test edited", opts, all, nil, nil)
 	edit("c/c.go", "return 1", "return 2")
@@ -480,12 +486,12 @@ func TestCacheCgo(t *testing.T) {
 	opts := Options{Patterns: []string{"./a"}, Dir: dir, Cache: cache}
 	const a, b = "example.com/m/a", "example.com/m/b"
 	cold := prepare(t, opts)
-	if !slices.Equal(cold.Cache.Misses, []string{a, b}) || !slices.Equal(cold.typeChecked, []string{a, b}) {
-		t.Errorf("first build: misses %v, type-checked %v", cold.Cache.Misses, cold.typeChecked)
+	if !slices.Equal(cold.Cache.Misses, []string{a, b}) || !slices.Equal(cold.checked.full, []string{a, b}) {
+		t.Errorf("first build: misses %v, type-checked %v", cold.Cache.Misses, cold.checked.full)
 	}
 	sameBuild(t, "cgo: cached vs cache off", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), cold)
-	if warm := prepare(t, opts); !slices.Equal(warm.Cache.Hits, []string{a, b}) || len(warm.typeChecked) != 0 {
-		t.Errorf("rebuild: hits %v, type-checked %v", warm.Cache.Hits, warm.typeChecked)
+	if warm := prepare(t, opts); !slices.Equal(warm.Cache.Hits, []string{a, b}) || len(warm.checked.full) != 0 {
+		t.Errorf("rebuild: hits %v, type-checked %v", warm.Cache.Hits, warm.checked.full)
 	}
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
 	if p := prepare(t, opts); !slices.Equal(p.Cache.Misses, []string{a}) {

@@ -113,6 +113,7 @@ type resolver struct {
 	exportOnce  sync.Once
 	exportFiles map[string]string
 	exportErr   error
+	listed      []string // the packages whose export files go list -export gave
 
 	stdTodo bool // a standard-library package is instrumented (-cover)
 
@@ -126,22 +127,28 @@ type resolver struct {
 }
 
 // resolve returns the outcome for each package of todo (plain graph
-// packages), and the import paths of the packages it type-checked from
-// source with function bodies (to instrument them) and without (for their
-// importers).
-func resolve(rc resolveConfig, todo []*packages.Package) (res []resolved, full, decls []string, err error) {
+// packages), and what it type-checked.
+func resolve(rc resolveConfig, todo []*packages.Package) (res []resolved, st resolveStats, err error) {
 	if !goPackagesOnly {
 		r := newResolver(rc, todo)
 		res, err := r.run(todo)
 		if err == nil {
-			return res, slices.Sorted(slices.Values(r.fromSource)), slices.Sorted(slices.Values(r.declsOnly)), nil
+			st = resolveStats{full: slices.Sorted(slices.Values(r.fromSource)), decls: slices.Sorted(slices.Values(r.declsOnly)), listed: r.listed}
+			return res, st, nil
 		}
 		if !errors.Is(err, errCgo) {
-			return nil, nil, nil, err
+			return nil, st, err
 		}
 	}
-	res, full, err = resolveGoPackages(rc, todo)
-	return res, full, nil, err
+	res, st.full, err = resolveGoPackages(rc, todo)
+	return res, st, err
+}
+
+// resolveStats tells tests what resolve type-checked.
+type resolveStats struct {
+	full   []string // import paths type-checked with bodies, to instrument
+	decls  []string // import paths type-checked without bodies, for their importers
+	listed []string // import paths whose export files go list -export gave
 }
 
 func newResolver(rc resolveConfig, todo []*packages.Package) *resolver {
@@ -556,25 +563,39 @@ func (r *resolver) listExports() {
 		}
 	}
 	r.exportFiles = map[string]string{}
-	if len(set) == 0 {
-		return
-	}
-	paths := slices.Sorted(func(yield func(string) bool) {
-		for p := range set {
-			if !yield(p) {
-				return
+	// The standard library's export files, as an earlier build listed
+	// them: they are files of Go's build cache named by their contents,
+	// so one that still exists is right (stdExports).
+	known := r.cache.stdExports(r.keys)
+	var paths []string
+	for path := range set {
+		if q := r.plain[path]; q != nil && isStd(q) && known[path] != "" {
+			if _, err := os.Stat(known[path]); err == nil {
+				r.exportFiles[path] = known[path]
+				continue
 			}
 		}
-	})
+		paths = append(paths, path)
+	}
+	if len(paths) == 0 {
+		return
+	}
+	slices.Sort(paths)
+	r.listed = paths
 	lp, err := packages.Load(&packages.Config{Context: r.ctx, Dir: r.dir, Mode: packages.NeedName | packages.NeedExportFile,
 		BuildFlags: r.flags, Env: append(os.Environ(), r.env...)}, paths...)
 	if err != nil {
 		r.exportErr = fmt.Errorf("export data: %w", err)
 		return
 	}
+	learned := map[string]string{}
 	for _, p := range lp {
 		r.exportFiles[p.PkgPath] = p.ExportFile
+		if q := r.plain[p.PkgPath]; q != nil && isStd(q) && p.ExportFile != "" && len(p.Errors) == 0 {
+			learned[p.PkgPath] = p.ExportFile
+		}
 	}
+	r.cache.addStdExports(r.keys, known, learned)
 }
 
 // resolveGoPackages is resolve for builds with cgo packages: every key
