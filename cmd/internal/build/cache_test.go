@@ -234,6 +234,8 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	step("a's test edited", opts, all, nil, nil)
 	edit("c/c.go", "return 1", "return 2")
 	step("a body in c edited", opts, []string{a, b}, []string{c}, nil)
+	appendTo(t, filepath.Join(dir, "c", "c.go"), "\nfunc helper() int { return 3 }\n")
+	step("an unexported function added to c", opts, []string{a, b}, []string{c}, nil)
 
 	// b.Debug becomes a variable: a's && operand now gets a probe.
 	before := step("rebuild", opts, all, nil, nil)

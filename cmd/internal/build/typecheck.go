@@ -21,13 +21,16 @@ var errCgo = errors.New("cgo package")
 // (tests compare the two).
 var goPackagesOnly bool
 
-// apiFingerprint hashes what importers of tp can see of it: every
-// package-level object (exported or not: an exported function may return
-// an unexported type) with its kind and type, constants with their value,
-// named types with their type parameters, underlying type and methods.
-// Positions and function bodies are left out: editing a body, a comment
-// or the layout of a file leaves it unchanged. Types of other packages
-// appear by path and name; their own fingerprints stand for them.
+// apiFingerprint hashes what importers of tp can see of it: its exported
+// constants (with their values), variables and functions with their types,
+// and every named type, exported or not (an exported function may return
+// an unexported type), with its type parameters, underlying type and
+// methods (unexported ones too: they decide which interfaces it
+// implements). Positions, function bodies and unexported functions,
+// variables and constants are left out, since no importer can name them:
+// editing a body, a comment, the layout of a file or an unexported helper
+// leaves it unchanged. Types of other packages appear by path and name;
+// their own fingerprints stand for them.
 func apiFingerprint(tp *types.Package) string {
 	h := sha256.New()
 	q := func(p *types.Package) string { return p.Path() }
@@ -35,7 +38,11 @@ func apiFingerprint(tp *types.Package) string {
 	fmt.Fprintf(h, "package %s %s\n", tp.Path(), tp.Name())
 	sc := tp.Scope()
 	for _, name := range sc.Names() {
-		switch o := sc.Lookup(name).(type) {
+		obj := sc.Lookup(name)
+		if _, isType := obj.(*types.TypeName); !isType && !obj.Exported() {
+			continue
+		}
+		switch o := obj.(type) {
 		case *types.Const:
 			fmt.Fprintf(h, "const %s %s %s\n", name, ts(o.Type()), o.Val().ExactString())
 		case *types.Var:
