@@ -730,25 +730,6 @@ func testVariantOf(id string) (string, bool) {
 	return strings.TrimSuffix(br, ".test]"), true
 }
 
-func instrumentPackage(p *packages.Package, cmp bool) (*instrument.Package, error) {
-	ip := instrument.NewPackage(p.PkgPath, p.Name, isStd(p), p.Fset, p.TypesInfo)
-	ip.Cmp = cmp
-	goFiles := map[string]bool{}
-	for _, f := range p.GoFiles {
-		goFiles[f] = true
-	}
-	for _, f := range p.Syntax {
-		name := p.Fset.File(f.Pos()).Name()
-		if !goFiles[name] || instrument.ImportsC(f) || generatedByCgo(f) {
-			continue
-		}
-		if err := ip.AddFile(f); err != nil {
-			return nil, fmt.Errorf("instrument %s: %w", p.PkgPath, err)
-		}
-	}
-	return ip, nil
-}
-
 // packageDir returns the source directory of a loaded package.
 func packageDir(p *packages.Package) string {
 	if p.Dir != "" {

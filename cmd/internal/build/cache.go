@@ -136,15 +136,19 @@ func openCache(dir string) (*buildCache, error) {
 	return &buildCache{dir: dir, stats: CacheStats{Dir: dir}}, nil
 }
 
-// cacheEntry is what the cache stores for one package.
+// cacheEntry is what the cache stores for one package, or for one file of
+// a package (resolve.go, "Files").
 type cacheEntry struct {
 	Key      string // the entry's own key, checked on reading
-	API      string // the package's API key (resolve.go)
+	API      string // the package's API key (resolve.go); fileEntry for a file
 	Template instrument.Template
 	Dict     []string // the package's dictionary literals (CollectDictionary)
 }
 
 const entryHeader = cacheFormat + " entry\n"
+
+// fileEntry is the API field of a file's entry.
+const fileEntry = "file"
 
 func (c *buildCache) entryPath(key string) string {
 	return filepath.Join(c.dir, "pkg", key[:2], key)
@@ -438,8 +442,9 @@ func newKeyer(tool string, env map[string]string, opts *Options, modcache string
 
 // own returns the key of p's own source: its path, name, module go
 // version, list errors and files (names and contents); "" if a file cannot
-// be read (the load reports it).
-func (k *keyer) own(p *packages.Package) string {
+// be read (the load reports it). digests maps each file to its digest.
+func (k *keyer) own(p *packages.Package) (key string, digests map[string]string) {
+	digests = map[string]string{}
 	h := sha256.New()
 	goVersion := ""
 	if p.Module != nil {
@@ -449,14 +454,15 @@ func (k *keyer) own(p *packages.Package) string {
 	for _, f := range append(slices.Clone(p.GoFiles), p.OtherFiles...) {
 		d, err := k.fileDigest(f)
 		if err != nil {
-			return ""
+			return "", nil
 		}
+		digests[f] = d
 		fmt.Fprintf(h, "file %s %s\n", f, d)
 	}
 	for _, e := range p.Errors {
 		fmt.Fprintf(h, "error %s\n", e.Error())
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), digests
 }
 
 // fileDigest identifies the contents of a file: by name in the module

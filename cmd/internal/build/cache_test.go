@@ -163,6 +163,7 @@ func editModule(t *testing.T) string {
 	testmod.Write(t, dir, map[string]string{
 		"go.mod":      "module example.com/m\n\ngo 1.22\n",
 		"a/a.go":      "package a\n\nimport \"example.com/m/b\"\n\nfunc A(x int) bool {\n\tif x > 2 && b.Debug {\n\t\treturn b.B(x)\n\t}\n\treturn false\n}\n",
+		"a/a2.go":     "package a\n\nfunc A2(x int) int {\n\tif x > limit {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\nconst limit = 7\n",
 		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, x int) { A(x) })\n}\n",
 		"b/b.go":      "package b\n\nimport \"example.com/m/c\"\n\nconst Debug = false\n\nfunc B(x int) bool {\n\tif x > 4 {\n\t\treturn c.C(x) > 0\n\t}\n\treturn false\n}\n",
 		"c/c.go":      "package c\n\nimport \"strconv\"\n\nfunc C(x int) int {\n\tif x > 8 {\n\t\treturn 1\n\t}\n\treturn len(strconv.Itoa(x))\n}\n",
@@ -226,9 +227,16 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	step("rebuild", opts, all, nil, nil)
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
 	// c's import of strconv comes from export data, whose file the first
-	// build's go list -export named: no go list this time.
-	if p := step("a edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.listed) != 0 {
-		t.Errorf("a edited: go list -export of %v, want none (the standard library's export files are known)", p.checked.listed)
+	// build's go list -export named: no go list this time. Only the
+	// edited file of a is printed again.
+	if p := step("a edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.listed) != 0 || !slices.Equal(p.checked.files, []string{filepath.Join(dir, "a", "a.go")}) {
+		t.Errorf("a edited: go list -export of %v, want none (the standard library's export files are known); files instrumented %v, want a.go", p.checked.listed, p.checked.files)
+	}
+	// A constant of a2.go that a.go does not use changes: the package's
+	// declarations changed, so both files are instrumented again.
+	edit("a/a2.go", "limit = 7", "limit = 8")
+	if p := step("a's constant edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.files) != 2 {
+		t.Errorf("a's constant edited: files instrumented %v, want a.go and a2.go", p.checked.files)
 	}
 	appendTo(t, filepath.Join(dir, "a", "a_test.go"), "\n// edited\n")
 	step("a's test edited", opts, all, nil, nil)
@@ -275,8 +283,9 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	step("-mapbits", o, all, nil, nil)
 }
 
-// entryFile returns the cache file holding the entry of package path.
-func entryFile(t *testing.T, cache, path string) string {
+// entryFile returns the cache file holding the entry of package path, or
+// with file != "", the entry of that file of the package.
+func entryFile(t *testing.T, cache, path, file string) string {
 	t.Helper()
 	var found string
 	filepath.WalkDir(filepath.Join(cache, "pkg"), func(p string, d os.DirEntry, err error) error {
@@ -287,7 +296,11 @@ func entryFile(t *testing.T, cache, path string) string {
 		if err != nil {
 			return err
 		}
-		if e, err := decodeEntry(data, d.Name()); err == nil && e.Template.Path == path {
+		e, err := decodeEntry(data, d.Name())
+		if err != nil || e.Template.Path != path {
+			return nil
+		}
+		if file == "" && e.API != fileEntry || file != "" && e.API == fileEntry && e.Template.Files[0].Name == file {
 			found = p
 		}
 		return nil
@@ -309,12 +322,12 @@ func TestCacheDamagedEntry(t *testing.T) {
 	const a, b = "example.com/m/a", "example.com/m/b"
 	prepare(t, opts)
 	ref := prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"})
-	fileA := entryFile(t, cache, a)
+	fileA := entryFile(t, cache, a, "")
 	good, err := os.ReadFile(fileA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	otherEntry, err := os.ReadFile(entryFile(t, cache, b))
+	otherEntry, err := os.ReadFile(entryFile(t, cache, b, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,6 +374,26 @@ func TestCacheDamagedEntry(t *testing.T) {
 			}
 		})
 	}
+	// A damaged entry of one file is found when its package misses: the
+	// file is instrumented again.
+	t.Run("file entry", func(t *testing.T) {
+		aGo := filepath.Join(dir, "a", "a.go")
+		f := entryFile(t, cache, a, aGo)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x40
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		appendTo(t, filepath.Join(dir, "a", "a2.go"), "\n// edited\n")
+		p := prepare(t, opts)
+		if !slices.Equal(p.Cache.Corrupt, []string{a}) || !slices.Equal(p.checked.files, []string{aGo, filepath.Join(dir, "a", "a2.go")}) {
+			t.Errorf("corrupt %v, files instrumented %v; want %s, and both files of a", p.Cache.Corrupt, p.checked.files, a)
+		}
+		sameBuild(t, "after a damaged file entry", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), p)
+	})
 }
 
 // TestCacheDamagedModuleCopy: a module copy in the cache that lost a file

@@ -18,6 +18,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/gfz-dev/gfz/cmd/internal/instrument"
 )
 
 // resolve decides which packages to instrument the build cache holds, and
@@ -84,9 +86,10 @@ type node struct {
 	deps  []*node
 	done  chan struct{} // closed when key and api are set (and tp, for a package checked for instrumentation)
 
-	key     string // own source and imports' API keys; "" when the cache is off or a part is unknown
-	imports string // the imports' part of key
-	api     string // API key
+	key     string            // own source and imports' API keys; "" when the cache is off or a part is unknown
+	imports string            // the imports' part of key
+	digests map[string]string // file -> digest of its contents (keyer.own)
+	api     string            // API key
 
 	parseOnce sync.Once
 	files     []*ast.File
@@ -124,6 +127,7 @@ type resolver struct {
 	readErr    map[string]error
 	fromSource []string // import paths type-checked with bodies, to instrument
 	declsOnly  []string // import paths type-checked without bodies, for importers
+	files      []string // files instrumented (the others came from the cache)
 }
 
 // resolve returns the outcome for each package of todo (plain graph
@@ -133,14 +137,15 @@ func resolve(rc resolveConfig, todo []*packages.Package) (res []resolved, st res
 		r := newResolver(rc, todo)
 		res, err := r.run(todo)
 		if err == nil {
-			st = resolveStats{full: slices.Sorted(slices.Values(r.fromSource)), decls: slices.Sorted(slices.Values(r.declsOnly)), listed: r.listed}
+			st = resolveStats{full: slices.Sorted(slices.Values(r.fromSource)), decls: slices.Sorted(slices.Values(r.declsOnly)), listed: r.listed,
+				files: slices.Sorted(slices.Values(r.files))}
 			return res, st, nil
 		}
 		if !errors.Is(err, errCgo) {
 			return nil, st, err
 		}
 	}
-	res, st.full, err = resolveGoPackages(rc, todo)
+	res, st.full, st.files, err = resolveGoPackages(rc, todo)
 	return res, st, err
 }
 
@@ -149,6 +154,7 @@ type resolveStats struct {
 	full   []string // import paths type-checked with bodies, to instrument
 	decls  []string // import paths type-checked without bodies, for their importers
 	listed []string // import paths whose export files go list -export gave
+	files  []string // files instrumented (the others came from the cache)
 }
 
 func newResolver(rc resolveConfig, todo []*packages.Package) *resolver {
@@ -288,25 +294,76 @@ func (r *resolver) resolveNode(n *node) {
 	finish() // importers may go on: instrumenting takes longer than type-checking
 	r.sem <- struct{}{}
 	defer func() { <-r.sem }()
-	n.res = instrumentChecked(&c, instKey, n.api, r.cmp, r.cache)
+	n.res = r.instrumentChecked(n, &c, instKey)
 }
 
-// instrumentChecked instruments a type-checked package and stores the
-// entry under key ("" stores nothing).
-func instrumentChecked(c *packages.Package, key, api string, cmp bool, cache *buildCache) resolved {
-	dict := CollectDictionary(c.Syntax)
-	ip, err := instrumentPackage(c, cmp)
-	if err != nil {
-		return resolved{err: err}
+// Files. A package the cache misses is instrumented file by file, and each
+// file's template is cached too, under a key that hashes the file (name and
+// contents) with everything else its rewrite reads: the package's path,
+// name, module go version, whether it is std, -cmp, *base*, the
+// fingerprint of all the package's declarations (unexported ones too: the
+// file sees them) and its imports' API keys. Editing one file of a package
+// then prints that file again, not the others (dst's decorating and
+// printing are most of instrumenting's time); instrument.Join puts the
+// package's template together.
+
+// instrumentChecked instruments a type-checked package, taking from the
+// cache the files it has, and stores the package's entry under key ("":
+// nothing is stored).
+func (r *resolver) instrumentChecked(n *node, c *packages.Package, key string) resolved {
+	fileBase := ""
+	if n.key != "" && n.api != "" && c.Types != nil {
+		goVersion := ""
+		if c.Module != nil {
+			goVersion = c.Module.GoVersion
+		}
+		fileBase = hashOf(string(r.keys.base), "file", c.PkgPath, c.Name, strconv.FormatBool(isStd(c)), strconv.FormatBool(r.cmp), goVersion, packageFingerprint(c.Types), n.imports)
 	}
-	t, err := ip.Template()
-	if err != nil {
-		return resolved{err: fmt.Errorf("instrument %s: %w", c.PkgPath, err)}
+	goFiles := map[string]bool{}
+	for _, f := range c.GoFiles {
+		goFiles[f] = true
 	}
-	e := &cacheEntry{Key: key, API: api, Template: *t, Dict: dict}
+	var parts []*instrument.Template
+	var dicts [][]string
+	for _, f := range c.Syntax {
+		name := c.Fset.File(f.Pos()).Name()
+		if !goFiles[name] || instrument.ImportsC(f) || generatedByCgo(f) {
+			dicts = append(dicts, CollectDictionary([]*ast.File{f})) // its literals count, as the package's
+			continue
+		}
+		fkey := ""
+		if fileBase != "" && n.digests[name] != "" {
+			fkey = hashOf(fileBase, name, n.digests[name])
+		}
+		if e, ok := r.cache.get(fkey, c.PkgPath); ok && e.API == fileEntry && e.Template.Path == c.PkgPath && len(e.Template.Files) == 1 && e.Template.Files[0].Name == name {
+			parts = append(parts, &e.Template)
+			dicts = append(dicts, e.Dict)
+			continue
+		}
+		dict := CollectDictionary([]*ast.File{f})
+		ip := instrument.NewPackage(c.PkgPath, c.Name, isStd(c), c.Fset, c.TypesInfo)
+		ip.Cmp = r.cmp
+		if err := ip.AddFile(f); err != nil {
+			return resolved{err: fmt.Errorf("instrument %s: %w", c.PkgPath, err)}
+		}
+		t, err := ip.Template()
+		if err != nil {
+			return resolved{err: fmt.Errorf("instrument %s: %w", c.PkgPath, err)}
+		}
+		r.mu.Lock()
+		r.files = append(r.files, name)
+		r.mu.Unlock()
+		if fkey != "" {
+			r.cache.put(&cacheEntry{Key: fkey, API: fileEntry, Template: *t, Dict: dict}) // a failure here costs only a file's rewrite later
+		}
+		parts = append(parts, t)
+		dicts = append(dicts, dict)
+	}
+	t := instrument.Join(c.PkgPath, c.Name, isStd(c), parts)
+	e := &cacheEntry{Key: key, API: n.api, Template: *t, Dict: mergeDictionaries(dicts)}
 	res := resolved{entry: e}
-	if key != "" && api != "" {
-		res.putErr = cache.put(e)
+	if key != "" && n.api != "" {
+		res.putErr = r.cache.put(e)
 	}
 	return res
 }
@@ -318,10 +375,11 @@ func (r *resolver) setKey(n *node) {
 	if r.keys == nil {
 		return
 	}
-	own := r.keys.own(n.p)
+	own, digests := r.keys.own(n.p)
 	if own == "" {
 		return
 	}
+	n.digests = digests
 	var parts []string
 	for _, q := range sortedImports(n.p) {
 		q = r.plainOf(q)
@@ -601,7 +659,7 @@ func (r *resolver) listExports() {
 // resolveGoPackages is resolve for builds with cgo packages: every key
 // from source (an import's API key is its source key), and the packages
 // the cache misses loaded with go/packages.
-func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, []string, error) {
+func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, []string, []string, error) {
 	r := newResolver(rc, todo)
 	out := make([]resolved, len(todo))
 	instKeys := map[string]string{}
@@ -628,7 +686,7 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 		cfg := &packages.Config{Context: rc.ctx, Dir: rc.dir, Mode: loadMode, BuildFlags: rc.flags, Env: append(os.Environ(), rc.env...)}
 		loaded, err := packages.Load(cfg, missed...)
 		if err != nil {
-			return nil, nil, fmt.Errorf("load: %w", err)
+			return nil, nil, nil, fmt.Errorf("load: %w", err)
 		}
 		for _, p := range loaded {
 			checked[p.PkgPath] = p
@@ -648,7 +706,7 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 			continue
 		}
 		eg.Go(func() error {
-			n.res = instrumentChecked(c, instKeys[path], n.api, rc.cmp, rc.cache)
+			n.res = r.instrumentChecked(n, c, instKeys[path])
 			return nil
 		})
 	}
@@ -657,5 +715,5 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 		out[i] = r.nodes[p.PkgPath].res
 	}
 	slices.Sort(missed)
-	return out, missed, nil
+	return out, missed, slices.Sorted(slices.Values(r.files)), nil
 }

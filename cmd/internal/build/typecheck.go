@@ -31,7 +31,13 @@ var goPackagesOnly bool
 // editing a body, a comment, the layout of a file or an unexported helper
 // leaves it unchanged. Types of other packages appear by path and name;
 // their own fingerprints stand for them.
-func apiFingerprint(tp *types.Package) string {
+func apiFingerprint(tp *types.Package) string { return fingerprint(tp, false) }
+
+// packageFingerprint is apiFingerprint with the unexported declarations:
+// what one file of the package sees of the others.
+func packageFingerprint(tp *types.Package) string { return fingerprint(tp, true) }
+
+func fingerprint(tp *types.Package, unexported bool) string {
 	h := sha256.New()
 	q := func(p *types.Package) string { return p.Path() }
 	ts := func(t types.Type) string { return types.TypeString(t, q) }
@@ -39,7 +45,7 @@ func apiFingerprint(tp *types.Package) string {
 	sc := tp.Scope()
 	for _, name := range sc.Names() {
 		obj := sc.Lookup(name)
-		if _, isType := obj.(*types.TypeName); !isType && !obj.Exported() {
+		if _, isType := obj.(*types.TypeName); !isType && !obj.Exported() && !unexported {
 			continue
 		}
 		switch o := obj.(type) {

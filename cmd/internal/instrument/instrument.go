@@ -229,7 +229,7 @@ func (r *rewriter) addProbe(kind Kind, from, to token.Pos, stmts int) *dst.CallE
 	return &dst.CallExpr{
 		Fun: dst.NewIdent(fn),
 		Args: []dst.Expr{lit, &dst.UnaryExpr{Op: token.AND, X: &dst.IndexExpr{
-			X: dst.NewIdent("_gfzBlocks"), Index: &dst.BasicLit{Kind: token.INT, Value: strconv.Itoa(idx)},
+			X: dst.NewIdent("_gfzBlocks"), Index: &dst.BasicLit{Kind: token.INT, Value: fmt.Sprintf("0x%0*x", BlockDigits, idx)},
 		}}},
 	}
 }

@@ -15,9 +15,12 @@ import (
 // count of the whole build, which the package does not know, so gfz-build
 // caches templates (cmd/internal/build, "build cache") and fills in the IDs
 // for each build. Every probe ID literal is printed with IDDigits hex
-// digits, whatever its value, so filling one in changes no other byte: a
+// digits, and every block index (the i of &_gfzBlocks[i]) with BlockDigits,
+// whatever their values, so filling them in changes no other byte: a
 // template filled in for a map size is byte for byte what Package.Render
-// prints for it.
+// prints for it. Templates of single files join into the package's
+// (Join), so that a package whose one file changed is printed again for
+// that file only.
 type Template struct {
 	Path     string
 	Name     string
@@ -34,16 +37,23 @@ type TemplateFile struct {
 	IDs  []IDSlot // where the probe IDs go, in source order
 }
 
-// IDSlot is the place of one probe ID literal in a TemplateFile's source:
-// the IDDigits hex digits at Src[Offset:], after "0x", for Probes[Probe].
+// IDSlot is the place of one probe call in a TemplateFile's source: the
+// IDDigits hex digits of its ID at Src[Offset:] and the BlockDigits hex
+// digits of its block index at Src[Block:] (each after "0x"), for
+// Probes[Probe].
 type IDSlot struct {
 	Offset int
+	Block  int
 	Probe  int
 }
 
 // IDDigits is the number of hex digits of every probe ID literal
 // (0x0000a250): enough for the largest map (28 bits) and a full ID.
 const IDDigits = 8
+
+// BlockDigits is the number of hex digits of every block index literal
+// (&_gfzBlocks[0x00002a]): up to 16,777,215 probes in a package.
+const BlockDigits = 6
 
 // Template prints the rewritten files with placeholder IDs and locates the
 // ID literals. It may be called more than once.
@@ -117,11 +127,14 @@ func findIDSlots(src []byte, probes int) ([]IDSlot, error) {
 		if len(w[2].lit) != 2+IDDigits || w[2].lit[:2] != "0x" {
 			return nil, fmt.Errorf("probe ID literal %s at offset %d: want %d hex digits", w[2].lit, w[2].off, IDDigits)
 		}
-		i, err := strconv.Atoi(w[7].lit)
-		if err != nil || i < 0 || i >= probes {
+		if len(w[7].lit) != 2+BlockDigits || w[7].lit[:2] != "0x" {
+			return nil, fmt.Errorf("probe block index %s at offset %d: want %d hex digits", w[7].lit, w[7].off, BlockDigits)
+		}
+		i, err := strconv.ParseInt(w[7].lit[2:], 16, 64)
+		if err != nil || i < 0 || int(i) >= probes {
 			return nil, fmt.Errorf("probe block index %s at offset %d out of range [0, %d)", w[7].lit, w[7].off, probes)
 		}
-		slots = append(slots, IDSlot{Offset: w[2].off + 2, Probe: i})
+		slots = append(slots, IDSlot{Offset: w[2].off + 2, Block: w[7].off + 2, Probe: int(i)})
 	}
 	if scanErr != nil {
 		return nil, scanErr
@@ -133,14 +146,41 @@ func findIDSlots(src []byte, probes int) ([]IDSlot, error) {
 // and naming a probe, every probe's ID literal where a slot says. A
 // template read back from a cache is checked before use.
 func (t *Template) Check() error {
+	hex := func(src []byte, at, digits int) bool {
+		return at >= 2 && at+digits <= len(src) && string(src[at-2:at]) == "0x"
+	}
 	for _, f := range t.Files {
 		for _, s := range f.IDs {
-			if s.Probe < 0 || s.Probe >= len(t.Probes) || s.Offset < 2 || s.Offset+IDDigits > len(f.Src) || string(f.Src[s.Offset-2:s.Offset]) != "0x" {
-				return fmt.Errorf("template of %s: bad probe ID slot %+v in %s", t.Path, s, f.Name)
+			if s.Probe < 0 || s.Probe >= len(t.Probes) || s.Probe >= 1<<(4*BlockDigits) || !hex(f.Src, s.Offset, IDDigits) || !hex(f.Src, s.Block, BlockDigits) {
+				return fmt.Errorf("template of %s: bad probe slot %+v in %s", t.Path, s, f.Name)
 			}
 		}
 	}
 	return nil
+}
+
+// Join returns the template of a package made of the templates of its
+// files, in order (each from a Package of that file alone): the files one
+// after the other, the probes and comparison sites likewise, each file's
+// probes renumbered after those of the files before it. Joining the
+// templates of one file each gives the template of the package with all
+// the files (the rewrite of a file depends only on the file and on the
+// package's type information).
+func Join(path, name string, std bool, parts []*Template) *Template {
+	t := &Template{Path: path, Name: name, Std: std}
+	for _, part := range parts {
+		base := len(t.Probes)
+		for _, f := range part.Files {
+			ids := make([]IDSlot, len(f.IDs))
+			for i, s := range f.IDs {
+				ids[i] = IDSlot{Offset: s.Offset, Block: s.Block, Probe: base + s.Probe}
+			}
+			t.Files = append(t.Files, TemplateFile{Name: f.Name, Src: f.Src, IDs: ids})
+		}
+		t.Probes = append(t.Probes, part.Probes...)
+		t.CmpSites = append(t.CmpSites, part.CmpSites...)
+	}
+	return t
 }
 
 // Render returns the files with the probe IDs masked to a map of
@@ -152,6 +192,7 @@ func (t *Template) Render(mapBits int) []Rendered {
 		src := bytes.Clone(f.Src)
 		for _, s := range f.IDs {
 			putHex(src[s.Offset:s.Offset+IDDigits], t.Probes[s.Probe].ID&mask)
+			putHex(src[s.Block:s.Block+BlockDigits], uint32(s.Probe))
 		}
 		out = append(out, Rendered{Name: f.Name, Src: src})
 	}
