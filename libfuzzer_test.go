@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // The libFuzzer conformance test: a fuzz binary of testdata/libfuzzer,
@@ -43,15 +45,12 @@ func lfzOut(t *testing.T) string {
 			return
 		}
 		var log bytes.Buffer
-		gb := filepath.Join(lfz.dir, "gfz-build")
-		cmd := exec.Command("go", "build", "-o", gb, "./cmd/gfz-build")
-		cmd.Stdout, cmd.Stderr = &log, &log
-		if lfz.err = cmd.Run(); lfz.err != nil {
-			lfz.log = log.String()
+		gb, err := testmod.Tool("gfz-build")
+		if lfz.err = err; err != nil {
 			return
 		}
 		lfz.out = filepath.Join(lfz.dir, "out")
-		cmd = exec.Command("bash", "docs/clusterfuzz/build.sh", "./testdata/libfuzzer")
+		cmd := exec.Command("bash", "docs/clusterfuzz/build.sh", "./testdata/libfuzzer")
 		cmd.Env = append(os.Environ(), "OUT="+lfz.out, "GFZ_BUILD="+gb)
 		cmd.Stdout, cmd.Stderr = &log, &log
 		lfz.err = cmd.Run()

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // The tests below check -repro of inputs that end the process (a hang, a
@@ -165,11 +165,8 @@ func seedsBinary(t *testing.T) string {
 		t.Skip("builds testdata/seeds with gfz-build")
 	}
 	out := filepath.Join(t.TempDir(), "seeds.gfz")
-	var log bytes.Buffer
-	if _, err := build.Build(context.Background(), build.Options{
-		Patterns: []string{"./testdata/seeds"}, Output: out, Stdout: &log, Stderr: &log,
-	}); err != nil {
-		t.Fatalf("build testdata/seeds: %v\n%s", err, log.String())
+	if log, err := testmod.GfzBuild(".", "-o", out, "./testdata/seeds"); err != nil {
+		t.Fatalf("build testdata/seeds: %v\n%s", err, log)
 	}
 	return out
 }

@@ -1,8 +1,6 @@
 package gfz_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -13,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/gfz-dev/gfz"
-	"github.com/gfz-dev/gfz/internal/build"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/testmod"
 )
@@ -166,14 +163,15 @@ func FuzzA85Go(f *testing.F) {
 	}
 	buildM := func(cover ...string) string {
 		t.Helper()
-		var log bytes.Buffer
-		res, err := build.Build(context.Background(), build.Options{
-			Dir: dir, Output: filepath.Join(t.TempDir(), "m.gfz"), Cover: cover, Stdout: &log, Stderr: &log,
-		})
-		if err != nil {
-			t.Fatalf("build: %v\n%s", err, log.String())
+		out := filepath.Join(t.TempDir(), "m.gfz")
+		args := []string{"-o", out}
+		for _, c := range cover {
+			args = append(args, "-cover", c)
 		}
-		return res.Binaries[0].Output
+		if log, err := testmod.GfzBuild(dir, append(args, ".")...); err != nil {
+			t.Fatalf("build: %v\n%s", err, log)
+		}
+		return out
 	}
 
 	bin := buildM()

@@ -3,7 +3,6 @@ package gfz_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -43,17 +42,14 @@ func crashersBinary(t *testing.T) string {
 		if crashers.err != nil {
 			return
 		}
-		var log bytes.Buffer
-		res, err := build.Build(context.Background(), build.Options{
-			Patterns: []string{"./testdata/crashers"}, Output: filepath.Join(crashers.dir, "crashers.gfz"),
-			Stdout: &log, Stderr: &log,
-		})
-		crashers.log = log.String()
+		bin := filepath.Join(crashers.dir, "crashers.gfz")
+		log, err := testmod.GfzBuild(".", "-o", bin, "./testdata/crashers")
+		crashers.log = string(log)
 		if err != nil {
 			crashers.err = err
 			return
 		}
-		crashers.bin = res.Binaries[0].Output
+		crashers.bin = bin
 	})
 	if crashers.err != nil {
 		t.Fatalf("build crashers: %v\n%s", crashers.err, crashers.log)
@@ -62,14 +58,22 @@ func crashersBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	testmod.Main(runAndClean{m})
+}
+
+// runAndClean runs the tests, then removes the binaries built once for
+// all of them.
+type runAndClean struct{ m *testing.M }
+
+func (r runAndClean) Run() int {
+	code := r.m.Run()
 	if crashers.dir != "" {
 		os.RemoveAll(crashers.dir)
 	}
 	if lfz.dir != "" {
 		os.RemoveAll(lfz.dir)
 	}
-	os.Exit(code)
+	return code
 }
 
 // runBin runs the fuzz binary with args and returns its combined output and

@@ -20,7 +20,7 @@ import (
 func benchGen[V any](b *testing.B, g gen.Generator[V]) {
 	src := param.New(nil, 0)
 	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
+	for i := 0; i < b.N; i++ {
 		src.Reset(nil, uint64(i))
 		g.Draw(gfz.NewT(src))
 	}

@@ -215,7 +215,7 @@ func BenchmarkRecording(b *testing.B) {
 				s.End()
 			}
 			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
+			for i := 0; i < b.N; i++ {
 				s.Reset(nil, uint64(i))
 				tree(4)
 			}

@@ -59,7 +59,7 @@ var sink uint8
 
 func BenchmarkHit(b *testing.B) {
 	var blk uint8
-	for i := 0; b.Loop(); i++ {
+	for i := 0; i < b.N; i++ {
 		Hit(uint32(i)*0x9e3779b1, &blk)
 	}
 	sink = blk
@@ -82,7 +82,7 @@ func hitNeverZero(cur uint32, block *uint8) {
 // (IDs spread over the map, as real probe IDs are) with each variant.
 func BenchmarkProbeWrap(b *testing.B) {
 	var blk [16]uint8
-	for b.Loop() {
+	for range b.N {
 		for j := uint32(0); j < 16; j++ {
 			Hit(j*0x9e3779b1, &blk[j])
 		}
@@ -91,7 +91,7 @@ func BenchmarkProbeWrap(b *testing.B) {
 
 func BenchmarkProbeNeverZero(b *testing.B) {
 	var blk [16]uint8
-	for b.Loop() {
+	for range b.N {
 		for j := uint32(0); j < 16; j++ {
 			hitNeverZero(j*0x9e3779b1, &blk[j])
 		}

@@ -76,7 +76,7 @@ func TestCmpRecord(t *testing.T) {
 
 func BenchmarkCmpIntOn(b *testing.B) {
 	CmpReset()
-	for i := 0; b.Loop(); i++ {
+	for i := 0; i < b.N; i++ {
 		CmpInt(uint32(i)&1023, 32, uint64(i), 0xdeadbeef)
 	}
 }

@@ -31,7 +31,7 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/gfz-dev/gfz/internal/bench"
+	"github.com/gfz-dev/gfz/cmd/internal/bench"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 )
 
 // TestMagicCmpFindsZestDoesNot is the cmp domain's acceptance test on the

@@ -38,7 +38,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	gfzengine "github.com/gfz-dev/gfz/internal/engine"
 )

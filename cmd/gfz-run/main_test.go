@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/testmod"
 )
 

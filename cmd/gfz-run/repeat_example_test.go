@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 )
 
 // TestLRUExample: the fuzz binary of the stateful example

@@ -34,35 +34,34 @@ var rules = map[string][]string{
 	"internal/deps":      {},
 	"internal/workdir":   {"internal/signature"},
 	"internal/native":    {"param"},
-	"internal/engine":    {"runtime", "param", "internal/proc", "internal/signature", "internal/workdir", "golang.org/x/sys/cpu"},
-	"internal/screen":    {"golang.org/x/term"},
+	"internal/engine":    {"runtime", "param", "internal/proc", "internal/signature", "internal/workdir"},
+	"internal/screen":    {},
 	"internal/report":    {"cover", "runtime", "internal/workdir"},
 	"internal/driver": {"cover", "runtime", "internal/cliflag", "internal/engine", "internal/native", "internal/proc", "internal/report",
 		"internal/screen", "internal/signature", "internal/userdict", "internal/workdir"},
 	".": {"param", "internal/callsite", "internal/driver", "internal/engine", "internal/intern", "internal/native",
 		"internal/signature", "internal/userdict", "internal/workdir"},
-	"generators":          {".", "param", "internal/callsite", "internal/userdict"},
-	"generators/gentest":  {".", "generators", "param"},
-	"generators/gojson":   {".", "generators", "param"},
-	"generators/gosrc":    {".", "generators", "param"},
-	"generators/goxml":    {".", "generators", "param"},
-	"internal/instrument": {"github.com/dave/dst/..."},
-	"internal/build": {"internal/instrument", "internal/native", "golang.org/x/mod/...", "golang.org/x/sync/...",
+	"generators":         {".", "param", "internal/callsite", "internal/userdict"},
+	"generators/gentest": {".", "generators", "param"},
+	"generators/gojson":  {".", "generators", "param"},
+	"generators/gosrc":   {".", "generators", "param"},
+	"generators/goxml":   {".", "generators", "param"},
+	// The tools module (cmd/, module github.com/gfz-dev/gfz/cmd).
+	"cmd/internal/instrument": {"github.com/dave/dst/..."},
+	"cmd/internal/build": {"cmd/internal/instrument", "internal/native", "golang.org/x/mod/...", "golang.org/x/sync/...",
 		"golang.org/x/tools/..."},
-	"internal/build/bench/prepare": {"internal/build"},
-	"internal/bench": {"internal/build", "internal/engine", "internal/signature", "internal/workdir",
+	"cmd/internal/build/bench/prepare": {"cmd/internal/build"},
+	"cmd/internal/bench": {"cmd/internal/build", "internal/engine", "internal/signature", "internal/workdir",
 		"golang.org/x/mod/...", "golang.org/x/tools/...", "gonum.org/v1/plot/..."},
-	"cmd/gfz-build": {"internal/build"},
-	"cmd/gfz-run":   {"internal/build", "internal/cliflag", "internal/engine", "internal/report", "internal/workdir"},
-	"cmd/gfz-bench": {"internal/bench", "internal/workdir"},
+	"cmd/gfz-build": {"cmd/internal/build"},
+	"cmd/gfz-run":   {"cmd/internal/build", "internal/cliflag", "internal/engine", "internal/report", "internal/workdir"},
+	"cmd/gfz-bench": {"cmd/internal/bench", "internal/workdir"},
 }
 
-// library is what users import; with everything it imports it must stay
-// free of the tools' dependencies, so that requiring gfz adds no x/tools,
-// dst, x/mod, x/sync or gonum to a user's build.
-var library = []string{".", "generators", "generators/gojson", "generators/gosrc", "generators/goxml", "param", "runtime", "cover"}
-
-var toolModules = []string{"github.com/dave/dst", "golang.org/x/tools", "golang.org/x/mod", "golang.org/x/sync", "gonum.org/v1/plot"}
+// toolsDir is the directory of the tools module, the one nested module
+// the rules cover; every other package belongs to the library module,
+// which users require and which must need only the standard library.
+const toolsDir = "cmd"
 
 // imports returns the packages of the module (relative path -> the import
 // paths of its non-test files, whatever their build constraints).
@@ -79,7 +78,7 @@ func imports(t *testing.T, root string) map[string][]string {
 			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
-			if p != root {
+			if p != root && p != filepath.Join(root, toolsDir) {
 				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
 					return filepath.SkipDir // a nested module
 				}
@@ -169,27 +168,6 @@ func check(pkgs map[string][]string, rules map[string][]string) []string {
 	return bad
 }
 
-// closure returns every import path reached from the roots.
-func closure(pkgs map[string][]string, roots []string) map[string]bool {
-	seen := map[string]bool{}
-	var visit func(pkg string)
-	visit = func(pkg string) {
-		for _, ip := range pkgs[pkg] {
-			if seen[ip] {
-				continue
-			}
-			seen[ip] = true
-			if l, ok := local(ip); ok {
-				visit(l)
-			}
-		}
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	return seen
-}
-
 func TestImportRules(t *testing.T) {
 	pkgs := imports(t, filepath.Join("..", ".."))
 	if len(pkgs) < 20 {
@@ -198,10 +176,53 @@ func TestImportRules(t *testing.T) {
 	for _, b := range check(pkgs, rules) {
 		t.Error(b)
 	}
-	for ip := range closure(pkgs, library) {
-		for _, m := range toolModules {
-			if ip == m || strings.HasPrefix(ip, m+"/") {
-				t.Errorf("the library (%s) reaches %s, a dependency of the tools only", strings.Join(library, ", "), ip)
+	for _, b := range libraryImports(pkgs) {
+		t.Error(b)
+	}
+}
+
+// libraryImports returns the imports of library packages (all but the
+// tools module's) that are neither the standard library nor the library's
+// own packages: requiring gfz must move no version of a user's build list.
+func libraryImports(pkgs map[string][]string) []string {
+	var bad []string
+	for pkg, imps := range pkgs {
+		if pkg == toolsDir || strings.HasPrefix(pkg, toolsDir+"/") {
+			continue
+		}
+		for _, ip := range imps {
+			l, ok := local(ip)
+			if !isStd(ip) && (!ok || l == toolsDir || strings.HasPrefix(l, toolsDir+"/")) {
+				bad = append(bad, "library package "+pkg+" imports "+ip+", outside the standard library and the library module")
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+// TestLibraryGoMod: the library's go.mod requires nothing (adding gfz to
+// a module moves no other module's version) and its go directive is old
+// enough for modules that have not moved to the newest Go.
+func TestLibraryGoMod(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "require", "replace", "tool", "toolchain":
+			t.Errorf("the library's go.mod has %q: it must need only the standard library", line)
+		case "go":
+			if len(f) < 2 || !strings.HasPrefix(f[1], "1.") {
+				t.Fatalf("go directive %q", line)
+			}
+			if minor, err := strconv.Atoi(strings.SplitN(f[1][2:], ".", 2)[0]); err != nil || minor > 22 {
+				t.Errorf("the library's go directive is %s: raise it only when the library's code needs it (users requiring gfz get at least this go line)", f[1])
 			}
 		}
 	}
@@ -226,7 +247,14 @@ func TestCheckFindsViolations(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("check = %q\nwant %q", got, want)
 	}
-	if c := closure(map[string][]string{"x": {module + "/y"}, "y": {"gonum.org/v1/plot"}}, []string{"x"}); !c["gonum.org/v1/plot"] {
-		t.Errorf("closure misses a transitive import: %v", c)
+	lib := libraryImports(map[string][]string{
+		"x":             {"os", module + "/y", module + "/cmd/internal/build", "golang.org/x/term"},
+		"cmd/gfz-build": {"golang.org/x/tools/go/packages"},
+	})
+	if want := []string{
+		"library package x imports " + module + "/cmd/internal/build, outside the standard library and the library module",
+		"library package x imports golang.org/x/term, outside the standard library and the library module",
+	}; !slices.Equal(lib, want) {
+		t.Errorf("libraryImports = %q\nwant %q", lib, want)
 	}
 }

@@ -80,7 +80,7 @@ func BenchmarkCoverageScan(b *testing.B) {
 					c.check(true)
 					c.merge(true, false, &merged{})
 					var n int64 = 1
-					for b.Loop() {
+					for range b.N {
 						c.clearMap(n)
 						n++
 						p.write()
@@ -99,7 +99,7 @@ func BenchmarkCoverageScan(b *testing.B) {
 
 // BenchmarkCoverageScanEvict is the cost of walkEvict alone.
 func BenchmarkCoverageScanEvict(b *testing.B) {
-	for b.Loop() {
+	for range b.N {
 		walkEvict()
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -208,7 +209,7 @@ func TestDomainsSurviveResume(t *testing.T) {
 // TestUnknownFeedback: Run refuses an unknown feedback name, naming the
 // valid ones; ParseFeedback too.
 func TestUnknownFeedback(t *testing.T) {
-	_, err := Run(t.Context(), Config{Workdir: t.TempDir(), Feedback: []string{"speed"}}, newByteExec(func(byte, *Outcome) {}))
+	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Feedback: []string{"speed"}}, newByteExec(func(byte, *Outcome) {}))
 	if err == nil || !strings.Contains(err.Error(), `unknown feedback "speed"`) || !strings.Contains(err.Error(), "perf, mem, cmp or diff") {
 		t.Errorf("Run: err %v", err)
 	}

@@ -450,7 +450,7 @@ func TestCrashClaimedByWorker(t *testing.T) {
 // absolute reproduce command even with a relative work directory.
 func TestWorkerFailureStamp(t *testing.T) {
 	dir := t.TempDir()
-	t.Chdir(dir)
+	chdir(t, dir)
 	m, err := createShm(filepath.Join(dir, ".w.shm"), param.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
@@ -617,4 +617,22 @@ func TestHangWithoutDump(t *testing.T) {
 	if _, ok := s.hangSigs[signature.KindTimeout]; ok {
 		t.Error("a bare \"timeout\" was remembered as a place in a loop")
 	}
+}
+
+// chdir changes the working directory to dir for the rest of the test (the
+// module's go version predates testing.T.Chdir).
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	old, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.Chdir(old); err != nil {
+			t.Errorf("chdir back: %v", err)
+		}
+	})
 }

@@ -287,7 +287,7 @@ func benchMutateZest(b *testing.B, size int) {
 	r := newPRNG(1)
 	parent := bytes.Repeat([]byte{0xAA}, size)
 	var child []byte
-	for b.Loop() {
+	for range b.N {
 		child = mutateZest(r, child, parent)
 	}
 }

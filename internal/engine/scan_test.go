@@ -60,7 +60,7 @@ func BenchmarkScanLines(b *testing.B) {
 	lines := make([]int32, mapWords/group)
 	for _, impl := range []string{"go", "scanLines"} {
 		b.Run(impl, func(b *testing.B) {
-			for b.Loop() {
+			for range b.N {
 				if impl == "go" {
 					scanLinesGo(m, lines)
 				} else {

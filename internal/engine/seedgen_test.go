@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"regexp"
 	"strings"
@@ -242,7 +243,7 @@ func TestSeedGenRandomEngine(t *testing.T) {
 	}
 	for _, bad := range []Config{{SeedGenRuns: 5, SeedGenEngine: "zest"}, {SeedGenRuns: 5, SeedFilter: "xyz"}} {
 		bad.Workdir, bad.Runs = t.TempDir(), 10
-		if _, err := Run(t.Context(), bad, newSrcExec(newBSTGen().run)); err == nil {
+		if _, err := Run(context.Background(), bad, newSrcExec(newBSTGen().run)); err == nil {
 			t.Errorf("%+v: no error", bad)
 		}
 	}

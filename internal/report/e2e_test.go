@@ -1,15 +1,13 @@
 package report_test
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // TestFuzzBinaryReport builds the gfz-build fixture's fuzz target, runs it
@@ -27,9 +25,8 @@ func TestFuzzBinaryReport(t *testing.T) {
 	}
 	dir := filepath.Join(root, "testdata", "instrument", "fixture")
 	bin := filepath.Join(t.TempDir(), "t.gfz")
-	var stderr bytes.Buffer
-	if _, err := build.Build(context.Background(), build.Options{Patterns: []string{"./target"}, Dir: dir, Output: bin, Stderr: &stderr}); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+	if log, err := testmod.GfzBuild(dir, "-o", bin, "./target"); err != nil {
+		t.Fatalf("%v\n%s", err, log)
 	}
 	work, out := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "report")
 	run := exec.Command(bin, "-runs", "300", "-seed", "3", "-workers", "1", "-workdir", work, "-report", out, "FuzzParse")
@@ -64,3 +61,5 @@ func TestFuzzBinaryReport(t *testing.T) {
 		t.Errorf("report misses coverage or source")
 	}
 }
+
+func TestMain(m *testing.M) { testmod.Main(m) }

@@ -2,7 +2,6 @@ package screen_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 // TestFuzzBinaryScreen runs a fuzz binary with its stderr on a terminal
@@ -33,9 +32,8 @@ func TestFuzzBinaryScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "t.gfz")
-	var stderr bytes.Buffer
-	if _, err := build.Build(context.Background(), build.Options{Patterns: []string{"./target"}, Dir: filepath.Join(root, "testdata", "instrument", "fixture"), Output: bin, Stderr: &stderr}); err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
+	if log, err := testmod.GfzBuild(filepath.Join(root, "testdata", "instrument", "fixture"), "-o", bin, "./target"); err != nil {
+		t.Fatalf("%v\n%s", err, log)
 	}
 	// On a terminal: the screen is drawn at the first status line (3 s
 	// into the run) and erased for the final summary. The run is stopped
@@ -141,3 +139,5 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestMain(m *testing.M) { testmod.Main(m) }

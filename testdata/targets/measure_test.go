@@ -1,7 +1,7 @@
 // Package targets holds gfz's realistic fuzz targets (one package each) and
 // the measurement of their validity rates: with GFZ_MEASURE=1,
-// TestMeasureValidity builds every target with build.Build (as gfz-build
-// does, with the code under test instrumented through -cover), runs each fuzz binary for GFZ_MEASURE_RUNS executions (default
+// TestMeasureValidity builds every target with gfz-build (built from this
+// checkout's tools module), with the code under test instrumented through -cover), runs each fuzz binary for GFZ_MEASURE_RUNS executions (default
 // 20000) under -engine random and -engine zest with -seed 1, and prints the
 // valid_pct of the work directory's stats file. docs/GENERATORS.md records
 // the figures.
@@ -9,7 +9,6 @@ package targets
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gfz-dev/gfz/internal/build"
+	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
 type target struct {
@@ -53,9 +52,12 @@ func TestMeasureValidity(t *testing.T) {
 			t.Fatal(err)
 		}
 		bin := filepath.Join(t.TempDir(), tg.name+".gfz")
-		var stderr strings.Builder
-		if _, err := build.Build(context.Background(), build.Options{Dir: dir, Patterns: []string{tg.pattern}, Cover: tg.cover, Output: bin, Stderr: &stderr}); err != nil {
-			t.Fatalf("build %s: %v\n%s", tg.name, err, stderr.String())
+		args := []string{"-o", bin}
+		for _, c := range tg.cover {
+			args = append(args, "-cover", c)
+		}
+		if log, err := testmod.GfzBuild(dir, append(args, tg.pattern)...); err != nil {
+			t.Fatalf("build %s: %v\n%s", tg.name, err, log)
 		}
 		for _, eng := range engines {
 			work := filepath.Join(t.TempDir(), "work")
@@ -93,3 +95,5 @@ func readStats(path string) (map[string]string, error) {
 	}
 	return m, sc.Err()
 }
+
+func TestMain(m *testing.M) { testmod.Main(m) }

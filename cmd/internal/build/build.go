@@ -1,0 +1,962 @@
+// Package build is the library behind gfz-build: it loads packages with
+// golang.org/x/tools/go/packages, instruments them with package instrument
+// into a go command build overlay (the user's tree is never written), sizes
+// the coverage map from the probe count, and builds one fuzz binary per
+// package that declares gfz fuzz targets with
+//
+//	go test -c -overlay overlay.json -ldflags "-X github.com/gfz-dev/gfz.buildInfo=..." -o OUT PKG
+//
+// Prepare does everything up to the overlay (callers such as tests or
+// gfz-run can hand the overlay to their own go command); Build also runs the
+// go command.
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+)
+
+// Options configure Prepare and Build.
+type Options struct {
+	Patterns []string // packages to instrument and build (main module only); default "."
+	Cover    []string // extra packages to instrument: other modules' and std packages
+	// Only, when not empty, restricts the dependencies instrumented by
+	// default (see Prepare) to those whose import path matches one of
+	// these patterns (go command wildcards: "github.com/x/y/...").
+	Only []string
+	// Skip removes the dependencies matching these patterns from the
+	// default set. Neither Only nor Skip affects the matched packages or
+	// -cover.
+	Skip    []string
+	Tags    string // comma-separated build tags (go -tags)
+	Race    bool   // build with -race
+	Output  string // Build: output file (one binary) or directory (several); default ./<pkgname>.gfz
+	Work    bool   // keep the work directory with the rewritten files
+	MapBits int    // log2 of the map size; 0 chooses it from the probe count
+	// Counts makes probes count hits past 255 exactly (runtime.CountLaps),
+	// which -feedback perf needs; it makes every probe larger.
+	Counts  bool
+	Dir     string // directory to run in (the user's module); default the current directory
+	Verbose bool   // print per-package details and the collision estimate
+	Stdout  io.Writer
+	Stderr  io.Writer
+
+	// Cmp inserts comparison probes (the cmp feedback domain) besides the
+	// coverage probes (docs/INSTRUMENT.md, "Comparison probes").
+	Cmp bool
+}
+
+// InstrumentedPackage describes one rewritten package.
+type InstrumentedPackage struct {
+	Path   string // import path
+	Module string // module path; "std" for the standard library
+	Std    bool   // standard-library package (linkname scheme)
+	Files  int    // rewritten files
+	Probes int
+}
+
+// Binary is one fuzz binary produced by Build.
+type Binary struct {
+	Package string   // import path of the package with the targets
+	Dir     string   // its source directory (run the binary there to find testdata/fuzz seeds)
+	Output  string   // absolute path of the binary
+	Targets []string // gfz fuzz targets, in source order
+	Probes  int      // probes of the instrumented packages linked into this binary
+}
+
+// Prepared is the result of Prepare: an overlay ready for the go command.
+type Prepared struct {
+	Overlay       string                // absolute path of the overlay JSON
+	WorkDir       string                // directory holding the overlay and rewritten files
+	Packages      []InstrumentedPackage // in load order
+	Targets       map[string][]string   // package path -> gfz fuzz targets, for matched packages that have some
+	TargetOrder   []string              // package paths of Targets, in load order
+	Names         map[string]string     // package path -> package name, for matched packages
+	Dirs          map[string]string     // package path -> source directory, for matched packages
+	MapBits       int
+	Probes        int                 // total probes
+	BinaryProbes  map[string]int      // package path (of Targets) -> probes of the instrumented packages its test binary links
+	Modules       []ModuleProbes      // probes per module: main modules first, then by module path
+	StdImports    map[string][]string // package path (of Targets) -> std packages it (or its tests) imports that -cover could add
+	Broken        []PackageError      // matched packages that could not be loaded or instrumented (left out)
+	Warnings      []string            // dependencies left uninstrumented, and why
+	CollisionRate float64             // expected fraction of colliding edges (see CollisionRate)
+	BuildFlags    []string            // -tags, -race, -modfile: pass them (with -overlay) to the go command
+	Dictionary    []string            // string and number literals of the instrumented packages (see CollectDictionary)
+	Env           []string            // extra environment for the go command (GOWORK when in workspace mode)
+
+	// Native maps a package path (of Targets) to its native targets
+	// (f.Fuzz with typed arguments, rewritten to gfz.FuzzNative in the
+	// overlay) and their argument types.
+	Native map[string]map[string]string
+	// NoTargets lists the matched packages without any fuzz target.
+	NoTargets []string
+}
+
+// GoFlags returns the flags to add to a go build/test/run command to build
+// against the instrumented sources: -overlay plus BuildFlags. Run the go
+// command in Options.Dir with Env appended to the environment.
+func (p *Prepared) GoFlags() []string {
+	return append([]string{"-overlay", p.Overlay}, p.BuildFlags...)
+}
+
+// Result is the result of Build.
+type Result struct {
+	*Prepared
+	Binaries []Binary
+}
+
+// Cleanup removes the work directory.
+func (p *Prepared) Cleanup() error {
+	if p == nil || p.WorkDir == "" {
+		return nil
+	}
+	return os.RemoveAll(p.WorkDir)
+}
+
+// BuildInfo returns the value gfz-build stores in
+// github.com/gfz-dev/gfz.buildInfo for a binary with the given targets,
+// built from the package in directory dir (absolute; the fuzz binary's
+// -regress writes regression inputs under it): a URL query string,
+// url.Values.Encode order, e.g.
+// dir=%2Fsrc%2Fapp&mapbits=16&probes=1234&targets=FuzzA%2CFuzzB&v=1.
+// The encoding has no spaces, so it fits in one -ldflags -X argument.
+func BuildInfo(targets []string, mapBits, probes int, dir string) string {
+	v := url.Values{}
+	v.Set("v", "1")
+	v.Set("targets", strings.Join(targets, ","))
+	v.Set("mapbits", strconv.Itoa(mapBits))
+	v.Set("probes", strconv.Itoa(probes))
+	if dir != "" {
+		v.Set("dir", dir)
+	}
+	return v.Encode()
+}
+
+// stdCoverInfoKey is the build-info key under which gfz-build lists the
+// standard-library packages a binary instruments (-cover encoding/json),
+// comma-separated: they are code under test, whose frames failure
+// signatures count as the user's (signature.SetStdUnderTest). It must be
+// driver.StdCoverInfoKey (a test checks it).
+const stdCoverInfoKey = "stdcover"
+
+// StdCoverBuildInfo returns the build-info entry listing the
+// standard-library packages among pkgs (stdCoverInfoKey), to append to
+// BuildInfo's value after an "&"; "" when there are none.
+func StdCoverBuildInfo(pkgs []InstrumentedPackage) string {
+	var std []string
+	for _, p := range pkgs {
+		if p.Std {
+			std = append(std, p.Path)
+		}
+	}
+	if len(std) == 0 {
+		return ""
+	}
+	slices.Sort(std)
+	v := url.Values{}
+	v.Set(stdCoverInfoKey, strings.Join(slices.Compact(std), ","))
+	return v.Encode()
+}
+
+func (o *Options) defaults() {
+	if len(o.Patterns) == 0 {
+		o.Patterns = []string{"."}
+	}
+	if o.Stdout == nil {
+		o.Stdout = io.Discard
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.Dir == "" {
+		o.Dir = "."
+	}
+}
+
+func (o *Options) buildFlags() []string {
+	var f []string
+	if o.Tags != "" {
+		f = append(f, "-tags="+o.Tags)
+	}
+	if o.Race {
+		f = append(f, "-race")
+	}
+	return f
+}
+
+// Refusal returns why the package with the given import path cannot be
+// instrumented, or "" if it can. std reports whether it is a
+// standard-library package.
+func Refusal(path string, std bool) string {
+	switch {
+	case path == instrument.RuntimePath || strings.HasPrefix(path, instrument.RuntimePath+"/"):
+		return "it is gfz's probe runtime"
+	case !std:
+		return ""
+	case path == "unsafe" || path == "C":
+		return "it is not a real package"
+	case path == "runtime" || strings.HasPrefix(path, "runtime/"):
+		return "the Go runtime cannot call probes"
+	case path == "sync/atomic" || path == "syscall" || path == "os/signal/internal/pty":
+		return "the runtime depends on it (or it runs between fork and exec)"
+	case path == "internal" || strings.HasPrefix(path, "internal/") || strings.Contains(path, "/internal/") || strings.HasPrefix(path, "vendor/"):
+		return "standard-library internal packages are runtime dependencies or not importable"
+	}
+	return ""
+}
+
+func isStd(p *packages.Package) bool {
+	if p.Module != nil {
+		return false
+	}
+	first, _, _ := strings.Cut(p.PkgPath, "/")
+	return !strings.Contains(first, ".")
+}
+
+// loadErrors reports the errors that prevent instrumentation: patterns
+// that match nothing, list errors and parse errors. Type errors and failed
+// compiles of the packages themselves are left to the go command, which
+// reports them verbatim when it builds the instrumented package.
+func loadErrors(pkgs []*packages.Package) error {
+	var msgs []string
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			if e.Kind == packages.ParseError || len(p.Syntax) == 0 && e.Kind != packages.TypeError {
+				msgs = append(msgs, e.Error())
+			}
+		}
+	}
+	if len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "\n"))
+	}
+	return nil
+}
+
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule
+
+// role says why a package is instrumented.
+type role int
+
+const (
+	roleMatched role = iota // matched by the patterns
+	roleDep                 // imported (transitively) by a matched package or its tests
+	roleCover               // named by -cover
+)
+
+// Prepare loads and instruments the packages and writes the overlay.
+//
+// The packages instrumented are: every package of the main module(s) that
+// the patterns match; every package that those packages and their tests
+// transitively import, except the standard library and gfz's own packages
+// (narrowed by Options.Only and Options.Skip); and the packages named by
+// Options.Cover. A matched package that cannot be loaded is reported in
+// Prepared.Broken and left out, unless no package is left.
+func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
+	opts.defaults()
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	if noModule(envs[1], envs[2]) {
+		return nil, &NoModuleError{Dir: dir}
+	}
+	edit, err := planModuleEdit(envs[1], envs[2], LibraryDir, ToolVersion())
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "gfz-build-")
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(work)
+		}
+	}()
+	if err := edit.localize(work, envs[0]); err != nil {
+		return nil, err
+	}
+	// Load with the temporary module file that adds the gfz library (the
+	// overlay's probes and native wrappers import it).
+	flags := opts.buildFlags()
+	modFlags, modEnv, err := edit.write(work, nil)
+	if err != nil {
+		return nil, err
+	}
+	loadFlags := append(slices.Clone(flags), modFlags...)
+	g, err := loadGraph(ctx, dir, loadFlags, modEnv, opts.Patterns)
+	if err != nil {
+		return nil, err
+	}
+	broken := g.broken
+	fatal := func() error {
+		if len(broken) == 0 {
+			return fmt.Errorf("gfz-build: patterns %s match no package of the main module (gfz's own packages are never instrumented)", strings.Join(opts.Patterns, " "))
+		}
+		msgs := make([]string, len(broken))
+		for i, b := range broken {
+			msgs[i] = b.Error()
+		}
+		return fmt.Errorf("load %s: %s", strings.Join(opts.Patterns, " "), strings.Join(msgs, "\n"))
+	}
+	if len(g.matched) == 0 {
+		return nil, fatal()
+	}
+	if g.runtimeDir == "" {
+		return nil, fmt.Errorf("gfz-build: %s is not available from %s: the module's gfz requirement (or the library gfz-build added) provides no probe runtime; check that the gfz it requires matches this gfz-build", instrument.RuntimePath, dir)
+	}
+
+	// What to instrument: the matched packages and their dependencies.
+	roles := map[string]role{}
+	var paths []string
+	var roots []*packages.Package
+	for _, p := range g.matched {
+		roles[p.PkgPath] = roleMatched
+		roots = append(roots, g.testRoot(p))
+		if len(p.GoFiles) > 0 { // a package with only _test.go files has nothing to instrument
+			paths = append(paths, p.PkgPath)
+		}
+	}
+	for _, p := range dependencies(roots) {
+		if _, ok := roles[p.PkgPath]; ok || len(p.GoFiles) == 0 {
+			continue
+		}
+		if len(opts.Only) > 0 && !matchAny(opts.Only, p.PkgPath) || matchAny(opts.Skip, p.PkgPath) {
+			continue
+		}
+		roles[p.PkgPath] = roleDep
+		paths = append(paths, p.PkgPath)
+	}
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: loadFlags, Env: append(os.Environ(), modEnv...)}
+	var todo []*packages.Package
+	var warnings []string
+	if len(paths) > 0 {
+		loaded, err := packages.Load(cfg, paths...)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), err)
+		}
+		byPath := map[string]*packages.Package{}
+		for _, p := range loaded {
+			byPath[p.PkgPath] = p
+		}
+		for _, path := range paths {
+			p := byPath[path]
+			var msg string
+			if p == nil {
+				msg = "not loaded"
+			} else if err := loadErrors([]*packages.Package{p}); err != nil {
+				msg = err.Error()
+			}
+			switch {
+			case msg == "":
+				todo = append(todo, p)
+			case roles[path] == roleMatched:
+				broken = append(broken, PackageError{Path: path, Err: errors.New(msg)})
+			default:
+				warnings = append(warnings, fmt.Sprintf("%s not instrumented: %s", path, msg))
+			}
+		}
+	}
+	if len(opts.Cover) > 0 {
+		extra, err := packages.Load(cfg, opts.Cover...)
+		if err != nil {
+			return nil, fmt.Errorf("load -cover %s: %w", strings.Join(opts.Cover, " "), err)
+		}
+		if err := loadErrors(extra); err != nil {
+			return nil, fmt.Errorf("load -cover %s: %w", strings.Join(opts.Cover, " "), err)
+		}
+		for _, p := range extra {
+			if why := Refusal(p.PkgPath, isStd(p)); why != "" {
+				return nil, fmt.Errorf("-cover: cannot instrument %s: %s", p.PkgPath, why)
+			}
+			if _, ok := roles[p.PkgPath]; !ok && len(p.GoFiles) > 0 {
+				roles[p.PkgPath] = roleCover
+				todo = append(todo, p)
+			}
+		}
+	}
+
+	// Instrument, in parallel. A dependency that fails is left out with a
+	// warning; a matched package that fails is broken.
+	ips := make([]*instrument.Package, len(todo))
+	errs := make([]error, len(todo))
+	var eg errgroup.Group
+	eg.SetLimit(4)
+	for i, p := range todo {
+		eg.Go(func() error {
+			ips[i], errs[i] = instrumentPackage(p, opts.Cmp)
+			return nil
+		})
+	}
+	eg.Wait()
+	isBroken := map[string]bool{}
+	for _, b := range broken {
+		isBroken[b.Path] = true
+	}
+	var keep []*packages.Package
+	var kept []*instrument.Package
+	for i, p := range todo {
+		switch {
+		case errs[i] != nil && roles[p.PkgPath] == roleMatched:
+			broken = append(broken, PackageError{Path: p.PkgPath, Err: errs[i]})
+			isBroken[p.PkgPath] = true
+			continue
+		case errs[i] != nil && roles[p.PkgPath] == roleCover:
+			return nil, errs[i]
+		case errs[i] != nil:
+			warnings = append(warnings, fmt.Sprintf("%s not instrumented: %v", p.PkgPath, errs[i]))
+			continue
+		case len(ips[i].Probes) == 0 && roles[p.PkgPath] == roleDep:
+			continue // nothing to record (declarations only, or only cgo files)
+		}
+		keep = append(keep, p)
+		kept = append(kept, ips[i])
+	}
+	todo, ips = keep, kept
+
+	// The matched packages left, and their fuzz targets.
+	targets := map[string][]string{}
+	var order []string
+	names, dirs := map[string]string{}, map[string]string{}
+	var good []*packages.Package
+	nativeTypes := map[string]map[string]string{}
+	var natives []nativeFile
+	for _, p := range g.matched {
+		if isBroken[p.PkgPath] {
+			continue
+		}
+		// Native targets first: a package whose f.Fuzz cannot be run
+		// (an unsupported argument type) is broken, not built.
+		var testFiles []string
+		for _, v := range g.variants[p.PkgPath] {
+			for _, f := range v.GoFiles {
+				if strings.HasSuffix(f, "_test.go") {
+					testFiles = append(testFiles, f)
+				}
+			}
+		}
+		nts, files, err := nativeScan(testFiles)
+		if err != nil {
+			broken = append(broken, PackageError{Path: p.PkgPath, Err: err})
+			isBroken[p.PkgPath] = true
+			continue
+		}
+		natives = append(natives, files...)
+		good = append(good, p)
+		names[p.PkgPath] = p.Name
+		dirs[p.PkgPath] = packageDir(p)
+		for _, nt := range nts {
+			if nativeTypes[p.PkgPath] == nil {
+				nativeTypes[p.PkgPath] = map[string]string{}
+			}
+			nativeTypes[p.PkgPath][nt.Name] = nt.Types
+		}
+		for _, f := range testFiles {
+			ts, err := FuzzTargets(f, nil)
+			if err != nil {
+				return nil, fmt.Errorf("find fuzz targets: %w", err)
+			}
+			for _, nt := range nts {
+				if nt.File == f {
+					ts = append(ts, nt.Name)
+				}
+			}
+			for _, t := range ts {
+				if !slices.Contains(targets[p.PkgPath], t) {
+					if targets[p.PkgPath] == nil {
+						order = append(order, p.PkgPath)
+					}
+					targets[p.PkgPath] = append(targets[p.PkgPath], t)
+				}
+			}
+		}
+	}
+	if len(good) == 0 {
+		return nil, fatal()
+	}
+	var noTargets []string
+	for _, p := range good {
+		if targets[p.PkgPath] == nil {
+			noTargets = append(noTargets, p.PkgPath)
+		}
+	}
+
+	total := 0
+	for _, ip := range ips {
+		total += len(ip.Probes)
+	}
+	bits := opts.MapBits
+	if bits == 0 {
+		bits = ChooseMapBits(total)
+	} else if bits < 8 || bits > 28 {
+		return nil, fmt.Errorf("gfz-build: -mapbits %d out of range [8, 28]", bits)
+	}
+
+	prep := &Prepared{
+		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
+		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
+		Dictionary: packageDictionary(todo), Broken: broken, Warnings: edit.warnings(warnings),
+		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
+		Native: nativeTypes, NoTargets: noTargets,
+	}
+	rel, err := relocateModules(work, envs[0], todo)
+	if err == nil {
+		rel, err = relocateLibrary(work, envs[0], g, rel)
+	}
+	if err == nil {
+		var extra []string
+		extra, prep.Env, err = edit.write(work, rel)
+		prep.BuildFlags = append(slices.Clone(flags), extra...)
+	}
+	if err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	replace := map[string]string{}
+	probesOf := map[string]int{}
+	for i, ip := range ips {
+		if err := writePackage(work, i, ip, todo[i], bits, rel, replace); err != nil {
+			prep.Cleanup()
+			return nil, err
+		}
+		p := todo[i]
+		prep.Packages = append(prep.Packages, InstrumentedPackage{Path: ip.Path, Module: moduleOf(p), Std: ip.Std, Files: len(ip.Files()), Probes: len(ip.Probes)})
+		probesOf[ip.Path] = len(ip.Probes)
+	}
+	prep.Modules = moduleProbes(prep.Packages, todo)
+	for _, p := range good {
+		if targets[p.PkgPath] == nil {
+			continue
+		}
+		n := 0
+		for path := range linked(g.testRoot(p)) {
+			n += probesOf[path]
+		}
+		prep.BinaryProbes[p.PkgPath] = n
+		prep.StdImports[p.PkgPath] = stdImports(g, p)
+	}
+	if err := writeNativeFiles(work, natives, replace); err != nil {
+		prep.Cleanup()
+		return nil, err
+	}
+	mapsize := filepath.Join(work, "mapsize.go")
+	src := fmt.Sprintf("// Code generated by gfz-build. DO NOT EDIT.\n\npackage runtime\n\n// MapBits is log2 of the coverage map size, chosen by gfz-build.\nconst MapBits = %d\n\n// CountLaps is set by gfz-build -counts.\nconst CountLaps = %t\n", bits, opts.Counts)
+	if err := os.WriteFile(mapsize, []byte(src), 0o644); err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	if moved, ok := relocate(rel, filepath.Join(g.runtimeDir, "mapsize.go")); ok {
+		// The library is a module-cache copy in the work directory, where
+		// an overlay is not needed (and, in the cache, not allowed).
+		if err := os.Rename(mapsize, moved); err != nil {
+			prep.Cleanup()
+			return nil, fmt.Errorf("gfz-build: %w", err)
+		}
+	} else {
+		replace[filepath.Join(g.runtimeDir, "mapsize.go")] = mapsize
+	}
+	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	prep.Overlay = filepath.Join(work, "overlay.json")
+	if err := os.WriteFile(prep.Overlay, js, 0o644); err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	done = true
+	return prep, nil
+}
+
+// moduleOf returns the module path of p, "std" for the standard library.
+func moduleOf(p *packages.Package) string {
+	switch {
+	case isStd(p):
+		return "std"
+	case p.Module != nil:
+		return p.Module.Path
+	}
+	return "(no module)"
+}
+
+// moduleProbes totals the probes per module: main modules first, then
+// the others by path.
+func moduleProbes(ips []InstrumentedPackage, pkgs []*packages.Package) []ModuleProbes {
+	main := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main {
+			main[p.Module.Path] = true
+		}
+	}
+	idx := map[string]int{}
+	var out []ModuleProbes
+	for _, ip := range ips {
+		i, ok := idx[ip.Module]
+		if !ok {
+			i = len(out)
+			idx[ip.Module] = i
+			out = append(out, ModuleProbes{Module: ip.Module})
+		}
+		out[i].Packages++
+		out[i].Probes += ip.Probes
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if main[out[i].Module] != main[out[j].Module] {
+			return main[out[i].Module]
+		}
+		return out[i].Module < out[j].Module
+	})
+	return out
+}
+
+// testVariantOf maps a go/packages test-variant ID ("p [p.test]",
+// "p_test [p.test]") to the package under test.
+func testVariantOf(id string) (string, bool) {
+	_, br, ok := strings.Cut(id, " [")
+	if !ok || !strings.HasSuffix(br, ".test]") {
+		return "", false
+	}
+	return strings.TrimSuffix(br, ".test]"), true
+}
+
+func instrumentPackage(p *packages.Package, cmp bool) (*instrument.Package, error) {
+	ip := instrument.NewPackage(p.PkgPath, p.Name, isStd(p), p.Fset, p.TypesInfo)
+	ip.Cmp = cmp
+	goFiles := map[string]bool{}
+	for _, f := range p.GoFiles {
+		goFiles[f] = true
+	}
+	for _, f := range p.Syntax {
+		name := p.Fset.File(f.Pos()).Name()
+		if !goFiles[name] || instrument.ImportsC(f) || generatedByCgo(f) {
+			continue
+		}
+		if err := ip.AddFile(f); err != nil {
+			return nil, fmt.Errorf("instrument %s: %w", p.PkgPath, err)
+		}
+	}
+	return ip, nil
+}
+
+// packageDir returns the source directory of a loaded package.
+func packageDir(p *packages.Package) string {
+	if p.Dir != "" {
+		return p.Dir
+	}
+	if len(p.GoFiles) > 0 {
+		return filepath.Dir(p.GoFiles[0])
+	}
+	return ""
+}
+
+func generatedByCgo(f *ast.File) bool {
+	for _, c := range f.Comments {
+		if c.Pos() > f.Package {
+			break
+		}
+		if strings.Contains(c.Text(), "Code generated by cmd/cgo") {
+			return true
+		}
+	}
+	return false
+}
+
+// writePackage writes the rewritten files and the registration file of one
+// package: into the overlay, or straight into the module copy for relocated
+// modules.
+func writePackage(work string, i int, ip *instrument.Package, p *packages.Package, bits int, rel []relocation, replace map[string]string) error {
+	pdir := filepath.Join(work, fmt.Sprintf("%03d_%s", i, p.Name))
+	if err := os.MkdirAll(pdir, 0o755); err != nil {
+		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
+	}
+	rendered, err := ip.Render(bits)
+	if err != nil {
+		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
+	}
+	put := func(orig string, src []byte) error {
+		if moved, ok := relocate(rel, orig); ok {
+			return os.WriteFile(moved, src, 0o644)
+		}
+		out := filepath.Join(pdir, filepath.Base(orig))
+		replace[orig] = out
+		return os.WriteFile(out, src, 0o644)
+	}
+	for _, r := range rendered {
+		if err := put(r.Name, r.Src); err != nil {
+			return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
+		}
+	}
+	reg := filepath.Join(filepath.Dir(p.GoFiles[0]), instrument.RegistrationFileName)
+	if _, err := os.Stat(reg); err == nil {
+		return fmt.Errorf("instrument %s: %s already exists in the package", p.PkgPath, instrument.RegistrationFileName)
+	}
+	if err := put(reg, ip.RegistrationSource(bits)); err != nil {
+		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
+	}
+	return nil
+}
+
+// FewProbes is the probe count below which Build warns that a fuzz binary
+// is nearly blind: coverage cannot guide the search when the code under
+// test records almost nothing.
+const FewProbes = 8
+
+// BuildError is returned by Build when some packages could not be built;
+// Result.Binaries still lists those that were.
+type BuildError struct {
+	Failed []PackageError
+	Built  int // binaries written
+}
+
+func (e *BuildError) Error() string {
+	msgs := make([]string, len(e.Failed))
+	for i, f := range e.Failed {
+		msgs[i] = "  " + strings.ReplaceAll(f.Error(), "\n", "\n    ")
+	}
+	return fmt.Sprintf("%d package(s) could not be built (%d binaries written):\n%s", len(e.Failed), e.Built, strings.Join(msgs, "\n"))
+}
+
+// Build prepares the overlay and builds one fuzz binary per matched package
+// with gfz fuzz targets. Errors of the go command are written to
+// opts.Stderr verbatim; they name the user's files and lines. A package
+// that fails to load or compile does not stop the others: Build then
+// returns the Result with the binaries it wrote and a *BuildError naming
+// each failed package.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	opts.defaults()
+	prep, err := Prepare(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Prepared: prep}
+	if opts.Work {
+		fmt.Fprintf(opts.Stderr, "WORK=%s\n", prep.WorkDir)
+	} else {
+		defer prep.Cleanup()
+	}
+	for _, w := range prep.Warnings {
+		fmt.Fprintf(opts.Stderr, "gfz-build: warning: %s\n", w)
+	}
+	if opts.Verbose {
+		for _, p := range prep.Packages {
+			kind := ""
+			if p.Std {
+				kind = " (std, linkname)"
+			}
+			fmt.Fprintf(opts.Stderr, "instrumented %s: %d files, %d probes%s\n", p.Path, p.Files, p.Probes, kind)
+		}
+		for _, m := range prep.Modules {
+			fmt.Fprintf(opts.Stderr, "module %s: %d packages, %d probes\n", m.Module, m.Packages, m.Probes)
+		}
+		fmt.Fprintf(opts.Stderr, "map: %d probes, MapBits=%d (%d entries), expected edge collision rate %.2f%% (assuming %d edges per probe)\n",
+			prep.Probes, prep.MapBits, 1<<prep.MapBits, 100*prep.CollisionRate, EdgesPerProbe)
+		fmt.Fprintf(opts.Stderr, "dictionary: %s\n", DictionarySummary(prep.Dictionary))
+	}
+	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
+	if len(prep.NoTargets) > 0 && len(prep.TargetOrder) > 0 {
+		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", NoTargetsLine(prep.NoTargets))
+	}
+	failed := append([]PackageError(nil), prep.Broken...)
+	if len(prep.TargetOrder) == 0 {
+		if len(failed) > 0 {
+			return res, &BuildError{Failed: failed}
+		}
+		return res, fmt.Errorf("gfz-build: no fuzz targets (func FuzzXxx(f *testing.F) calling gfz.Fuzz or f.Fuzz in a _test.go file) in %s", strings.Join(opts.Patterns, " "))
+	}
+	dir, _ := filepath.Abs(opts.Dir)
+	outputs, err := outputPaths(dir, opts.Output, prep)
+	if err != nil {
+		return res, err
+	}
+	for _, pkg := range prep.TargetOrder {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		out := outputs[pkg]
+		probes := prep.BinaryProbes[pkg]
+		info := BuildInfo(prep.Targets[pkg], prep.MapBits, probes, prep.Dirs[pkg])
+		if n := NativeBuildInfo(prep.Native[pkg]); n != "" {
+			info += "&" + n
+		}
+		if c := StdCoverBuildInfo(prep.Packages); c != "" {
+			info += "&" + c
+		}
+		ldflags := "-X " + GfzPath + ".buildInfo=" + info
+		if opts.Cmp {
+			ldflags += " " + CmpLdflag // read by the fuzz binary before package inits run
+		}
+		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary) + nativeDictLdflag(prep.Native[pkg], prep.Dictionary), "-o", out}
+		args = append(args, prep.BuildFlags...)
+		// No go vet: a vet finding in code that compiles (new checks
+		// enabled when requiring gfz raises an old module's go line)
+		// must not stop its fuzz binary.
+		args = append(args, "-vet=off")
+		args = append(args, pkg)
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), prep.Env...)
+		var errOut bytes.Buffer
+		cmd.Stdout = opts.Stdout
+		cmd.Stderr = io.MultiWriter(opts.Stderr, &errOut)
+		if opts.Verbose {
+			shown := slices.Clone(args)
+			if len(prep.Dictionary) > 0 { // summarised above; the value is up to 48 KiB
+				shown[5] = ldflags + " -X " + DictVar + "=<dictionary>"
+			}
+			fmt.Fprintf(opts.Stderr, "go %s\n", strings.Join(shown, " "))
+		}
+		if err := cmd.Run(); err != nil {
+			// The go command's output was shown in full above; the
+			// summary repeats its first errors.
+			msg := firstErrors(errOut.String(), err)
+			if h := goSumHint(errOut.String()); h != "" {
+				msg += "\n" + h
+			}
+			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", msg)})
+			continue
+		}
+		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
+		if probes < FewProbes {
+			fmt.Fprint(opts.Stderr, FewProbesWarning(pkg, out, probes, prep.StdImports[pkg]))
+		}
+	}
+	if len(failed) > 0 {
+		return res, &BuildError{Failed: failed, Built: len(res.Binaries)}
+	}
+	return res, nil
+}
+
+// firstErrors returns the first few error lines of go command output, or
+// err when there are none.
+func firstErrors(out string, err error) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "FAIL") {
+			continue
+		}
+		if len(lines) == 3 {
+			lines = append(lines, "...")
+			break
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) == 0 {
+		return err.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// goSumHint explains the go command's "missing go.sum entry" for a module
+// gfz's own packages need (golang.org/x/term, for the fuzz binary's status
+// screen): the user's module added gfz before gfz needed it, or by hand.
+func goSumHint(out string) string {
+	if !strings.Contains(out, "missing go.sum entry") || !strings.Contains(out, "github.com/gfz-dev/gfz/") {
+		return ""
+	}
+	return "gfz's packages need modules your go.sum lacks: run go get github.com/gfz-dev/gfz (at the version you use) in your module, then build again"
+}
+
+// FewProbesWarning is the warning printed for a fuzz binary with fewer than
+// FewProbes probes.
+func FewProbesWarning(pkg, out string, probes int, std []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files: coverage cannot guide the fuzzer, which runs nearly blind.\n", filepath.Base(out), probes)
+	fmt.Fprintf(&b, "  The code %s's targets exercise is not instrumented: it is in the standard library, in cgo files, or left out by -skip/-instrument.\n", pkg)
+	if len(std) > 0 {
+		fmt.Fprintf(&b, "  To instrument the standard-library packages it imports, rebuild with: -cover %s\n", strings.Join(std, ","))
+	} else {
+		b.WriteString("  Add the packages that do the work with -cover PKGS.\n")
+	}
+	return b.String()
+}
+
+// ProbeSummary is the one-line summary of what was instrumented, e.g.
+// "instrumented 3 packages, 1493 probes: example.com/app 118, github.com/BurntSushi/toml 1375".
+func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes) string {
+	total := 0
+	for _, p := range pkgs {
+		total += p.Probes
+	}
+	const show = 4
+	var parts []string
+	for i, m := range mods {
+		if i == show {
+			parts = append(parts, plural(len(mods)-show, "more module")+" (-v lists them)")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", m.Module, m.Probes))
+	}
+	return fmt.Sprintf("instrumented %s, %s: %s", plural(len(pkgs), "package"), plural(total, "probe"), strings.Join(parts, ", "))
+}
+
+// plural is "1 package", "3 packages".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+func outputPaths(dir, output string, prep *Prepared) (map[string]string, error) {
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(dir, p)
+	}
+	outs := map[string]string{}
+	if len(prep.TargetOrder) == 1 {
+		pkg := prep.TargetOrder[0]
+		if output == "" {
+			output = prep.Names[pkg] + ".gfz"
+		} else if fi, err := os.Stat(abs(output)); err == nil && fi.IsDir() {
+			output = filepath.Join(output, prep.Names[pkg]+".gfz")
+		}
+		outs[pkg] = abs(output)
+		return outs, nil
+	}
+	if output == "" {
+		output = "."
+	}
+	odir := abs(output)
+	if err := os.MkdirAll(odir, 0o755); err != nil {
+		return nil, fmt.Errorf("gfz-build: -o: %w", err)
+	}
+	used := map[string]bool{}
+	for _, pkg := range prep.TargetOrder {
+		name := prep.Names[pkg] + ".gfz"
+		if used[name] {
+			name = strings.NewReplacer("/", "_", ".", "_").Replace(pkg) + ".gfz"
+		}
+		used[name] = true
+		outs[pkg] = filepath.Join(odir, name)
+	}
+	return outs, nil
+}

@@ -1,0 +1,205 @@
+package build
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
+)
+
+// writeTree creates files (relative path -> content) under dir (with
+// gfz's go.sum next to a go.mod or go.work that replaces gfz: testmod.Write).
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	testmod.Write(t, dir, files)
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// A library with a branch per case, and a test that prints which were
+// taken: the output must be the same instrumented and plain.
+const libSrc = `package lib
+
+// Classify has one probe per arm.
+func Classify(n int) string {
+	switch {
+	case n < 0:
+		return "neg"
+	case n == 0:
+		return "zero"
+	}
+	if n%2 == 0 && n > 10 {
+		return "big even"
+	}
+	return "pos"
+}
+`
+
+const appSrc = `package app
+
+import "example.com/lib"
+
+// Describe uses the library.
+func Describe(ns ...int) (out []string) {
+	for _, n := range ns {
+		out = append(out, lib.Classify(n))
+	}
+	return out
+}
+`
+
+const appTest = `package app
+
+import (
+	"testing"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// TestProbes reports, for the instrumented build, how many probes of each
+// instrumented package fired.
+func TestProbes(t *testing.T) {
+	Describe(-1, 0, 3, 12)
+	for _, p := range gfzrt.Packages() {
+		hit := 0
+		for _, b := range p.Blocks {
+			if b != 0 {
+				hit++
+			}
+		}
+		t.Logf("probes %s %d/%d", p.Path, hit, len(p.Blocks))
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	t.Log(Describe(-1, 0, 3, 12))
+	if got := Describe(12)[0]; got != "big even" {
+		t.Fatal(got)
+	}
+}
+`
+
+// checkSame runs the app's test plain and instrumented and compares.
+func checkSame(t *testing.T, p *Prepared, dir string, extra ...string) {
+	t.Helper()
+	args := append([]string{"-v", "-run", "TestDescribe"}, extra...)
+	args = append(args, "./...")
+	plain, err := goTest(t, nil, dir, args...)
+	if err != nil {
+		t.Fatalf("plain: %v\n%s", err, plain)
+	}
+	inst, err := goTest(t, p, dir, args...)
+	if err != nil {
+		t.Fatalf("instrumented: %v\n%s", err, inst)
+	}
+	if plain != inst || !strings.Contains(inst, "[neg zero pos big even]") {
+		t.Errorf("outputs differ:\nplain:\n%s\ninstrumented:\n%s", plain, inst)
+	}
+	// Every arm of lib.Classify is reached by the test: all 6 probes
+	// (function entry, 2 cases, implicit default, both arms of the if)
+	// fired, plus the && operand.
+	probes, err := goTest(t, p, dir, append(append([]string{"-v", "-run", "TestProbes"}, extra...), ".")...)
+	if err != nil {
+		t.Fatalf("instrumented TestProbes: %v\n%s", err, probes)
+	}
+	m := regexp.MustCompile(`probes example.com/lib (\d+)/(\d+)\b`).FindStringSubmatch(probes)
+	if m == nil || m[1] != m[2] {
+		t.Errorf("not every probe of example.com/lib fired:\n%s", probes)
+	}
+}
+
+func probesOf(p *Prepared, path string) int {
+	for _, ip := range p.Packages {
+		if ip.Path == path {
+			return ip.Probes
+		}
+	}
+	return 0
+}
+
+// TestWorkspace instruments a module of a go.work workspace together with
+// the package of the other workspace module that it imports (by default).
+func TestWorkspace(t *testing.T) {
+	t.Setenv("GOWORK", "") // TestMain turned workspaces off; this test's go.work must be found
+	root := t.TempDir()
+	gfz := repoRoot(t)
+	writeTree(t, root, map[string]string{
+		"go.work":             "go 1.26.0\n\nuse (\n\t./app\n\t./lib\n)\n\nreplace github.com/gfz-dev/gfz => " + gfz + "\n",
+		"lib/go.mod":          "module example.com/lib\n\ngo 1.26.0\n",
+		"lib/lib.go":          libSrc,
+		"app/go.mod":          "module example.com/app\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n",
+		"app/app.go":          appSrc,
+		"app/app_test.go":     appTest,
+		"app/internal/doc.go": "// Package internal is empty.\npackage internal\n",
+	})
+	dir := filepath.Join(root, "app")
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
+	if probesOf(p, "example.com/app") == 0 || probesOf(p, "example.com/lib") < 5 {
+		t.Fatalf("packages %+v", p.Packages)
+	}
+	checkSame(t, p, dir)
+}
+
+// TestVendored instruments a vendored dependency (by default) of a module
+// built with -mod=vendor.
+func TestVendored(t *testing.T) {
+	root := t.TempDir()
+	gfz := repoRoot(t)
+	writeTree(t, root, map[string]string{
+		"dep/go.mod":      "module example.com/lib\n\ngo 1.26.0\n",
+		"dep/lib.go":      libSrc,
+		"app/go.mod":      "module example.com/app\n\ngo 1.26.0\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/gfz-dev/gfz v0.0.0\n)\n\nreplace (\n\texample.com/lib => ../dep\n\tgithub.com/gfz-dev/gfz => " + gfz + "\n)\n",
+		"app/app.go":      appSrc,
+		"app/app_test.go": appTest,
+	})
+	dir := filepath.Join(root, "app")
+	cmd := exec.Command("go", "mod", "vendor")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "vendor", "example.com", "lib", "lib.go")); err != nil {
+		t.Fatalf("not vendored: %v", err)
+	}
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
+	if probesOf(p, "example.com/lib") < 5 {
+		t.Fatalf("packages %+v", p.Packages)
+	}
+	checkSame(t, p, dir, "-mod=vendor")
+	// The vendored file itself is untouched.
+	b, err := os.ReadFile(filepath.Join(dir, "vendor", "example.com", "lib", "lib.go"))
+	if err != nil || string(b) != libSrc {
+		t.Errorf("vendored source changed: %v", err)
+	}
+}
+
+// TestRace builds and runs the fixture's concurrency tests instrumented
+// with -race: the probes must not be reported as data races.
+func TestRace(t *testing.T) {
+	if os.Getenv("CGO_ENABLED") == "0" {
+		t.Skip("-race needs cgo")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("-race needs a C toolchain")
+	}
+	dir := fixtureDir(t)
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir, Race: true})
+	inst, err := goTest(t, p, dir, "-v", "-run", "TestBehaviour", ".")
+	if err != nil {
+		t.Fatalf("instrumented -race: %v\n%s", err, inst)
+	}
+	if strings.Contains(inst, "DATA RACE") || !strings.Contains(inst, "--- PASS") {
+		t.Errorf("instrumented -race output:\n%s", inst)
+	}
+}

@@ -1,0 +1,213 @@
+package instrument_test
+
+import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+
+	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+	"github.com/gfz-dev/gfz/cover"
+)
+
+const src = `package p
+
+//go:noinline
+func F(a, b bool, x any) int {
+	if a && b {
+		return 1
+	}
+	switch x.(type) {
+	case int:
+	}
+	for {
+		if a {
+			break
+		}
+	}
+	const c = true || false
+	return 0
+}
+`
+
+func rewrite(t testing.TB, src string) (*instrument.Package, string) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "/src/p/p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("example.com/p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	p := instrument.NewPackage("example.com/p", "p", false, fset, info)
+	if err := p.AddFile(f); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Render(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, string(out[0].Src)
+}
+
+func TestRewrite(t *testing.T) {
+	p, out := rewrite(t, src)
+	kinds := map[instrument.Kind]int{}
+	for _, pr := range p.Probes {
+		kinds[pr.Kind]++
+		if pr.Func != "F" || pr.File != "/src/p/p.go" {
+			t.Errorf("probe %+v", pr)
+		}
+	}
+	want := map[instrument.Kind]int{
+		instrument.KindFunc: 1, instrument.KindThen: 2, instrument.KindImplicit: 2, instrument.KindCond: 1,
+		instrument.KindCase: 1, instrument.KindDefault: 1, instrument.KindLoop: 1, instrument.KindLoopExit: 1,
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("probe kinds %v, want %v\n%s", kinds, want, out)
+	}
+	for _, s := range []string{
+		"//go:noinline\n//line /src/p/p.go:4:1\nfunc F(",
+		"if a && (_gfzHitE(",
+		"const c = true || false", // constant: untouched
+		"/*line /src/p/p.go:17:1*/ return 0",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	// The printed IDs are the probe IDs masked to the map size.
+	if !strings.Contains(out, fmt.Sprintf("(%#x, &_gfzBlocks[0])", p.Probes[0].ID&0xffff)) {
+		t.Errorf("ID of probe 0 not printed masked:\n%s", out)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "out.go", out, parser.ParseComments); err != nil {
+		t.Errorf("output does not parse: %v\n%s", err, out)
+	}
+}
+
+func TestTableRoundTrip(t *testing.T) {
+	p, _ := rewrite(t, src)
+	blocks, err := cover.Decode("example.com/p", instrument.EncodeTable(p.Probes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != len(p.Probes) {
+		t.Fatalf("%d blocks for %d probes", len(blocks), len(p.Probes))
+	}
+	for i, b := range blocks {
+		pr := p.Probes[i]
+		if b.File != "example.com/p/p.go" || b.Func != pr.Func || b.StartLine != pr.StartLine || b.StartCol != pr.StartCol ||
+			b.EndLine != pr.EndLine || b.EndCol != pr.EndCol || b.Stmts != pr.Stmts || b.Kind != uint8(pr.Kind) {
+			t.Errorf("block %d = %+v, probe %+v", i, b, pr)
+		}
+	}
+}
+
+func TestProbeIDDeterministic(t *testing.T) {
+	a := instrument.ProbeID("p", "f.go", 10, 2, instrument.KindThen)
+	if a != instrument.ProbeID("p", "f.go", 10, 2, instrument.KindThen) {
+		t.Fatal("not deterministic")
+	}
+	seen := map[uint32]bool{a: true}
+	for _, id := range []uint32{
+		instrument.ProbeID("q", "f.go", 10, 2, instrument.KindThen),
+		instrument.ProbeID("p", "g.go", 10, 2, instrument.KindThen),
+		instrument.ProbeID("p", "f.go", 11, 2, instrument.KindThen),
+		instrument.ProbeID("p", "f.go", 10, 3, instrument.KindThen),
+		instrument.ProbeID("p", "f.go", 10, 2, instrument.KindElse),
+	} {
+		if seen[id] {
+			t.Errorf("ID collision %#x", id)
+		}
+		seen[id] = true
+	}
+}
+
+func ExamplePackage_Render() {
+	fset := token.NewFileSet()
+	f, _ := parser.ParseFile(fset, "/m/p/abs.go", "package p\n\nfunc Abs(x int) int {\n\tif x < 0 {\n\t\treturn -x\n\t}\n\treturn x\n}\n", parser.ParseComments)
+	p := instrument.NewPackage("example.com/p", "p", false, fset, nil)
+	_ = p.AddFile(f)
+	out, _ := p.Render(16)
+	fmt.Print(string(out[0].Src))
+	// Output:
+	// package p
+	//
+	// //line /m/p/abs.go:3:1
+	// func Abs(x int) int {
+	// 	_gfzHit(0xa250, &_gfzBlocks[2])
+	// 	/*line /m/p/abs.go:4:1*/ if x < 0 {
+	// 		_gfzHit(0xab96, &_gfzBlocks[0])
+	// 		/*line /m/p/abs.go:5:2*/ return -x
+	// 	} else {
+	// 		_gfzHit(0xa021, &_gfzBlocks[1])
+	// 	}
+	// 	/*line /m/p/abs.go:7:1*/ return x
+	// /*line /m/p/abs.go:8:1*/}
+}
+
+// TestStatementLines: every original statement of the rewritten file is
+// at its original line as the compiler sees it (line directives applied),
+// also one preceded by comment lines, by a block comment on its own line,
+// or by a block comment on its line, and the statements of a case.
+func TestStatementLines(t *testing.T) {
+	const src = `package p
+
+func G(s string, r int) (x int) {
+	x = 1
+	// one
+	// two
+	x += len(s[r+1 : r+9])
+	/* own line */
+	x += 3
+	/* inline */ x += 4
+	switch r {
+	case 1:
+		// comment in a case
+		x += 5
+
+		// after a blank line
+		x += 6
+	}
+
+	x += 7
+	y := []int{
+		x,
+		len(s[r:]),
+	}
+
+	/* inline after a blank line */ x += 8
+	return y[0]
+}
+`
+	_, out := rewrite(t, src)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "out.go", out, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := map[string]int{"x = 1": 4, "x += len(s[r+1 : r+9])": 7, "x += 3": 9, "x += 4": 10, "x += 5": 14, "x += 6": 17,
+		"x += 7": 20, "len(s[r:])": 23, "x += 8": 26, "return y[0]": 27}
+	got := map[string]int{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt, *ast.ReturnStmt, *ast.CallExpr:
+			var b strings.Builder
+			if err := printer.Fprint(&b, token.NewFileSet(), s); err == nil {
+				got[b.String()] = fset.Position(s.Pos()).Line
+			}
+		}
+		return true
+	})
+	for stmt, line := range want {
+		if got[stmt] != line {
+			t.Errorf("%q at line %d, want %d\n%s", stmt, got[stmt], line, out)
+		}
+	}
+}
