@@ -420,23 +420,26 @@ write_table() {
 	{
 		echo "Results of cmd/internal/realmods/run.sh, fuzzing ${SECS} s per target; written $(date -u +%Y-%m-%dT%H:%MZ)."
 		echo
-		echo "| module | version | package | targets | go test -c s (cold / warm) | gfz-build s (cold / warm) | ratio cold / warm (CPU cold) | probes | execs in ${SECS} s per target | failures | go.mod/go.sum unchanged | build list equal |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		echo "| module | version | package | targets | go test -c cold s: wall (CPU) | warm | gfz-build cold s: wall (CPU) | warm | gfz / go test cold: wall (CPU) | warm | probes | execs in ${SECS} s per target | failures | go.mod/go.sum unchanged | build list equal |"
+		echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"
 		local line
 		while read -r line; do
 			set -- $line
 			local mod=$1 ver=$2 slug=${1//\//_}@$2
 			[ -f "$OUT/results/$slug.tsv" ] || continue
-			awk -F'\t' -v OFS=' | ' '{
+			awk -F'\t' -v OFS=' | ' '
+			function r(a, b) { return (a == "-" || b == "-" || a == "" || b == "") ? "-" : sprintf("%.1f", a / (b + 0.0001)) }
+			{
 				gfzok = ($21 !~ /^gfz-build exit/ && $10 != "-" && $10 != "")
-				rc = (!gfzok || $7 == "-") ? "-" : sprintf("%.1f", $10 / ($7 + 0.0001))
-				rw = (!gfzok || $9 == "-") ? "-" : sprintf("%.1f", $12 / ($9 + 0.0001))
-				rcpu = (!gfzok || $8 == "-" || $8 == "") ? "-" : sprintf("%.1f", $11 / ($8 + 0.0001))
-				gt = gfzok ? $10 " / " $12 : "failed"
+				tc = ($7 == "-") ? "-" : $7 " (" $8 ")"
+				gc = gfzok ? $10 " (" $11 ")" : "failed"
+				gw = gfzok ? $12 : "-"
+				rc = gfzok ? r($10, $7) " (" r($11, $8) ")" : "-"
+				rw = gfzok ? r($12, $9) : "-"
 				bl = $19; if (bl ~ /^no:/) bl = "no (see notes)"
 				fz = $16; if ($21 != "ok" && $21 !~ /^no native/) fz = fz " (" $21 ")"
 				tg = $5; if ($5 == 0 && $21 ~ /^no native/) tg = "0 (none upstream)"
-				print "| " $1, $2, $3, tg, $7 " / " $9, gt, rc " / " rw " (" rcpu ")", $14, $15, fz, ($17 == $18 ? $17 : $17 " (tree: " $18 ")"), bl " |"
+				print "| " $1, $2, $3, tg, tc, $9, gc, gw, rc, rw, $14, $15, fz, ($17 == $18 ? $17 : $17 " (tree: " $18 ")"), bl " |"
 			}' "$OUT/results/$slug.tsv"
 		done < <(grep -vE '^\s*(#|$)' "$LIST")
 		echo
