@@ -228,7 +228,10 @@ run_package() {
 	local genv=(env GOCACHE="$M/cache-gfz" XDG_CACHE_HOME="$M/xdg")
 	(cd "$src" && timed "$P/gfz-cold.time" "$P/gfz-cold.log" "${genv[@]}" "$GB" -o "$P/fuzz.gfz" "$pkg")
 	local grc=$?
-	(cd "$src" && timed "$P/gfz-warm.time" "$P/gfz-warm.log" "${genv[@]}" "$GB" -o "$P/fuzz.gfz" "$pkg")
+	# The warm build also serves the build-list check: -v prints the go
+	# command gfz-build runs, -work keeps its temporary go.mod and overlay
+	# (both only print or keep; the build is the same).
+	(cd "$src" && timed "$P/gfz-warm.time" "$P/gfz-warm.log" "${genv[@]}" "$GB" -v -work -o "$P/fuzz.gfz" "$pkg")
 	local probes=-
 	probes=$(grep -E "^$ip: .*; [0-9]+ probes\)$" "$P/gfz-cold.log" | sed -E 's/.*; ([0-9]+) probes\)$/\1/' | head -n 1)
 	[ -n "$probes" ] || probes=-
@@ -310,8 +313,8 @@ failure_line() {
 	echo "${kind:-?}: ${msg:-?}" | cut -c1-300
 }
 
-# buildlist_check M P PKG: builds the package once more with -v -work (an
-# audit build, not timed) to read the go command gfz-build ran, then compares
+# buildlist_check M P PKG NOTES: reads the go command gfz-build ran from the
+# warm build's log (-v -work), then compares
 #  1. the build list of that command (go list -m all with its -modfile) with
 #     the module's own `go list -m all`: same version of every module, and
 #     nothing added but github.com/gfz-dev/gfz;
@@ -330,10 +333,9 @@ buildlist_check() {
 	local src=$M/src
 	local A=$P/audit
 	rm -rf "$A" && mkdir -p "$A"
-	(cd "$src" && env GOCACHE="$M/cache-gfz" XDG_CACHE_HOME="$M/xdg" "$GB" -v -work -o "$A/audit.gfz" "$pkg") >"$A/audit.log" 2>&1
 	local work line modfile="" overlay=""
-	work=$(sed -n 's/^WORK=//p' "$A/audit.log" | head -n 1)
-	line=$(grep -E '^go test -c ' "$A/audit.log" | head -n 1)
+	work=$(sed -n 's/^WORK=//p' "$P/gfz-warm.log" | head -n 1)
+	line=$(grep -E '^go test -c ' "$P/gfz-warm.log" | head -n 1)
 	modfile=$(echo "$line" | grep -oE -- '-modfile[= ][^ ]+' | head -n 1 | sed -E 's/^-modfile[= ]//')
 	overlay=$(echo "$line" | grep -oE -- '-overlay [^ ]+' | head -n 1 | sed 's/^-overlay //')
 	local why=()
@@ -347,7 +349,7 @@ buildlist_check() {
 	local ov=()
 	[ -n "$overlay" ] && ov=(-overlay="$overlay")
 	if [ -z "$line" ]; then
-		why+=("audit build printed no go test -c command")
+		why+=("gfz-build -v printed no go test -c command")
 	else
 		# 1. build lists
 		(cd "$src" && go list -m "${mf[@]}" all) >"$A/golist.gfz.txt" 2>"$A/golist.gfz.err" || why+=("go list -m all with gfz's modfile failed: $(head -c 200 "$A/golist.gfz.err")")
