@@ -422,7 +422,7 @@ write_table() {
 	{
 		echo "Results of cmd/internal/realmods/run.sh, fuzzing ${SECS} s per target; written $(date -u +%Y-%m-%dT%H:%MZ)."
 		echo
-		echo "| module | version | package | targets | go test -c cold s: wall (CPU) | warm | gfz-build cold s: wall (CPU) | warm | gfz / go test cold: wall (CPU) | warm | probes | execs in ${SECS} s per target | failures | go.mod/go.sum unchanged | build list equal |"
+		echo "| module | version | package | targets | go test -c cold s: wall (CPU) | warm | gfz-build cold s: wall (CPU) | warm: wall (CPU) | gfz / go test cold: wall (CPU) | warm | probes | execs in ${SECS} s per target | failures | go.mod/go.sum unchanged | build list equal |"
 		echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"
 		local line
 		while read -r line; do
@@ -435,7 +435,7 @@ write_table() {
 				gfzok = ($21 !~ /^gfz-build exit/ && $10 != "-" && $10 != "")
 				tc = ($7 == "-") ? "-" : $7 " (" $8 ")"
 				gc = gfzok ? $10 " (" $11 ")" : "failed"
-				gw = gfzok ? $12 : "-"
+				gw = gfzok ? $12 " (" $13 ")" : "-"
 				rc = gfzok ? r($10, $7) " (" r($11, $8) ")" : "-"
 				rw = gfzok ? r($12, $9) : "-"
 				bl = $19; if (bl ~ /^no:/) bl = "no (see notes)"
