@@ -238,6 +238,9 @@ run_package() {
 	local built=0
 	if [ $grc -eq 0 ] && [ -x "$P/fuzz.gfz" ]; then
 		built=1
+	elif [ ${#targets[@]} -eq 0 ] && grep -q '^gfz-build: no fuzz targets' "$P/gfz-cold.log"; then
+		# no fuzz target, and gfz-build says so (exit 1): its message
+		status="no native fuzz target; gfz-build exit $grc: $(grep -E '^gfz-build: no fuzz targets' "$P/gfz-cold.log" | head -n 1 | sed 's/^gfz-build: //' | cut -c1-200)"
 	elif [ ${#targets[@]} -gt 0 ] || [ $grc -ne 0 ]; then
 		local msg
 		msg=$(grep -E '^gfz-build: ' "$P/gfz-cold.log" | grep -v 'instrumented' | head -n 2 | cut -c1-500 | tr '\n\t|' '   ')
@@ -432,15 +435,17 @@ write_table() {
 			awk -F'\t' -v OFS=' | ' '
 			function r(a, b) { return (a == "-" || b == "-" || a == "" || b == "") ? "-" : sprintf("%.1f", a / (b + 0.0001)) }
 			{
-				gfzok = ($21 !~ /^gfz-build exit/ && $10 != "-" && $10 != "")
+				if ($5 == 0 && $21 ~ /^gfz-build exit 1: gfz-build: no fuzz targets/) { sub(/^gfz-build exit 1: gfz-build: /, "", $21); $21 = "no native fuzz target; gfz-build exit 1: " $21 }
+				none = ($21 ~ /^no native/)
+				gfzok = ($21 !~ /^gfz-build exit/ && !none && $10 != "-" && $10 != "")
 				tc = ($7 == "-") ? "-" : $7 " (" $8 ")"
-				gc = gfzok ? $10 " (" $11 ")" : "failed"
+				gc = gfzok ? $10 " (" $11 ")" : (none ? $10 " (" $11 "), no target: exit 1" : "failed")
 				gw = gfzok ? $12 " (" $13 ")" : "-"
 				rc = gfzok ? r($10, $7) " (" r($11, $8) ")" : "-"
 				rw = gfzok ? r($12, $9) : "-"
 				bl = $19; if (bl ~ /^no:/) bl = "no (see notes)"
 				fz = $16; if ($21 != "ok" && $21 !~ /^no native/) fz = fz " (" $21 ")"
-				tg = $5; if ($5 == 0 && $21 ~ /^no native/) tg = "0 (none upstream)"
+				tg = $5; if ($5 == 0 && none) tg = "0 (none upstream)"
 				print "| " $1, $2, $3, tg, tc, $9, gc, gw, rc, rw, $14, $15, fz, ($17 == $18 ? $17 : $17 " (tree: " $18 ")"), bl " |"
 			}' "$OUT/results/$slug.tsv"
 		done < <(grep -vE '^\s*(#|$)' "$LIST")
