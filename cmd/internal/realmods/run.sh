@@ -214,7 +214,9 @@ run_package() {
 	rm -rf "$M/cache-test"
 	local targets=()
 	if [ $trc -eq 0 ] && [ -x "$P/go.test" ]; then
-		mapfile -t targets < <("$P/go.test" -test.list '^Fuzz' 2>/dev/null | grep -E '^Fuzz')
+		# from the package directory, as go test runs it: a test's init may
+		# read testdata/
+		mapfile -t targets < <(cd "$src/$pkg" && "$P/go.test" -test.list '^Fuzz' 2>"$P/test-list.err" | grep -E '^Fuzz')
 	else
 		status="go test -c failed: $(firsterr "$P/gotest-cold.log")"
 		echo "$pkg: $status" >>"$notes"
@@ -258,7 +260,7 @@ run_package() {
 		verdict=$(buildlist_check "$M" "$P" "$pkg" "$notes")
 		rm -rf "$M/cache-gfz" "$M/xdg"
 		# targets seen by gfz vs by go test
-		"$P/fuzz.gfz" -list >"$P/gfz-targets.txt" 2>&1
+		(cd "$src/$pkg" && "$P/fuzz.gfz" -list) >"$P/gfz-targets.txt" 2>"$P/gfz-list.err"
 		if [ "$(LC_ALL=C sort "$P/gfz-targets.txt" | tr '\n' ' ')" != "$(printf '%s\n' "${targets[@]}" | LC_ALL=C sort | tr '\n' ' ')" ]; then
 			echo "$pkg: the fuzz binary lists targets $(tr '\n' ' ' <"$P/gfz-targets.txt")where go test lists ${targets[*]}" >>"$notes"
 		fi
