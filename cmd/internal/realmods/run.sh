@@ -78,7 +78,7 @@ treehash() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r
 
 # firsterr LOG: the first few lines that look like an error, on one line.
 firsterr() {
-	grep -v '^\s*$' "$1" | grep -iE 'error|gfz-build:|cannot|missing|undefined|not |panic|fatal|invalid' | head -n 3 |
+	grep -v '^\s*$' "$1" | grep -iE 'error|gfz-build:|cannot|missing|undefined|unknown|not |panic|fatal|invalid' | head -n 3 |
 		cut -c1-400 | tr '\n\t|' '   ' | sed 's/ *$//'
 }
 
