@@ -447,7 +447,7 @@ write_table() {
 				rw = gfzok ? r($12, $9) : "-"
 				bl = $19; if (bl ~ /^no:/) bl = "no (see notes)"
 				fz = $16; if ($21 != "ok" && $21 !~ /^no native/) fz = fz " (" $21 ")"
-				tg = $5; if ($5 == 0 && none) tg = "0 (none upstream)"
+				tg = $5; if ($5 == 0 && none) tg = "0 (none in this build)"
 				print "| " $1, $2, $3, tg, tc, $9, gc, gw, rc, rw, $14, $15, fz, ($17 == $18 ? $17 : $17 " (tree: " $18 ")"), bl " |"
 			}' "$OUT/results/$slug.tsv"
 		done < <(grep -vE '^\s*(#|$)' "$LIST")
@@ -460,9 +460,10 @@ write_table() {
 			[ -f "$OUT/results/$slug.tsv" ] || continue
 			local n=$OUT/results/$slug.notes
 			awk -F'\t' -v m="$1@$2" '$19 ~ /^no:/ {print "- " m " " $3 ": build list: " substr($19, 5)}' "$OUT/results/$slug.tsv"
-			[ -s "$n" ] && sed "s#^#- $1@$2 #" "$n"
+			if [ -s "$n" ]; then sed "s#^#- $1@$2 #" "$n"; fi
 		done < <(grep -vE '^\s*(#|$)' "$LIST")
-	} >"$tbl.tmp" && mv "$tbl.tmp" "$tbl"
+	} >"$tbl.tmp"
+	mv "$tbl.tmp" "$tbl"
 	log "table: $tbl"
 }
 
