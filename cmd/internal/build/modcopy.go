@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -154,19 +153,7 @@ func relocateModulesCached(c *buildCache, work, modcache string, pkgs []*package
 	if c == nil {
 		return relocateModules(work, modcache, pkgs)
 	}
-	byPath := map[string]*packages.Module{}
-	for _, p := range pkgs {
-		m := p.Module
-		if m == nil || m.Main || m.Dir == "" || modcache == "" || !within(modcache, m.Dir) {
-			continue
-		}
-		byPath[m.Path] = m
-	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	byPath, paths := cacheModules(modcache, pkgs)
 	var rel []relocation
 	for _, path := range paths {
 		m := byPath[path]
