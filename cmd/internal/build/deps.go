@@ -31,7 +31,7 @@ type NoModuleError struct{ Dir string }
 
 func (e *NoModuleError) Error() string {
 	return fmt.Sprintf("no go.mod in %s or any parent directory: gfz builds the packages of a Go module. "+
-		"Run it from your module's directory, or make this one a module: go mod init example.com/NAME && go get github.com/gfz-dev/gfz", e.Dir)
+		"Run it from your module's directory, or make this one a module: go mod init example.com/NAME (gfz-build adds the gfz library to the build itself)", e.Dir)
 }
 
 func (e *NoModuleError) Unwrap() error { return ErrNoModule }
