@@ -182,6 +182,12 @@ var engines = map[string]engineDef{
 		t := newRLTurns(env)
 		return t, newRLFeedback(env, t)
 	}},
+	// Typed mutation of a native target's arguments, Go-like schedule and
+	// trimming, args.go.
+	"args": {queue: true, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
+		t := newArgsTurns(env)
+		return t, &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: t}
+	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}
