@@ -8,7 +8,7 @@ import "time"
 // allocation, not how often processes restart.
 const (
 	// MinFirstRound and MaxFirstRound bound the rounds of the first pass.
-	MinFirstRound = 500 * time.Millisecond
+	MinFirstRound = time.Second
 	MaxFirstRound = 2 * time.Second
 	// MinRound and MaxRound bound the later rounds.
 	MinRound = 2 * time.Second

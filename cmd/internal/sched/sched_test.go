@@ -280,7 +280,7 @@ func TestRoundLengths(t *testing.T) {
 	}{
 		{time.Minute, 10, 2, 1200 * time.Millisecond, 2 * time.Second},
 		{5 * time.Minute, 10, 2, 2 * time.Second, 6 * time.Second},
-		{10 * time.Second, 50, 2, 500 * time.Millisecond, 2 * time.Second},
+		{10 * time.Second, 50, 2, time.Second, 2 * time.Second},
 		{time.Hour, 3, 8, 2 * time.Second, 10 * time.Second},
 		{0, 3, 2, 2 * time.Second, 10 * time.Second},
 	} {
