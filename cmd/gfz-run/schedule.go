@@ -61,6 +61,9 @@ const (
 	stopWait = 10 * time.Second
 	// redraw is how often the live board is redrawn.
 	redraw = time.Second
+	// lastRound is the least time a round leaves to the next one: less,
+	// and the round lasts to the end of the budget.
+	lastRound = time.Second
 )
 
 // jobRun is a target's scheduled run so far.
@@ -195,8 +198,10 @@ func (r *runner) run() {
 		if r.rule.FirstPass() {
 			d = sched.FirstRound(r.budget, len(r.jobs), r.units)
 		}
-		if r.budget > 0 {
-			d = min(d, r.deadline.Sub(now))
+		if rem := r.deadline.Sub(now); r.budget > 0 && rem-d < lastRound {
+			// The last round takes the rest: a shorter one after it would
+			// only stop processes that could have gone on.
+			d = rem
 		}
 		r.observe(now)
 		plan := r.rule.Next(d.Seconds())
