@@ -1,8 +1,9 @@
 package main
 
 // gfz-run -ci: the CI mode (docs/CLI.md, "gfz-run -ci"). Every target of
-// the patterns (./... by default) shares one time budget; the targets run
-// in parallel, GOMAXPROCS worker processes in all; the work directories
+// the patterns (./... by default) shares one time budget and GOMAXPROCS
+// worker processes, under the shared schedule (schedule.go) or, with
+// -schedule rounds, in parallel rounds (runRounds); the work directories
 // live under a directory a CI cache restores between runs; one summary
 // table at the end; exit status 1 only for a failure that the restored
 // work directories did not already hold, 2 for a setup error.

@@ -1,6 +1,6 @@
 // Command gfz-run is the one-command path to fuzzing with gfz: it builds the
 // instrumented fuzz binaries of the named packages (as gfz-build does) and
-// runs every gfz fuzz target they contain, one after the other.
+// fuzzes every fuzz target they contain within one budget.
 //
 // Usage:
 //
@@ -12,15 +12,21 @@
 //
 // Each binary runs in its package's directory (so testdata/fuzz seeds are
 // found); each target's work directory is <-workdir>/<import path>/<FuzzTarget>,
-// unique per package and target. A package that fails to build does not
-// stop the others: the targets that built are run and the exit status is 1.
-// Exit status: 0 when no target failed, 1 when a target found a new failure
-// or a build failed, 2 for usage errors and when there is no go.mod.
+// unique per package and target. The targets share GOMAXPROCS worker
+// processes and the -time budget under the adaptive schedule
+// (schedule.go, cmd/internal/sched): a short first round each, then the
+// cores to the targets that currently find the most per core-second;
+// -schedule rounds runs them one after the other instead, as -runs alone
+// does. A package that fails to build does not stop the others: the
+// targets that built are run and the exit status is 1. Exit status: 0
+// when no target failed, 1 when a target found a new failure or a build
+// failed, 2 for usage errors, when there is no go.mod and when a fuzz
+// binary exited 2.
 //
-// With -ci (ci.go) it is a CI step: the targets of ./... run in parallel
-// within one total -time, their work directories under .gfz-cache for a CI
-// cache, with one summary table at the end; the exit status is 1 only for
-// a new failure and 2 for any setup error, a build failure included.
+// With -ci (ci.go) it is a CI step: the targets of ./... share one total
+// -time, their work directories under .gfz-cache for a CI cache, with one
+// summary table at the end; the exit status is 1 only for a new failure
+// and 2 for any setup error, a build failure included.
 package main
 
 import (
