@@ -359,7 +359,7 @@ func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, 
 				j.coreSec = float64(plan.workers[i]) * t1.Sub(t0).Seconds()
 				st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
 				recs = append(recs, logRecord{Package: j.bin.Package, Target: j.target, Start: t0.Sub(start).Seconds(),
-					End: t1.Sub(start).Seconds(), Workers: plan.workers[i], Seed: c.seed, CPU: cpu, Execs: statInt(st, "execs"), Exit: code})
+					End: t1.Sub(start).Seconds(), Limit: plan.per.Seconds(), Workers: plan.workers[i], Seed: c.seed, CPU: cpu, Execs: statInt(st, "execs"), Exit: code})
 			}()
 		}
 		wg.Wait()

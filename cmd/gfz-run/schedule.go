@@ -78,11 +78,9 @@ type jobRun struct {
 	corpus    int64
 	fails     int64
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
-	haveBest  bool
 	prevStart int64 // start_time of the stats its previous process owned
 	spans     []report.ScheduleSpan
 	samples   []report.ScheduleSample
-	first     bool // its first process is running: its lines are all shown
 }
 
 // slice is one process of a target.
@@ -163,9 +161,8 @@ func (r *runner) describe() string {
 		return fmt.Sprintf("no time limit, %s schedule (rounds of %v after a first round of %v each)",
 			r.mode, sched.Round(0), sched.FirstRound(0, len(r.jobs), r.units))
 	}
-	return fmt.Sprintf("budget %v shared by a%s schedule: a first round of %v each, then rounds of %v",
-		r.budget, map[string]string{scheduleAdaptive: "n adaptive", scheduleEqual: "n equal"}[r.mode],
-		sched.FirstRound(r.budget, len(r.jobs), r.units), sched.Round(r.budget))
+	return fmt.Sprintf("budget %v shared by the %s schedule: a first round of %v each, then rounds of %v",
+		r.budget, r.mode, sched.FirstRound(r.budget, len(r.jobs), r.units), sched.Round(r.budget))
 }
 
 // run runs the schedule to its end: the budget, an interrupt, or every
@@ -290,7 +287,6 @@ func (r *runner) startSlice(i, k int) {
 	sl.cmd = cmd
 	j.ran = true
 	jr.procs++
-	jr.first = first
 	jr.state = "running"
 	r.running[i] = sl
 	r.all = append(r.all, sl)
@@ -310,7 +306,7 @@ func mixSeed(seed int64, job, n int) int64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	x ^= x >> 31
-	return int64(x >> 33) // positive, 31 bits
+	return int64(x>>33) + 1 // positive, at most 2^31
 }
 
 // stop asks a process to stop: it saves its state and exits.
@@ -555,7 +551,6 @@ func (r *runner) ended(sl *slice) {
 	jr.execs += sl.execs
 	jr.liveExecs = 0
 	jr.spans = append(jr.spans, report.ScheduleSpan{From: sl.start.Sub(r.start), To: now.Sub(r.start), Cores: sl.workers})
-	jr.first = false
 	code := ps.ExitCode()
 	sl.code = code
 	byItself := !sl.stopping && !sl.killed && r.ctx.Err() == nil &&
@@ -694,6 +689,7 @@ type logRecord struct {
 	Target   string  `json:"target"`
 	Start    float64 `json:"start_s"` // seconds since the run's start
 	End      float64 `json:"end_s"`   // -1: still running
+	Limit    float64 `json:"limit_s"` // its -time (0: none)
 	Workers  int     `json:"workers"`
 	Seed     int64   `json:"seed"`
 	CPU      float64 `json:"cpu_s"` // measured, at its end
@@ -723,7 +719,7 @@ func (r *runner) writeLog() {
 	for _, sl := range r.all {
 		j := r.jobs[sl.job]
 		rec := logRecord{Package: j.bin.Package, Target: j.target, Start: sl.start.Sub(r.start).Seconds(), End: -1,
-			Workers: sl.workers, Seed: sl.seed, CPU: sl.cpu, Execs: sl.execs, Coverage: sl.gain.Coverage,
+			Limit: sl.limit.Seconds(), Workers: sl.workers, Seed: sl.seed, CPU: sl.cpu, Execs: sl.execs, Coverage: sl.gain.Coverage,
 			Corpus: sl.gain.Corpus, Failures: sl.gain.Failures, Exit: sl.code, Stopped: sl.stopping && !sl.end.IsZero()}
 		if !sl.end.IsZero() {
 			rec.End = sl.end.Sub(r.start).Seconds()

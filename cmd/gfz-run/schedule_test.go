@@ -202,6 +202,11 @@ func TestSharedRun(t *testing.T) {
 		if s.End < 0 {
 			t.Errorf("%s: a process that never ended: %+v", s.Target, s)
 		}
+		// Each process is told to end by the end of the budget, less
+		// the margin for its shutdown (the report's included).
+		if s.Limit <= 0 || s.Start+s.Limit > 6-(stopMargin+reportMargin).Seconds()+1e-3 {
+			t.Errorf("%s: started at %.3fs with -time %.3fs, past the budget's end less the margin", s.Target, s.Start, s.Limit)
+		}
 		ev = append(ev, event{s.Start, s.Workers}, event{s.End, -s.Workers})
 	}
 	sort.Slice(ev, func(i, j int) bool { return ev[i].t < ev[j].t || ev[i].t == ev[j].t && ev[i].d < ev[j].d })
