@@ -78,7 +78,7 @@ type jobRun struct {
 	corpus    int64
 	fails     int64
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
-	prevStart int64 // start_time of the stats its previous process owned
+	prevStart int64    // start_time of the stats its previous process owned
 	spans     []report.ScheduleSpan
 	samples   []report.ScheduleSample
 }
