@@ -15,7 +15,7 @@
 // unique per package and target. The targets share GOMAXPROCS worker
 // processes and the -time budget under the adaptive schedule
 // (schedule.go, cmd/internal/sched): a short first round each, then the
-// cores to the targets that currently find the most per core-second;
+// cores to the targets that currently find the most per CPU-second;
 // -schedule rounds runs them one after the other instead, as -runs alone
 // does. A package that fails to build does not stop the others: the
 // targets that built are run and the exit status is 1. Exit status: 0

@@ -94,12 +94,13 @@ type slice struct {
 	start    time.Time
 	end      time.Time
 	lastObs  time.Time
-	stopping bool // asked to stop (SIGINT) by the runner
-	killed   bool // killed by the runner
+	cpuSeen  float64 // CPU seconds told to the rule so far
+	stopping bool    // asked to stop (SIGINT) by the runner
+	killed   bool    // killed by the runner
 	code     int
 	cpu      float64
 	execs    int64
-	gain     sched.Yield // what it found (CoreSeconds: its cores x its time)
+	gain     sched.Yield // what it found, in the CPU time it used
 	out, err *lineWriter
 }
 
@@ -490,14 +491,26 @@ func (r *runner) observeLive() {
 }
 
 // observeSlice reads sl's work directory and tells the rule what sl found
-// since its last observation (final: it has exited).
+// since its last observation, in the CPU time it used meanwhile (final:
+// it has exited, and sl.cpu is its CPU time in all).
 func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
 	y := r.readFigures(sl, final, true)
-	y.CoreSeconds = float64(sl.cores) * now.Sub(sl.lastObs).Seconds()
-	sl.lastObs = now
+	cpu, ok := sl.cpu, final
+	if !final {
+		cpu, ok = groupCPU(sl.cmd.Process.Pid)
+	}
+	if ok {
+		y.CPU = max(cpu-sl.cpuSeen, 0)
+		sl.cpuSeen = max(cpu, sl.cpuSeen)
+	} else {
+		// No CPU time to read: worker processes x time.
+		y.CPU = float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+		sl.cpuSeen += y.CPU
+	}
 	jr := r.runs[sl.job]
-	jr.coreSec += y.CoreSeconds
-	sl.gain.CoreSeconds += y.CoreSeconds
+	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	sl.lastObs = now
+	sl.gain.CPU += y.CPU
 	sl.gain.Coverage += y.Coverage
 	sl.gain.Corpus += y.Corpus
 	sl.gain.Failures += y.Failures
@@ -600,7 +613,7 @@ func (r *runner) sample(i int, now time.Time) {
 func (r *runner) coreSeconds(i int, now time.Time) float64 {
 	c := r.runs[i].coreSec
 	if sl := r.running[i]; sl != nil {
-		c += float64(sl.cores) * now.Sub(sl.lastObs).Seconds()
+		c += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
 	}
 	return c
 }

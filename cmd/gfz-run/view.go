@@ -80,8 +80,8 @@ func (v *view) draw(r *runner) {
 			state = "running ×" + strconv.Itoa(sl.workers)
 		}
 		yield := "-"
-		if jr.procs > 0 {
-			yield = strconv.FormatFloat(r.rule.Rate(i), 'f', 1, 64) + "/s"
+		if rate, ok := r.rule.Rate(i); ok {
+			yield = strconv.FormatFloat(rate, 'f', 1, 64) + "/s"
 		}
 		nw := len(newFailureInputs(j))
 		newTotal += nw
@@ -92,7 +92,7 @@ func (v *view) draw(r *runner) {
 		t.Rows = append(t.Rows, []string{j.relDir, j.target, state, fmtShare(r.share(i, now)), yield,
 			groupDigits(jr.execs + jr.liveExecs), groupDigits(jr.cov), groupDigits(jr.corpus), fails})
 	}
-	t.Note = fmt.Sprintf("share: of the core-seconds so far; yield: recent gains (coverage keys, corpus entries, failures x10) per core-second; %d new failure(s)", newTotal)
+	t.Note = fmt.Sprintf("share: of the worker-process time so far; yield: recent gains (coverage keys, corpus entries, failures x10) per CPU-second; %d new failure(s)", newTotal)
 	v.board.Draw(t)
 }
 

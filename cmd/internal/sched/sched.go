@@ -1,6 +1,6 @@
 // Package sched is gfz-run's allocation rule: which fuzz targets of a run
 // get the cores in its next round, from what each found recently per
-// core-second. It holds no clock, starts no process and reads no file:
+// CPU-second. It holds no clock, starts no process and reads no file:
 // the caller reports what each target found (Observe) and asks for the
 // next round (Next), so that a test can script the yields and pin the
 // schedule. Same seed, same calls, same schedule.
@@ -10,10 +10,14 @@
 //   - First pass: every target gets one round with one core, in the given
 //     order, before any target gets a second (with fewer targets than
 //     cores, the first round divides the cores among all of them).
-//   - Then each target's rate is its recent gains per core-second: gains
+//   - Then each target's rate is its recent gains per CPU-second: gains
 //     are new coverage keys + new corpus entries + FailureWeight x new
 //     unique failures; "recent" discounts what it found by half every
-//     HalfLife core-seconds of its own fuzzing.
+//     HalfLife CPU-seconds of its own fuzzing. What a target finds in its
+//     first WarmUp CPU-seconds (its seeds and the coverage any input
+//     reaches: a burst that says little about what comes next) is not
+//     counted; until it has counted CPU time, its rate is taken to be the
+//     mean of the others' (or equal shares while none has any).
 //   - Its share of the cores is Explore/n (the exploration floor: no target
 //     gets nothing) plus (1-Explore) x its rate / the sum of the rates
 //     (when no target found anything recently, equal shares).
@@ -29,12 +33,12 @@ import (
 	"math/rand/v2"
 )
 
-// Yield is what one target found in some core-seconds of fuzzing.
+// Yield is what one target found in some CPU time.
 type Yield struct {
-	CoreSeconds float64 // cores (worker processes) x wall seconds
-	Coverage    int64   // new coverage keys
-	Corpus      int64   // new corpus entries
-	Failures    int64   // new unique failures
+	CPU      float64 // CPU seconds its processes used
+	Coverage int64   // new coverage keys
+	Corpus   int64   // new corpus entries
+	Failures int64   // new unique failures
 }
 
 // Params tune the rule; the zero value of a field means its default.
@@ -42,9 +46,13 @@ type Params struct {
 	// Explore is the part of the cores spread evenly over the targets
 	// whatever they yield (default DefaultExplore); 1 gives equal shares.
 	Explore float64
-	// HalfLife is the core-seconds of a target's own fuzzing after which
+	// HalfLife is the CPU-seconds of a target's own fuzzing after which
 	// what it found counts half (default DefaultHalfLife).
 	HalfLife float64
+	// WarmUp is the CPU-seconds at the start of a target's fuzzing whose
+	// finds are not counted (default DefaultWarmUp; negative: none): an
+	// observation that starts within them is left out of its rate.
+	WarmUp float64
 	// Sticky is how many rounds of credit a target that runs keeps its
 	// cores by (default DefaultSticky): switching costs a restart.
 	Sticky float64
@@ -57,6 +65,7 @@ type Params struct {
 const (
 	DefaultExplore       = 0.2
 	DefaultHalfLife      = 10.0
+	DefaultWarmUp        = 1.0
 	DefaultSticky        = 1.0
 	DefaultFailureWeight = 10.0
 )
@@ -68,6 +77,12 @@ func (p Params) withDefaults() Params {
 	p.Explore = math.Min(p.Explore, 1)
 	if p.HalfLife <= 0 {
 		p.HalfLife = DefaultHalfLife
+	}
+	switch {
+	case p.WarmUp == 0:
+		p.WarmUp = DefaultWarmUp
+	case p.WarmUp < 0:
+		p.WarmUp = 0
 	}
 	if p.Sticky <= 0 {
 		p.Sticky = DefaultSticky
@@ -89,11 +104,11 @@ type Scheduler struct {
 type target struct {
 	active  bool    // still scheduled (not removed)
 	visited bool    // had its first round
-	gains   float64 // discounted gains
-	spent   float64 // discounted core-seconds
+	gains   float64 // discounted gains counted
+	spent   float64 // discounted CPU-seconds counted
 	credit  float64 // core-seconds owed (deficit)
 	cores   int     // cores in the last round
-	total   float64 // core-seconds observed in all
+	total   float64 // CPU-seconds observed in all, warm-up included
 }
 
 // New returns a scheduler of n targets on the given number of cores (at
@@ -110,15 +125,19 @@ func New(n, cores int, seed int64, p Params) *Scheduler {
 	return s
 }
 
-// Observe records what target i found in y.CoreSeconds.
+// Observe records what target i found in y.CPU seconds.
 func (s *Scheduler) Observe(i int, y Yield) {
 	t := &s.t[i]
-	c := math.Max(y.CoreSeconds, 0)
+	c := math.Max(y.CPU, 0)
+	warm := t.total < s.p.WarmUp
+	t.total += c
+	if warm {
+		return
+	}
 	decay := math.Exp2(-c / s.p.HalfLife)
 	g := float64(max(y.Coverage, 0)+max(y.Corpus, 0)) + s.p.FailureWeight*float64(max(y.Failures, 0))
 	t.gains = t.gains*decay + g
 	t.spent = t.spent*decay + c
-	t.total += c
 }
 
 // Remove stops scheduling target i (it ended or cannot run).
@@ -130,25 +149,32 @@ func (s *Scheduler) Remove(i int) {
 // Active reports whether target i is still scheduled.
 func (s *Scheduler) Active(i int) bool { return s.t[i].active }
 
-// Rate is target i's recent gains per core-second (0 before it ran).
-func (s *Scheduler) Rate(i int) float64 {
+// Rate is target i's recent gains per CPU-second, and whether it is
+// known: false until some of its CPU time was counted (past its warm-up).
+func (s *Scheduler) Rate(i int) (float64, bool) {
 	t := s.t[i]
 	if t.spent <= 0 {
-		return 0
+		return 0, false
 	}
-	return t.gains / t.spent
+	return t.gains / t.spent, true
 }
 
 // Shares returns each target's share of the cores under the rule, over
-// the active targets that had their first round (0 for the others).
+// the active targets that had their first round (0 for the others). A
+// target whose rate is not known yet counts with the mean of the known
+// ones.
 func (s *Scheduler) Shares() []float64 {
 	out := make([]float64, len(s.t))
-	var n int
-	var sum float64
+	rates := make([]float64, len(s.t))
+	var n, known int
+	var sum, knownSum float64
 	for i, t := range s.t {
 		if t.active && t.visited {
 			n++
-			sum += s.Rate(i)
+			if r, ok := s.Rate(i); ok {
+				known++
+				knownSum += r
+			}
 		}
 	}
 	if n == 0 {
@@ -158,8 +184,19 @@ func (s *Scheduler) Shares() []float64 {
 		if !t.active || !t.visited {
 			continue
 		}
+		r, ok := s.Rate(i)
+		if !ok && known > 0 {
+			r = knownSum / float64(known)
+		}
+		rates[i] = r
+		sum += r
+	}
+	for i, t := range s.t {
+		if !t.active || !t.visited {
+			continue
+		}
 		if sum > 0 {
-			out[i] = s.p.Explore/float64(n) + (1-s.p.Explore)*s.Rate(i)/sum
+			out[i] = s.p.Explore/float64(n) + (1-s.p.Explore)*rates[i]/sum
 		} else {
 			out[i] = 1 / float64(n)
 		}

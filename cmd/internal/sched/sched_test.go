@@ -22,7 +22,7 @@ func simulate(s *Scheduler, rounds int, d float64, f yieldFunc) [][]int {
 		for i, c := range a {
 			if c > 0 {
 				y := f(r, i, c, d)
-				y.CoreSeconds = float64(c) * d
+				y.CPU = float64(c) * d
 				s.Observe(i, y)
 			}
 		}
@@ -142,8 +142,8 @@ func TestNoneStarves(t *testing.T) {
 
 // TestGrowingGetsMost models issue 30's second goal: two targets on two
 // cores, one saturating after a burst in its first round, one finding a
-// little steadily; after the first minute the growing one has at least
-// 70% of the cores.
+// little steadily after a larger burst; after the first minute the
+// growing one has at least 70% of the cores.
 func TestGrowingGetsMost(t *testing.T) {
 	const d = 2.0
 	s := New(2, 2, 1, Params{})
@@ -296,6 +296,72 @@ func TestRoundLengths(t *testing.T) {
 		rounds := (n + 1) / 2
 		if pass := time.Duration(rounds) * FirstRound(b, n, 2); pass > b/2 && FirstRound(b, n, 2) > MinFirstRound {
 			t.Errorf("%d targets, 2 cores, %v: the first pass takes %v", n, b, pass)
+		}
+	}
+}
+
+// TestWarmUp: what a target finds in its first round (its warm-up) does
+// not count: a target that found much then and nothing since gets less
+// than one that found a little since, from the first round after the
+// first pass on. Counted (no warm-up), the burst keeps it ahead for many
+// rounds.
+func TestWarmUp(t *testing.T) {
+	f := func(r, i, c int, d float64) Yield {
+		switch {
+		case r == 0 && i == 0:
+			return Yield{Coverage: 500, Corpus: 100} // a burst, then nothing
+		case r == 0:
+			return Yield{Coverage: 5}
+		case i == 1:
+			return Yield{Coverage: 1, Corpus: 1}
+		}
+		return Yield{}
+	}
+	// Two targets on two cores; rounds of 2 s, so the first round is 2
+	// CPU-seconds each.
+	first := func(warm float64) int {
+		a := simulate(New(2, 2, 1, Params{WarmUp: warm}), 40, 2, f)
+		for r := 1; r < len(a); r++ {
+			if a[r][1] == 2 {
+				return r
+			}
+		}
+		return len(a)
+	}
+	counted, warm := first(-1), first(DefaultWarmUp)
+	t.Logf("the steady target first had both cores in round %d with the burst counted, %d without", counted, warm)
+	if warm > 3 {
+		t.Errorf("with the warm-up left out, the steady target first had both cores in round %d, want by round 3", warm)
+	}
+	if counted <= warm {
+		t.Errorf("counting the burst did not delay the steady target (round %d, %d without)", counted, warm)
+	}
+}
+
+// TestUnknownRate: a target whose rate is not known yet (still in its
+// warm-up) counts with the mean of the known rates, so a new target is not
+// starved by targets that have shown some yield.
+func TestUnknownRate(t *testing.T) {
+	s := New(3, 1, 1, Params{})
+	for range 3 {
+		s.Next(1) // the first pass, one target a round
+	}
+	s.Observe(0, Yield{CPU: 2}) // warm-ups
+	s.Observe(1, Yield{CPU: 2})
+	s.Observe(2, Yield{CPU: 0.5})
+	s.Observe(0, Yield{CPU: 4, Coverage: 40})  // rate 10
+	s.Observe(1, Yield{CPU: 4, Coverage: 20})  // rate 5
+	s.Observe(2, Yield{CPU: 0.2, Coverage: 9}) // still warming up
+	if _, ok := s.Rate(2); ok {
+		t.Fatalf("target 2 has a known rate within its warm-up")
+	}
+	sh := s.Shares()
+	// Explore/3 each, and 0.8 x 10, 5, 7.5 of 22.5.
+	want := []float64{0.2/3 + 0.8*10/22.5, 0.2/3 + 0.8*5/22.5, 0.2/3 + 0.8*7.5/22.5}
+	for i := range want {
+		if d := sh[i] - want[i]; d > 1e-9 || d < -1e-9 {
+			t.Errorf("shares %v, want %v", sh, want)
+			break
 		}
 	}
 }
