@@ -471,7 +471,7 @@ func (r *runner) count() int {
 }
 
 // observe tells the rule what each running process found since the last
-// observation, over its cores x the time since then.
+// observation, in the CPU time it used since then.
 func (r *runner) observe(now time.Time) {
 	for _, sl := range r.running {
 		if sl != nil && !sl.stopping {
