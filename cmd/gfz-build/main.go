@@ -64,7 +64,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	res, err := build.Build(ctx, opts)
 	if res != nil {
 		for _, b := range res.Binaries {
-			fmt.Fprintf(stdout, "%s: %s (%d targets: %s; %d probes)\n", b.Package, b.Output, len(b.Targets), strings.Join(b.Targets, ", "), b.Probes)
+			noun := "targets"
+			if len(b.Targets) == 1 {
+				noun = "target"
+			}
+			fmt.Fprintf(stdout, "%s: %s (%d %s: %s; %d probes)\n", b.Package, b.Output, len(b.Targets), noun, strings.Join(b.Targets, ", "), b.Probes)
 		}
 	}
 	if err != nil {

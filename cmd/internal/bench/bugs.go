@@ -398,7 +398,11 @@ func (r *bugRunner) buildGfzBuild(ctx context.Context) error {
 		return nil
 	}
 	bin := filepath.Join(r.cfg.Work, "gfz-build")
-	work := "GOWORK=" + filepath.Join(r.cfg.Root, "go.work") // the tools module needs the library beside it
+	root, err := filepath.Abs(r.cfg.Root)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	work := "GOWORK=" + filepath.Join(root, "go.work") // the tools module needs the library beside it
 	if out, err := goCmdEnv(ctx, r.cfg.Root, []string{work}, "build", "-o", bin, "./cmd/gfz-build"); err != nil {
 		return fmt.Errorf("bench: build gfz-build: %w\n%s", err, out)
 	}

@@ -395,7 +395,7 @@ func TestBugModeSmoke(t *testing.T) {
 	}
 	work := t.TempDir()
 	results := filepath.Join(work, "runs.jsonl")
-	cfg := BugConfig{Root: "../..", BugsDir: bugSuite, Bugs: []string{"gjson-squash"},
+	cfg := BugConfig{Root: "../../..", BugsDir: bugSuite, Bugs: []string{"gjson-squash"},
 		Contenders: []string{"zest", "gfz-native", "native"}, Reps: 1, Time: 2 * time.Second, Results: results, Work: filepath.Join(work, "w")}
 	runs, err := RunBugs(context.Background(), cfg)
 	if err != nil {

@@ -284,8 +284,32 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	if noModule(envs[1], envs[2]) {
 		return nil, &NoModuleError{Dir: dir}
 	}
+	edit, err := planModuleEdit(envs[1], envs[2], LibraryDir, ToolVersion())
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "gfz-build-")
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			os.RemoveAll(work)
+		}
+	}()
+	if err := edit.localize(work, envs[0]); err != nil {
+		return nil, err
+	}
+	// Load with the temporary module file that adds the gfz library (the
+	// overlay's probes and native wrappers import it).
 	flags := opts.buildFlags()
-	g, err := loadGraph(ctx, dir, flags, opts.Patterns)
+	modFlags, modEnv, err := edit.write(work, nil)
+	if err != nil {
+		return nil, err
+	}
+	loadFlags := append(slices.Clone(flags), modFlags...)
+	g, err := loadGraph(ctx, dir, loadFlags, modEnv, opts.Patterns)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +328,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fatal()
 	}
 	if g.runtimeDir == "" {
-		return nil, fmt.Errorf("gfz-build: %s is not available from %s: add github.com/gfz-dev/gfz to the module (go get github.com/gfz-dev/gfz)", instrument.RuntimePath, dir)
+		return nil, fmt.Errorf("gfz-build: %s is not available from %s: the module's gfz requirement (or the library gfz-build added) provides no probe runtime; check that the gfz it requires matches this gfz-build", instrument.RuntimePath, dir)
 	}
 
 	// What to instrument: the matched packages and their dependencies.
@@ -328,7 +352,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		roles[p.PkgPath] = roleDep
 		paths = append(paths, p.PkgPath)
 	}
-	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: flags}
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: loadFlags, Env: append(os.Environ(), modEnv...)}
 	var todo []*packages.Package
 	var warnings []string
 	if len(paths) > 0 {
@@ -493,22 +517,21 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fmt.Errorf("gfz-build: -mapbits %d out of range [8, 28]", bits)
 	}
 
-	work, err := os.MkdirTemp("", "gfz-build-")
-	if err != nil {
-		return nil, fmt.Errorf("gfz-build: %w", err)
-	}
 	prep := &Prepared{
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
-		Dictionary: packageDictionary(todo), Broken: broken, Warnings: warnings,
+		Dictionary: packageDictionary(todo), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
 		Native: nativeTypes, NoTargets: noTargets,
 	}
 	rel, err := relocateModules(work, envs[0], todo)
 	if err == nil {
+		rel, err = relocateLibrary(work, envs[0], g, rel)
+	}
+	if err == nil {
 		var extra []string
-		extra, prep.Env, err = redirect(work, envs[1], envs[2], rel)
-		prep.BuildFlags = append(prep.BuildFlags, extra...)
+		extra, prep.Env, err = edit.write(work, rel)
+		prep.BuildFlags = append(slices.Clone(flags), extra...)
 	}
 	if err != nil {
 		prep.Cleanup()
@@ -547,7 +570,16 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	replace[filepath.Join(g.runtimeDir, "mapsize.go")] = mapsize
+	if moved, ok := relocate(rel, filepath.Join(g.runtimeDir, "mapsize.go")); ok {
+		// The library is a module-cache copy in the work directory, where
+		// an overlay is not needed (and, in the cache, not allowed).
+		if err := os.Rename(mapsize, moved); err != nil {
+			prep.Cleanup()
+			return nil, fmt.Errorf("gfz-build: %w", err)
+		}
+	} else {
+		replace[filepath.Join(g.runtimeDir, "mapsize.go")] = mapsize
+	}
 	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
 	if err != nil {
 		prep.Cleanup()
@@ -558,6 +590,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
+	done = true
 	return prep, nil
 }
 

@@ -93,13 +93,14 @@ type graph struct {
 	variants   map[string][]*packages.Package // package path -> its test variants ("p [p.test]", "p_test [p.test]")
 	broken     []PackageError                 // matched packages (or patterns) that failed to load
 	runtimeDir string
+	runtimeMod *packages.Module // the module providing the probe runtime (gfz's library)
 }
 
 const graphMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 
 // loadGraph runs go list -deps -test on the patterns.
-func loadGraph(ctx context.Context, dir string, flags, patterns []string) (*graph, error) {
-	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: graphMode, BuildFlags: flags, Tests: true}
+func loadGraph(ctx context.Context, dir string, flags, env, patterns []string) (*graph, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: graphMode, BuildFlags: flags, Env: append(os.Environ(), env...), Tests: true}
 	roots, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
@@ -130,13 +131,13 @@ func loadGraph(ctx context.Context, dir string, flags, patterns []string) (*grap
 	}
 	packages.Visit(roots, nil, func(p *packages.Package) {
 		if p.PkgPath == instrument.RuntimePath && len(p.GoFiles) > 0 && g.runtimeDir == "" {
-			g.runtimeDir = filepath.Dir(p.GoFiles[0])
+			g.runtimeDir, g.runtimeMod = filepath.Dir(p.GoFiles[0]), p.Module
 		}
 	})
 	if g.runtimeDir == "" {
-		lp, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles, BuildFlags: flags}, instrument.RuntimePath)
+		lp, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, BuildFlags: flags, Env: cfg.Env}, instrument.RuntimePath)
 		if err == nil && len(lp) == 1 && len(lp[0].GoFiles) > 0 {
-			g.runtimeDir = filepath.Dir(lp[0].GoFiles[0])
+			g.runtimeDir, g.runtimeMod = filepath.Dir(lp[0].GoFiles[0]), lp[0].Module
 		}
 	}
 	return g, nil

@@ -131,6 +131,7 @@ func probesOf(p *Prepared, path string) int {
 // TestWorkspace instruments a module of a go.work workspace together with
 // the package of the other workspace module that it imports (by default).
 func TestWorkspace(t *testing.T) {
+	t.Setenv("GOWORK", "") // TestMain turned workspaces off; this test's go.work must be found
 	root := t.TempDir()
 	gfz := repoRoot(t)
 	writeTree(t, root, map[string]string{

@@ -16,8 +16,8 @@ import (
 // The go command refuses overlays of files in the module cache. Packages of
 // such modules (gfz-build -cover github.com/x/y) are instrumented in a copy
 // of their module inside the work directory, and the build is pointed at the
-// copy with a replace directive in a copy of the main go.mod (-modfile) or,
-// in workspace mode, of go.work (GOWORK). The user's files stay untouched.
+// copy with a replace directive in the temporary go.mod or go.work of
+// modedit.go. The user's files stay untouched.
 
 type relocation struct {
 	modPath, modVersion string
@@ -121,76 +121,6 @@ func copyTree(from, to string) error {
 		}
 		return os.WriteFile(dst, b, 0o644)
 	})
-}
-
-// redirect writes a go.mod (or go.work) copy with replace directives for
-// the relocated modules and returns the extra go command flags and
-// environment that select it.
-func redirect(work, gomod, gowork string, rel []relocation) (flags, env []string, err error) {
-	if len(rel) == 0 {
-		return nil, nil, nil
-	}
-	if gowork != "" && gowork != "off" {
-		data, err := os.ReadFile(gowork)
-		if err != nil {
-			return nil, nil, fmt.Errorf("read go.work: %w", err)
-		}
-		wf, err := modfile.ParseWork(gowork, data, nil)
-		if err != nil {
-			return nil, nil, fmt.Errorf("parse go.work: %w", err)
-		}
-		for _, d := range wf.Use { // keep relative use paths valid
-			if !filepath.IsAbs(d.Path) {
-				wf.AddUse(filepath.Join(filepath.Dir(gowork), d.Path), d.ModulePath)
-				wf.DropUse(d.Path)
-			}
-		}
-		for _, r := range rel {
-			if err := wf.AddReplace(r.modPath, r.modVersion, r.to, ""); err != nil {
-				return nil, nil, fmt.Errorf("go.work replace: %w", err)
-			}
-		}
-		out := filepath.Join(work, "go.work")
-		if err := os.WriteFile(out, modfile.Format(wf.Syntax), 0o644); err != nil {
-			return nil, nil, fmt.Errorf("write go.work: %w", err)
-		}
-		copyIfExists(gowork+".sum", out+".sum")
-		return nil, []string{"GOWORK=" + out}, nil
-	}
-	if gomod == "" || gomod == os.DevNull {
-		return nil, nil, fmt.Errorf("-cover of module-cache packages needs a main module")
-	}
-	data, err := os.ReadFile(gomod)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read go.mod: %w", err)
-	}
-	mf, err := modfile.Parse(gomod, data, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("parse go.mod: %w", err)
-	}
-	for _, r := range mf.Replace { // relative replacement directories are relative to go.mod
-		if r.New.Version == "" && !filepath.IsAbs(r.New.Path) && (strings.HasPrefix(r.New.Path, "./") || strings.HasPrefix(r.New.Path, "../")) {
-			abs := filepath.Join(filepath.Dir(gomod), r.New.Path)
-			if err := mf.AddReplace(r.Old.Path, r.Old.Version, abs, ""); err != nil {
-				return nil, nil, fmt.Errorf("go.mod replace: %w", err)
-			}
-		}
-	}
-	for _, r := range rel {
-		if err := mf.AddReplace(r.modPath, r.modVersion, r.to, ""); err != nil {
-			return nil, nil, fmt.Errorf("go.mod replace: %w", err)
-		}
-	}
-	out := filepath.Join(work, "gfz.mod")
-	b, err := mf.Format()
-	if err != nil {
-		return nil, nil, fmt.Errorf("format go.mod: %w", err)
-	}
-	if err := os.WriteFile(out, b, 0o644); err != nil {
-		return nil, nil, fmt.Errorf("write go.mod: %w", err)
-	}
-	copyIfExists(strings.TrimSuffix(gomod, ".mod")+".sum", filepath.Join(work, "gfz.sum"))
-	return []string{"-modfile=" + out}, nil, nil
 }
 
 func copyIfExists(from, to string) {
