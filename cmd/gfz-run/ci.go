@@ -363,7 +363,9 @@ func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, 
 			}()
 		}
 		wg.Wait()
-		writeSchedLog(o.schedLog, scheduleRounds, start, c.total, c.procs, recs, stderr)
+		if err := writeSchedLog(o.schedLog, scheduleRounds, start, time.Since(start), c.total, c.procs, recs); err != nil {
+			fmt.Fprintf(stderr, "gfz-run: -schedlog: %v\n", err)
+		}
 	}
 }
 

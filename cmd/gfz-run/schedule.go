@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
@@ -57,8 +58,11 @@ const (
 	lateInterrupt = 200 * time.Millisecond
 	lateKill      = 650 * time.Millisecond
 	// stopWait is how long a process stopped between rounds may take
-	// before it is killed.
-	stopWait = 10 * time.Second
+	// before it is killed (a fuzz binary gives its workers 3 s); killWait
+	// how long the runner then waits for it before going on without it
+	// (its exit is handled when it comes).
+	stopWait = 4 * time.Second
+	killWait = 250 * time.Millisecond
 	// redraw is how often the live board is redrawn.
 	redraw = time.Second
 	// lastRound is the least time a round leaves to the next one: less,
@@ -129,6 +133,8 @@ type runner struct {
 	exits    chan *slice
 	cpuTotal float64
 	logPath  string
+	live     sync.WaitGroup // the background writes of writeLive
+	liveBusy atomic.Bool
 }
 
 // newRunner prepares the scheduled run of jobs on procs worker processes
@@ -196,21 +202,36 @@ func (r *runner) run() {
 		if r.rule.FirstPass() {
 			d = sched.FirstRound(r.budget, len(r.jobs), r.units)
 		}
+		last := false
 		if rem := r.deadline.Sub(now); r.budget > 0 && rem-d < lastRound {
 			// The last round takes the rest: a shorter one after it would
 			// only stop processes that could have gone on.
-			d = rem
+			d, last = rem, true
 		}
 		r.observe(now)
 		plan := r.rule.Next(d.Seconds())
+		free := r.units
 		for _, sl := range r.running {
-			if sl != nil && plan[sl.job] != sl.cores {
+			if sl == nil {
+				continue
+			}
+			if plan[sl.job] != sl.cores && !last {
 				r.stop(sl)
+			} else {
+				// In the last round nothing is stopped: a new process
+				// would have less time than its start costs.
+				free -= sl.cores
 			}
 		}
 		r.waitStopped()
 		for i, k := range plan {
 			if k > 0 && r.running[i] == nil && r.rule.Active(i) && r.ctx.Err() == nil {
+				if last {
+					if k = min(k, free); k <= 0 {
+						continue
+					}
+					free -= k
+				}
 				r.startSlice(i, k)
 			}
 		}
@@ -320,15 +341,22 @@ func (r *runner) stop(sl *slice) {
 	interrupt(sl.cmd)
 }
 
-// waitStopped waits for every process asked to stop to exit, killing
-// those that take longer than stopWait.
+// waitStopped waits for the processes asked to stop to exit: those still
+// running after stopWait, or at the end of the budget's grace, are
+// killed, and killWait later the runner goes on without them (their
+// targets do not run until they have exited).
 func (r *runner) waitStopped() {
-	timeout := time.NewTimer(stopWait)
-	defer timeout.Stop()
+	limit := time.Now().Add(stopWait)
+	if !r.deadline.IsZero() {
+		limit = minTime(limit, r.deadline.Add(lateKill))
+	}
+	timer := time.NewTimer(time.Until(limit))
+	defer timer.Stop()
+	killed := false
 	for {
 		waiting := false
 		for _, sl := range r.running {
-			if sl != nil && sl.stopping {
+			if sl != nil && sl.stopping && !sl.killed {
 				waiting = true
 			}
 		}
@@ -338,15 +366,27 @@ func (r *runner) waitStopped() {
 		select {
 		case sl := <-r.exits:
 			r.ended(sl)
-		case <-timeout.C:
+		case <-timer.C:
+			if killed {
+				return
+			}
 			for _, sl := range r.running {
 				if sl != nil && sl.stopping {
 					sl.killed = true
 					kill(sl.cmd)
 				}
 			}
+			killed = true
+			timer.Reset(killWait)
 		}
 	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // waitRound waits until end, handling the processes that exit meanwhile;
@@ -387,9 +427,21 @@ func (r *runner) finish() {
 		defer t2.Stop()
 		lateInt, lateK = t1.C, t2.C
 	}
-	var killAfter <-chan time.Time
+	var killAfter, giveUp, giveUpKilled <-chan time.Time
+	if !r.deadline.IsZero() {
+		// Killed and not reaped by then: gfz-run ends without them.
+		t3 := time.NewTimer(time.Until(r.deadline.Add(lateKill + killWait)))
+		defer t3.Stop()
+		giveUp = t3.C
+	}
 	tick := time.NewTicker(redraw)
 	defer tick.Stop()
+	stopWaiting := func() {
+		if giveUpKilled == nil {
+			giveUpKilled = time.After(killWait)
+		}
+	}
+wait:
 	for {
 		if r.ctx.Err() != nil && !interrupted {
 			interrupted = true
@@ -421,8 +473,16 @@ func (r *runner) finish() {
 			}
 		case <-lateK:
 			r.killAll()
+			stopWaiting()
 		case <-killAfter:
 			r.killAll()
+			stopWaiting()
+		case <-giveUp:
+			r.abandonAll()
+			break wait
+		case <-giveUpKilled:
+			r.abandonAll()
+			break wait
 		case <-tick.C:
 			r.observeLive()
 			r.draw()
@@ -438,10 +498,38 @@ func (r *runner) finish() {
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
 		j.coreSec, j.cpu, j.execs, j.sliced = jr.coreSec, jr.cpu, jr.execs, true
 	}
-	r.writeLog()
+	r.live.Wait()
+	r.writeLog()()
 	if r.o.report.dir != "" {
 		r.o.report.sched = r.schedule(false)
 	}
+}
+
+// abandonAll gives up waiting for the processes still running, killed
+// and not reaped (stuck in the kernel, say on a slow disk): gfz-run ends
+// without them.
+func (r *runner) abandonAll() {
+	for _, sl := range r.running {
+		if sl != nil {
+			sl.killed = true
+			kill(sl.cmd)
+			r.abandon(sl)
+		}
+	}
+}
+
+// abandon records a killed process that has not exited as ended now, its
+// CPU time as last read.
+func (r *runner) abandon(sl *slice) {
+	now := time.Now()
+	sl.end, sl.cpu, sl.code = now, sl.cpuSeen, -1
+	jr := r.runs[sl.job]
+	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	jr.cpu += sl.cpu
+	jr.execs += sl.execs
+	jr.liveExecs = 0
+	jr.spans = append(jr.spans, report.ScheduleSpan{From: sl.start.Sub(r.start), To: now.Sub(r.start), Cores: sl.workers})
+	r.running[sl.job] = nil
 }
 
 // close erases the live board: the summary follows in plain lines.
@@ -649,17 +737,35 @@ func (r *runner) draw() {
 	r.view.draw(r)
 }
 
-// writeLive rewrites the report's index and the schedule log while the
-// run goes on.
+// writeLive redraws the board and rewrites the report's index and the
+// schedule log while the run goes on, in the background: a slow disk
+// never holds up the schedule (a write still going on is not started
+// again).
 func (r *runner) writeLive() {
 	r.draw()
-	if r.o.report.dir != "" {
-		r.o.report.sched = r.schedule(true)
-		if _, err := report.WriteIndexSchedule(r.o.report.dir, r.o.report.entries, r.o.report.sched, time.Time{}); err != nil {
-			r.printf(r.stderr, "gfz-run: -report: %v\n", err)
-		}
+	if r.o.report.dir == "" && r.logPath == "" {
+		return
 	}
-	r.writeLog()
+	if !r.liveBusy.CompareAndSwap(false, true) {
+		return
+	}
+	var sch *report.Schedule
+	if r.o.report.dir != "" {
+		sch = r.schedule(true)
+	}
+	entries := slices.Clone(r.o.report.entries)
+	writeLog := r.writeLog()
+	r.live.Add(1)
+	go func() {
+		defer r.live.Done()
+		defer r.liveBusy.Store(false)
+		if sch != nil {
+			if _, err := report.WriteIndexSchedule(r.o.report.dir, entries, sch, time.Time{}); err != nil {
+				r.printf(r.stderr, "gfz-run: -report: %v\n", err)
+			}
+		}
+		writeLog()
+	}()
 }
 
 // schedule is the report's view of the run.
@@ -723,10 +829,11 @@ type logFile struct {
 	Slices   []logRecord `json:"slices"`
 }
 
-// writeLog rewrites the schedule log (-schedlog), if asked for.
-func (r *runner) writeLog() {
+// writeLog returns the function that rewrites the schedule log
+// (-schedlog) as it is now (nothing without -schedlog).
+func (r *runner) writeLog() func() {
 	if r.logPath == "" {
-		return
+		return func() {}
 	}
 	var recs []logRecord
 	for _, sl := range r.all {
@@ -739,33 +846,45 @@ func (r *runner) writeLog() {
 		}
 		recs = append(recs, rec)
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	w := r.stderr
-	if r.view != nil {
-		w = r.view.stream
+	mode, start, budget, cores, path := r.mode, r.start, r.budget, r.units*r.unit, r.logPath
+	elapsed := time.Since(start)
+	return func() {
+		if err := writeSchedLog(path, mode, start, elapsed, budget, cores, recs); err != nil {
+			r.printf(r.stderr, "gfz-run: -schedlog: %v\n", err)
+		}
 	}
-	writeSchedLog(r.logPath, r.mode, r.start, r.budget, r.units*r.unit, recs, w)
 }
 
-// writeSchedLog writes the schedule log to path ("": none), saying on
-// stderr if it cannot.
-func writeSchedLog(path, mode string, start time.Time, budget time.Duration, cores int, recs []logRecord, stderr io.Writer) {
+// writeSchedLog writes the schedule log to path ("": none), atomically
+// (not synced: it is rewritten all along).
+func writeSchedLog(path, mode string, start time.Time, elapsed, budget time.Duration, cores int, recs []logRecord) error {
 	if path == "" {
-		return
+		return nil
 	}
 	lf := logFile{Schedule: mode, Start: start, Budget: budget.Seconds(), Cores: cores,
-		Elapsed: time.Since(start).Seconds(), Slices: recs}
+		Elapsed: elapsed.Seconds(), Slices: recs}
 	if lf.Slices == nil {
 		lf.Slices = []logRecord{}
 	}
 	data, err := json.MarshalIndent(lf, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".schedlog*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
-		err = workdir.WriteFileAtomic(path, append(data, '\n'))
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: -schedlog: %v\n", err)
+		os.Remove(tmp.Name())
 	}
+	return err
 }
 
 // statInt is an integer of a stats file (0 if absent or malformed).

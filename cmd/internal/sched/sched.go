@@ -65,7 +65,7 @@ type Params struct {
 const (
 	DefaultExplore       = 0.2
 	DefaultHalfLife      = 10.0
-	DefaultWarmUp        = 1.0
+	DefaultWarmUp        = 0.5
 	DefaultSticky        = 1.0
 	DefaultFailureWeight = 10.0
 )

@@ -348,10 +348,10 @@ func TestUnknownRate(t *testing.T) {
 	}
 	s.Observe(0, Yield{CPU: 2}) // warm-ups
 	s.Observe(1, Yield{CPU: 2})
-	s.Observe(2, Yield{CPU: 0.5})
+	s.Observe(2, Yield{CPU: 0.3})
 	s.Observe(0, Yield{CPU: 4, Coverage: 40})  // rate 10
 	s.Observe(1, Yield{CPU: 4, Coverage: 20})  // rate 5
-	s.Observe(2, Yield{CPU: 0.2, Coverage: 9}) // still warming up
+	s.Observe(2, Yield{CPU: 0.1, Coverage: 9}) // still warming up
 	if _, ok := s.Rate(2); ok {
 		t.Fatalf("target 2 has a known rate within its warm-up")
 	}
