@@ -83,6 +83,7 @@ type jobRun struct {
 	fails     int64
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
 	prevStart int64    // start_time of the stats its previous process owned
+	reported  bool     // one of its processes has written its stats: its warm-up is over
 	spans     []report.ScheduleSpan
 	samples   []report.ScheduleSample
 }
@@ -582,7 +583,12 @@ func (r *runner) observeLive() {
 // since its last observation, in the CPU time it used meanwhile (final:
 // it has exited, and sl.cpu is its CPU time in all).
 func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
+	jr := r.runs[sl.job]
+	// Up to and including the first report of its own, what a target
+	// finds is its warm-up.
+	warm := !jr.reported
 	y := r.readFigures(sl, final, true)
+	y.WarmUp = warm
 	cpu, ok := sl.cpu, final
 	if !final {
 		cpu, ok = groupCPU(sl.cmd.Process.Pid)
@@ -595,7 +601,6 @@ func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
 		y.CPU = float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
 		sl.cpuSeen += y.CPU
 	}
-	jr := r.runs[sl.job]
 	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
 	sl.lastObs = now
 	sl.gain.CPU += y.CPU
@@ -620,6 +625,9 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 	if start := statInt(st, "start_time"); start >= sl.start.Unix() && start != jr.prevStart {
 		sl.execs = statInt(st, "execs")
 		jr.liveExecs = sl.execs
+		if gains {
+			jr.reported = true
+		}
 		if final {
 			jr.prevStart = start
 		}

@@ -13,11 +13,12 @@
 //   - Then each target's rate is its recent gains per CPU-second: gains
 //     are new coverage keys + new corpus entries + FailureWeight x new
 //     unique failures; "recent" discounts what it found by half every
-//     HalfLife CPU-seconds of its own fuzzing. What a target finds in its
-//     first WarmUp CPU-seconds (its seeds and the coverage any input
-//     reaches: a burst that says little about what comes next) is not
-//     counted; until it has counted CPU time, its rate is taken to be the
-//     mean of the others' (or equal shares while none has any).
+//     HalfLife CPU-seconds of its own fuzzing. A target's warm-up (what
+//     it found by its first report: its seeds and the coverage almost any
+//     input reaches, a burst that says little about what comes next; the
+//     caller marks those yields) is not counted; until it has counted CPU
+//     time, its rate is taken to be the mean of the others' (or equal
+//     shares while none has any).
 //   - Its share of the cores is Explore/n (the exploration floor: no target
 //     gets nothing) plus (1-Explore) x its rate / the sum of the rates
 //     (when no target found anything recently, equal shares).
@@ -39,6 +40,9 @@ type Yield struct {
 	Coverage int64   // new coverage keys
 	Corpus   int64   // new corpus entries
 	Failures int64   // new unique failures
+	// WarmUp marks a yield of the target's warm-up, not counted in its
+	// rate: up to and including the first report of what it found.
+	WarmUp bool
 }
 
 // Params tune the rule; the zero value of a field means its default.
@@ -49,10 +53,6 @@ type Params struct {
 	// HalfLife is the CPU-seconds of a target's own fuzzing after which
 	// what it found counts half (default DefaultHalfLife).
 	HalfLife float64
-	// WarmUp is the CPU-seconds at the start of a target's fuzzing whose
-	// finds are not counted (default DefaultWarmUp; negative: none): an
-	// observation that starts within them is left out of its rate.
-	WarmUp float64
 	// Sticky is how many rounds of credit a target that runs keeps its
 	// cores by (default DefaultSticky): switching costs a restart.
 	Sticky float64
@@ -65,7 +65,6 @@ type Params struct {
 const (
 	DefaultExplore       = 0.2
 	DefaultHalfLife      = 10.0
-	DefaultWarmUp        = 0.5
 	DefaultSticky        = 1.0
 	DefaultFailureWeight = 10.0
 )
@@ -77,12 +76,6 @@ func (p Params) withDefaults() Params {
 	p.Explore = math.Min(p.Explore, 1)
 	if p.HalfLife <= 0 {
 		p.HalfLife = DefaultHalfLife
-	}
-	switch {
-	case p.WarmUp == 0:
-		p.WarmUp = DefaultWarmUp
-	case p.WarmUp < 0:
-		p.WarmUp = 0
 	}
 	if p.Sticky <= 0 {
 		p.Sticky = DefaultSticky
@@ -108,7 +101,7 @@ type target struct {
 	spent   float64 // discounted CPU-seconds counted
 	credit  float64 // core-seconds owed (deficit)
 	cores   int     // cores in the last round
-	total   float64 // CPU-seconds observed in all, warm-up included
+	total   float64 // CPU-seconds observed in all, warm-ups included
 }
 
 // New returns a scheduler of n targets on the given number of cores (at
@@ -129,9 +122,8 @@ func New(n, cores int, seed int64, p Params) *Scheduler {
 func (s *Scheduler) Observe(i int, y Yield) {
 	t := &s.t[i]
 	c := math.Max(y.CPU, 0)
-	warm := t.total < s.p.WarmUp
 	t.total += c
-	if warm {
+	if y.WarmUp {
 		return
 	}
 	decay := math.Exp2(-c / s.p.HalfLife)
@@ -150,7 +142,8 @@ func (s *Scheduler) Remove(i int) {
 func (s *Scheduler) Active(i int) bool { return s.t[i].active }
 
 // Rate is target i's recent gains per CPU-second, and whether it is
-// known: false until some of its CPU time was counted (past its warm-up).
+// known: false until some of its CPU time was counted (after its
+// warm-up).
 func (s *Scheduler) Rate(i int) (float64, bool) {
 	t := s.t[i]
 	if t.spent <= 0 {

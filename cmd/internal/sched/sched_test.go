@@ -13,9 +13,10 @@ type yieldFunc func(r, i, cores int, d float64) Yield
 
 // simulate runs rounds of d seconds (the first-pass rounds included) and
 // returns each round's allocation. Every target that got cores is told
-// what the script says it found.
+// what the script says it found; a target's first round is its warm-up.
 func simulate(s *Scheduler, rounds int, d float64, f yieldFunc) [][]int {
 	var out [][]int
+	seen := map[int]bool{}
 	for r := range rounds {
 		a := s.Next(d)
 		out = append(out, a)
@@ -23,6 +24,8 @@ func simulate(s *Scheduler, rounds int, d float64, f yieldFunc) [][]int {
 			if c > 0 {
 				y := f(r, i, c, d)
 				y.CPU = float64(c) * d
+				y.WarmUp = !seen[i]
+				seen[i] = true
 				s.Observe(i, y)
 			}
 		}
@@ -300,11 +303,10 @@ func TestRoundLengths(t *testing.T) {
 	}
 }
 
-// TestWarmUp: what a target finds in its first round (its warm-up) does
-// not count: a target that found much then and nothing since gets less
+// TestWarmUp: what a target finds in its warm-up does not count: a
+// target that found much in its first round and nothing since gets less
 // than one that found a little since, from the first round after the
-// first pass on. Counted (no warm-up), the burst keeps it ahead for many
-// rounds.
+// first pass on. Counted, the burst keeps it ahead for many rounds.
 func TestWarmUp(t *testing.T) {
 	f := func(r, i, c int, d float64) Yield {
 		switch {
@@ -319,8 +321,20 @@ func TestWarmUp(t *testing.T) {
 	}
 	// Two targets on two cores; rounds of 2 s, so the first round is 2
 	// CPU-seconds each.
-	first := func(warm float64) int {
-		a := simulate(New(2, 2, 1, Params{WarmUp: warm}), 40, 2, f)
+	first := func(warm bool) int {
+		s := New(2, 2, 1, Params{})
+		var a [][]int
+		for r := range 40 {
+			al := s.Next(2)
+			a = append(a, al)
+			for i, c := range al {
+				if c > 0 {
+					y := f(r, i, c, 2)
+					y.CPU, y.WarmUp = float64(c)*2, warm && r == 0
+					s.Observe(i, y)
+				}
+			}
+		}
 		for r := 1; r < len(a); r++ {
 			if a[r][1] == 2 {
 				return r
@@ -328,7 +342,7 @@ func TestWarmUp(t *testing.T) {
 		}
 		return len(a)
 	}
-	counted, warm := first(-1), first(DefaultWarmUp)
+	counted, warm := first(false), first(true)
 	t.Logf("the steady target first had both cores in round %d with the burst counted, %d without", counted, warm)
 	if warm > 3 {
 		t.Errorf("with the warm-up left out, the steady target first had both cores in round %d, want by round 3", warm)
@@ -346,12 +360,12 @@ func TestUnknownRate(t *testing.T) {
 	for range 3 {
 		s.Next(1) // the first pass, one target a round
 	}
-	s.Observe(0, Yield{CPU: 2}) // warm-ups
-	s.Observe(1, Yield{CPU: 2})
-	s.Observe(2, Yield{CPU: 0.3})
-	s.Observe(0, Yield{CPU: 4, Coverage: 40})  // rate 10
-	s.Observe(1, Yield{CPU: 4, Coverage: 20})  // rate 5
-	s.Observe(2, Yield{CPU: 0.1, Coverage: 9}) // still warming up
+	s.Observe(0, Yield{CPU: 2, Coverage: 90, WarmUp: true})
+	s.Observe(1, Yield{CPU: 2, WarmUp: true})
+	s.Observe(2, Yield{CPU: 0.3, WarmUp: true})
+	s.Observe(0, Yield{CPU: 4, Coverage: 40})                // rate 10
+	s.Observe(1, Yield{CPU: 4, Coverage: 20})                // rate 5
+	s.Observe(2, Yield{CPU: 0.1, Coverage: 9, WarmUp: true}) // its first report
 	if _, ok := s.Rate(2); ok {
 		t.Fatalf("target 2 has a known rate within its warm-up")
 	}
