@@ -68,6 +68,9 @@ const (
 	// lastRound is the least time a round leaves to the next one: less,
 	// and the round lasts to the end of the budget.
 	lastRound = time.Second
+	// explorePhase is the rule's ExploreTime without a budget (with one,
+	// a third of it).
+	explorePhase = time.Minute
 )
 
 // jobRun is a target's scheduled run so far.
@@ -148,7 +151,12 @@ func newRunner(ctx context.Context, o *options, jobs []*ciJob, procs, workers in
 	if workers > 0 {
 		r.unit, r.units = workers, max(procs/workers, 1)
 	}
-	p := sched.Params{}
+	// Explore first: equal shares at the start, by yield from a third of
+	// the budget on (a minute without a budget).
+	p := sched.Params{ExploreTime: explorePhase.Seconds()}
+	if budget > 0 {
+		p.ExploreTime = budget.Seconds() / 3
+	}
 	if r.mode == scheduleEqual {
 		p.Explore = 1
 	}

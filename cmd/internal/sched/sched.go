@@ -19,9 +19,14 @@
 //     caller marks those yields) is not counted; until it has counted CPU
 //     time, its rate is taken to be the mean of the others' (or equal
 //     shares while none has any).
-//   - Its share of the cores is Explore/n (the exploration floor: no target
-//     gets nothing) plus (1-Explore) x its rate / the sum of the rates
-//     (when no target found anything recently, equal shares).
+//   - Its share of the cores is e/n (exploration: no target gets nothing)
+//     plus (1-e) x its rate / the sum of the rates (when no target found
+//     anything recently, equal shares). The exploration e falls from 1
+//     (equal shares) at the start of the run to Explore at ExploreTime
+//     seconds (the sum of the rounds' lengths), and stays there: early,
+//     every target gets a fair look (a bug in a target whose coverage
+//     stopped growing needs time, not coverage), later the time goes to
+//     what pays.
 //   - Shares become cores by deficit: each round every target is credited
 //     its share of the round's core-seconds, the cores go one by one to
 //     the targets owed most (a target that already runs keeps a core
@@ -50,6 +55,10 @@ type Params struct {
 	// Explore is the part of the cores spread evenly over the targets
 	// whatever they yield (default DefaultExplore); 1 gives equal shares.
 	Explore float64
+	// ExploreTime is the time (seconds of rounds) over which the part
+	// spread evenly falls from all of the cores to Explore (0: Explore
+	// from the start).
+	ExploreTime float64
 	// HalfLife is the CPU-seconds of a target's own fuzzing after which
 	// what it found counts half (default DefaultHalfLife).
 	HalfLife float64
@@ -89,6 +98,7 @@ func (p Params) withDefaults() Params {
 // Scheduler allocates cores to targets round by round.
 type Scheduler struct {
 	p     Params
+	now   float64 // seconds: the lengths of the rounds so far
 	cores int
 	t     []target
 	rank  []int // tie-break order: rank[i] is target i's place, drawn from the seed
@@ -173,6 +183,7 @@ func (s *Scheduler) Shares() []float64 {
 	if n == 0 {
 		return out
 	}
+	explore := s.Exploration()
 	for i, t := range s.t {
 		if !t.active || !t.visited {
 			continue
@@ -189,12 +200,21 @@ func (s *Scheduler) Shares() []float64 {
 			continue
 		}
 		if sum > 0 {
-			out[i] = s.p.Explore/float64(n) + (1-s.p.Explore)*rates[i]/sum
+			out[i] = explore/float64(n) + (1-explore)*rates[i]/sum
 		} else {
 			out[i] = 1 / float64(n)
 		}
 	}
 	return out
+}
+
+// Exploration is the part of the cores spread evenly over the targets
+// now: 1 at the start, falling to Explore at ExploreTime.
+func (s *Scheduler) Exploration() float64 {
+	if s.p.ExploreTime <= 0 || s.now >= s.p.ExploreTime {
+		return s.p.Explore
+	}
+	return s.p.Explore + (1-s.p.Explore)*(1-s.now/s.p.ExploreTime)
 }
 
 // FirstPass reports whether some active target has not had its first
@@ -213,6 +233,7 @@ func (s *Scheduler) FirstPass() bool {
 // the cores, or less when fewer targets are active.
 func (s *Scheduler) Next(d float64) []int {
 	d = math.Max(d, 1e-3)
+	defer func() { s.now += d }()
 	alloc := make([]int, len(s.t))
 	var fresh []int
 	active := 0

@@ -149,7 +149,7 @@ func TestNoneStarves(t *testing.T) {
 // growing one has at least 70% of the cores.
 func TestGrowingGetsMost(t *testing.T) {
 	const d = 2.0
-	s := New(2, 2, 1, Params{})
+	s := New(2, 2, 1, Params{ExploreTime: 60}) // gfz-run's for a 3-minute budget
 	f := func(r, i, c int, d float64) Yield {
 		if i == 0 { // saturates: a burst, then nothing
 			if r == 0 {
@@ -377,5 +377,31 @@ func TestUnknownRate(t *testing.T) {
 			t.Errorf("shares %v, want %v", sh, want)
 			break
 		}
+	}
+}
+
+// TestExplorationPhase: with ExploreTime, the cores are shared equally at
+// the start whatever the targets yield, and by yield once ExploreTime has
+// passed: a target that pays nothing gets far more early than late.
+func TestExplorationPhase(t *testing.T) {
+	s := New(4, 2, 1, Params{ExploreTime: 60})
+	f := func(r, i, c int, d float64) Yield {
+		if i == 0 {
+			return pays(c, d)
+		}
+		return Yield{}
+	}
+	if e := s.Exploration(); e != 1 {
+		t.Errorf("exploration at the start %v, want 1", e)
+	}
+	a := simulate(s, 80, 2, f) // 160 s
+	if e := s.Exploration(); e != DefaultExplore {
+		t.Errorf("exploration after 160 s %v, want %v", e, DefaultExplore)
+	}
+	early := coreRounds(a, 1, 2, 15) // from the end of the first pass to 30 s
+	late := coreRounds(a, 1, 40, 53) // as many rounds, from 80 s
+	t.Logf("a target that pays nothing: %d core-rounds of 26 early, %d late", early, late)
+	if early < 2*late || early < 4 {
+		t.Errorf("a target that pays nothing got %d core-rounds early and %d late", early, late)
 	}
 }
