@@ -886,21 +886,7 @@ func writeSchedLog(path, mode string, start time.Time, elapsed, budget time.Dura
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".schedlog*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return writeCopy(filepath.Dir(path), filepath.Base(path), append(data, '\n'))
 }
 
 // statInt is an integer of a stats file (0 if absent or malformed).
