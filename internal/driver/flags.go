@@ -232,6 +232,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		return nil, ExitUsage
 	case cfg.lf != nil && cfg.targetFromExe() != "":
 		cfg.run.Target = cfg.targetFromExe()
+		cfg.lf.targetByExe = true // the children are told (lfChildBase)
 	default:
 		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
 		return nil, ExitUsage

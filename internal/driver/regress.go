@@ -149,7 +149,7 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	name := regressName(data)
 	// The dictionary first: an input written without it would not fail
 	// under go test.
-	if text := dictionaryFile(dict); text != nil && needsDictionary(input, data) {
+	if text := dictionaryFile(dict); text != nil && workdir.NeedsDictionary(input, data) {
 		if _, err := workdir.WriteFileIfChanged(RegressDictDir(dir, target), name, text); err != nil {
 			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
 		}
@@ -166,34 +166,6 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	}
 	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
 		verb, path, shellQuote(dir), target, name), nil
-}
-
-// needsDictionary reports whether the saved failure input at path, whose
-// file holds data (one []byte value: dictionaries are a gfz target's), needs
-// the fuzz binary's dictionary to replay: its report (the .txt beside it)
-// says its values drew from it (workdir.DictionaryKey). A report that
-// cannot be read, or that describes another input than data (a worker
-// rewrites a failure shrunk while the supervisor exports it), counts as
-// needing it: a dictionary file too many costs a file, one too few the
-// replay.
-func needsDictionary(path string, data []byte) bool {
-	txt, err := os.ReadFile(strings.TrimSuffix(path, ".input") + ".txt")
-	if err != nil {
-		return true
-	}
-	rf, err := workdir.ParseReport(txt)
-	if err != nil {
-		return true
-	}
-	params, err := workdir.DecodeInput(data)
-	if err != nil {
-		return true
-	}
-	want, err := workdir.ParseReport((&workdir.Report{Input: params}).Format())
-	if err != nil || rf.Sections["params (hex)"] != want.Sections["params (hex)"] {
-		return true
-	}
-	return rf.Get(workdir.DictionaryKey) != ""
 }
 
 // dictionaryFile formats the fuzz binary's dictionary for a work directory
