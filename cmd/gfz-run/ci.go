@@ -229,6 +229,7 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		r := newRunner(ctx, o, jobs, c.procs, c.workers, c.total, o.runs, c.seed, stdout, stderr)
 		fmt.Fprintf(stdout, "gfz-run: -ci: %d target(s), %d worker process(es) (GOMAXPROCS), %s; seed %d; work directories under %s\n",
 			len(jobs), c.procs, r.describe(), c.seed, workBase)
+		fmt.Fprint(stderr, r.shortWarning())
 		r.view = newView(stdout, stderr)
 		r.run()
 		r.close()

@@ -181,6 +181,25 @@ func (r *runner) describe() string {
 		r.budget, r.mode, sched.FirstRound(r.budget, len(r.jobs), r.units), sched.Round(r.budget))
 }
 
+// shortWarning is a warning when the budget cannot give every target
+// its first round ("": it can): the targets beyond what fits are marked
+// "not run" in the summary, so the user learns it before the run, not
+// after.
+func (r *runner) shortWarning() string {
+	if r.budget <= 0 {
+		return ""
+	}
+	first := sched.FirstRound(r.budget, len(r.jobs), r.units)
+	need := first * time.Duration(len(r.jobs)) / time.Duration(max(r.units, 1))
+	if need <= r.budget {
+		return ""
+	}
+	fits := int(r.budget / first * time.Duration(r.units))
+	return fmt.Sprintf("gfz-run: warning: -time %v is too short for %d targets on %d core(s): a first round of %v each needs about %v; "+
+		"about %d will run and the others are reported as \"not run\": give -time %v or more, or fewer packages\n",
+		r.budget, len(r.jobs), r.units, first, need.Round(time.Second), fits, need.Round(time.Second)+time.Second)
+}
+
 // run runs the schedule to its end: the budget, an interrupt, or every
 // target ended.
 func (r *runner) run() {
@@ -983,6 +1002,7 @@ func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	r := newRunner(ctx, o, jobs, procs, o.workers, o.budget, o.runs, o.seed, stdout, stderr)
 	fmt.Fprintf(stdout, "gfz-run: %d target(s), %d worker process(es) (GOMAXPROCS), %s; seed %d; work directories under %s\n",
 		len(jobs), procs, r.describe(), o.seed, workBase)
+	fmt.Fprint(stderr, r.shortWarning())
 	r.view = newView(stdout, stderr)
 	r.run()
 	r.close()

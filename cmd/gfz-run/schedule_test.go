@@ -279,3 +279,35 @@ func TestSharedRunInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// TestShortWarning: a budget too short for every target's first round is
+// said before the run, with the budget that would do; one that fits says
+// nothing.
+func TestShortWarning(t *testing.T) {
+	jobs := func(n int) []*ciJob {
+		js := make([]*ciJob, n)
+		for i := range js {
+			js[i] = &ciJob{}
+		}
+		return js
+	}
+	o := &options{}
+	var out, errb bytes.Buffer
+	ctx := context.Background()
+	// 50 targets, 10 s, 2 cores: first rounds of 1 s need 25 s.
+	r := newRunner(ctx, o, jobs(50), 2, 0, 10*time.Second, 0, 1, &out, &errb)
+	w := r.shortWarning()
+	for _, want := range []string{"-time 10s is too short for 50 targets on 2 core(s)", "about 25s", "about 20 will run", "give -time 26s or more"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	// 10 targets, 10 s, 2 cores: 5 s of first rounds fit.
+	if w := newRunner(ctx, o, jobs(10), 2, 0, 10*time.Second, 0, 1, &out, &errb).shortWarning(); w != "" {
+		t.Errorf("10 targets in 10s: %q", w)
+	}
+	// No budget: nothing to warn about.
+	if w := newRunner(ctx, o, jobs(50), 2, 0, 0, 1000, 1, &out, &errb).shortWarning(); w != "" {
+		t.Errorf("no budget: %q", w)
+	}
+}
