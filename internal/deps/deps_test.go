@@ -54,8 +54,10 @@ var rules = map[string][]string{
 	"cmd/internal/release/localproxy":  {"golang.org/x/mod/..."},
 	"cmd/internal/bench": {"cmd/internal/build", "internal/engine", "internal/signature", "internal/workdir",
 		"golang.org/x/mod/...", "golang.org/x/tools/...", "gonum.org/v1/plot/..."},
-	"cmd/gfz-build": {"cmd/internal/build"},
-	"cmd/gfz-run":   {"cmd/internal/build", "internal/cliflag", "internal/engine", "internal/report", "internal/workdir"},
+	"cmd/gfz-build":      {"cmd/internal/build"},
+	"cmd/internal/sched": {},
+	"cmd/gfz-run": {"cmd/internal/build", "cmd/internal/sched", "internal/cliflag", "internal/engine", "internal/report", "internal/screen",
+		"internal/workdir"},
 	"cmd/gfz-bench": {"cmd/internal/bench", "internal/workdir"},
 }
 
