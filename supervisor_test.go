@@ -744,6 +744,7 @@ func TestCrashGuided(t *testing.T) {
 		{"FuzzHang", "timeout", []string{"-timeout", "500ms", "-runs", "400"}},
 	} {
 		t.Run(c.target, func(t *testing.T) {
+			t.Parallel() // independent runs, each in its own work directory
 			wd := filepath.Join(t.TempDir(), "wd")
 			args := append([]string{"-engine", "ei", "-workers", "1", "-seed", "3", "-runs", "1500", "-workdir", wd}, c.args...)
 			out, code := runBin(t, bin, append(args, c.target)...)
