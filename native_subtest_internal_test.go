@@ -288,9 +288,19 @@ func TestNativeSubtestReport(t *testing.T) {
 }
 
 // BenchmarkNativeExecRun measures one execution of a native target whose
-// function runs one subtest, next to BenchmarkNativeExec's (none).
+// function runs one subtest, next to BenchmarkNativeExecState's (none).
 func BenchmarkNativeExecRun(b *testing.B) {
-	fn := func(t *testing.T, _ []byte, _ int) { t.Run("sub", func(*testing.T) {}) }
+	benchNativeState(b, func(t *testing.T, _ []byte, _ int) { t.Run("sub", func(*testing.T) {}) })
+}
+
+// BenchmarkNativeExecState is BenchmarkNativeExec with the T's test state
+// set, as in a fuzz binary (what making t.Run possible costs a target that
+// does not call it).
+func BenchmarkNativeExecState(b *testing.B) {
+	benchNativeState(b, func(*testing.T, []byte, int) {})
+}
+
+func benchNativeState(b *testing.B, fn func(*testing.T, []byte, int)) {
 	ts, _ := nativeTypes(fn)
 	ex := newNativeExec(&nativeTarget{name: "FuzzBench", fn: reflect.ValueOf(fn), types: ts, tstate: benchTestState(b)})
 	data := []byte("some input bytes and an int")
