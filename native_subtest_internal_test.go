@@ -234,7 +234,7 @@ func TestNativeSubtestNamesBounded(t *testing.T) {
 		t.Run(fmt.Sprint("n", n), func(t *testing.T) {})
 		t.Run("same", func(t *testing.T) { names = append(names, t.Name()) })
 	})
-	const execs = 10000
+	const execs = 2000
 	for i := range uint32(execs) {
 		if out := ex.Exec(params(t, i), 0); out.Result != engine.Valid {
 			t.Fatalf("execution %d: %v %+v", i, out.Result, out.Failure)
