@@ -20,7 +20,7 @@ func TestReplay(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, cfg := range []gotoml.Config{{}, {MaxDepth: 6, MaxTables: 10, Keys: []string{"a", "a.b", "x y"}, Words: []string{"'", `"""`, "\n", "\x00"}}} {
 		doc, near := gotoml.Document(cfg), gotoml.Near(cfg)
-		for i := range 1000 {
+		for i := range 500 {
 			data := gentest.RandomBytes(r, 400)
 			for _, rt := range []gentest.Replay[string]{gentest.RoundTrip(doc, data, uint64(i), 7), gentest.RoundTrip(near, data, uint64(i), 7)} {
 				if rt.First != rt.Second || !rt.SameBytes {

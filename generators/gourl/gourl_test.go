@@ -42,7 +42,7 @@ func TestValid(t *testing.T) {
 		{MaxSegments: 10, MaxParams: 8},
 	} {
 		g := gourl.URL(cfg)
-		for i := range 5000 {
+		for i := range 2000 {
 			rt := gentest.RoundTrip(g, gentest.RandomBytes(r, 120), uint64(i), 4)
 			if rt.First != rt.Second || !rt.SameBytes {
 				t.Fatalf("replay differs: %q vs %q", rt.First, rt.Second)

@@ -20,7 +20,7 @@ func TestReplay(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, cfg := range []goyaml.Config{{}, {MaxDepth: 6, MaxDocs: 4, Keys: []string{"<<", "a: b", "- x"}, Words: []string{"'", "\"", "\n", "\x00", "#"}}} {
 		doc, near := goyaml.Document(cfg), goyaml.Near(cfg)
-		for i := range 1000 {
+		for i := range 500 {
 			data := gentest.RandomBytes(r, 400)
 			for _, rt := range []gentest.Replay[string]{gentest.RoundTrip(doc, data, uint64(i), 7), gentest.RoundTrip(near, data, uint64(i), 7)} {
 				if rt.First != rt.Second || !rt.SameBytes {
