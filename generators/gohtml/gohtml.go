@@ -118,11 +118,16 @@ func (w *writer) soup(n int) bool {
 	return !w.cfg.WellFormed && w.choice(n) == n-1
 }
 
+// doctypes are the doctypes of documents; the first is none.
+var doctypes = []string{"", "<!DOCTYPE html>", "<!doctype html>", "<!DOCTYPE html>", "<!DocType HTML>", "<!DOCTYPE html>",
+	`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">`,
+	`<!DOCTYPE html SYSTEM "about:legacy-compat">`, "<!DOCTYPE html5>"}
+
 func (w *writer) document() {
-	if w.choice(3) != 0 {
-		w.b.WriteString(w.pick([]string{"<!DOCTYPE html>", "<!doctype html>", "<!DocType HTML>",
-			`<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd">`,
-			`<!DOCTYPE html SYSTEM "about:legacy-compat">`, "<!DOCTYPE html5>"}))
+	// One draw for the doctype, none included, so that removing it moves
+	// no other draw.
+	if d := doctypes[w.choice(len(doctypes))]; d != "" {
+		w.b.WriteString(d)
 		w.newline()
 	}
 	if w.choice(6) == 5 {
@@ -394,11 +399,11 @@ func (w *writer) text() {
 	}
 	for range 1 + w.choice(w.cfg.MaxText) {
 		switch w.choice(10) {
-		case 0:
+		case 9:
 			w.b.WriteString(w.pick(charRefs))
-		case 1:
+		case 8:
 			w.b.WriteRune(w.unicode())
-		case 2:
+		case 7:
 			if w.cfg.WellFormed {
 				w.b.WriteString("&lt;")
 			} else {

@@ -310,10 +310,14 @@ func (w *writer) blocks(depth int, last bool) ([]string, Kind) {
 }
 
 func (w *writer) quote(depth int) []string {
+	flush := w.flush // after a list: no indentation before '>'
 	inner, last := w.blocks(depth, true)
 	out := make([]string, len(inner))
 	for i, l := range inner {
 		p := w.pick([]string{"> ", "> ", ">", " > ", "   > "})
+		if flush {
+			p = strings.TrimLeft(p, " ")
+		}
 		switch {
 		case l == "":
 			p = strings.TrimRight(p, " \t")

@@ -123,15 +123,11 @@ type writer struct {
 	inlines                   int      // inline tables written, for their private paths
 }
 
-// sep joins path segments in writer.defs (names may hold any other byte).
+// sep starts each segment of a path in writer.defs (names may hold any
+// other byte); the root table's path is "".
 const sep = "\x00"
 
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + sep + name
-}
+func join(path, name string) string { return path + sep + name }
 
 func (w *writer) choice(n int) int { return int(w.s.Uintn(uint64(n), param.Structure)) }
 func (w *writer) value(n int) int  { return int(w.s.Uintn(uint64(n), param.Value)) }
@@ -304,7 +300,7 @@ func hex(v uint64, n int) string {
 
 // path writes a header's key path.
 func (w *writer) path(p string) {
-	for i, seg := range strings.Split(p, sep) {
+	for i, seg := range strings.Split(p, sep)[1:] {
 		if i > 0 {
 			if w.choice(6) == 0 {
 				w.b.WriteString(w.pick([]string{" .", ". ", " . ", "\t.\t"}))
@@ -340,7 +336,7 @@ func (w *writer) section() {
 		w.define(p, kHeader)
 		w.header(p, false)
 	case k == 2: // a table below implicit super-tables
-		p := w.fresh("", w.name())
+		p := join("", w.fresh("", w.name()))
 		w.define(p, kImplicit)
 		for range 1 + w.choice(2) {
 			p = join(p, w.name()) // fresh: the super-table is new
@@ -358,7 +354,7 @@ func (w *writer) section() {
 		w.cur = p
 		w.header(p, false)
 	case k == 4: // a new array of tables
-		p := w.fresh("", w.name())
+		p := join("", w.fresh("", w.name()))
 		w.define(p, kArray)
 		w.header(p, true)
 	case k == 5 && len(w.arrays) > 0: // the next element of an array
@@ -371,7 +367,7 @@ func (w *writer) section() {
 		w.define(p, kArray)
 		w.header(p, true)
 	default: // a new table
-		p := w.fresh("", w.name())
+		p := join("", w.fresh("", w.name()))
 		w.define(p, kHeader)
 		w.header(p, false)
 	}
@@ -471,10 +467,7 @@ func (w *writer) pairKey(path string, dotted *[]string) {
 
 // writeDotted writes the key path of the dotted table q below path.
 func (w *writer) writeDotted(path, q string) {
-	rel := q
-	if path != "" {
-		rel = strings.TrimPrefix(q, path+sep)
-	}
+	rel := strings.TrimPrefix(q, path+sep)
 	for i, seg := range strings.Split(rel, sep) {
 		if i > 0 {
 			w.dot()

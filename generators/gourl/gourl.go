@@ -135,7 +135,7 @@ func (w *writer) scheme() {
 		}
 		s = string(b)
 	}
-	if w.choice(8) == 0 { // letter case varies
+	if w.choice(8) == 7 { // letter case varies
 		s = strings.ToUpper(s)
 	}
 	w.b.WriteString(s)
@@ -290,7 +290,7 @@ func (w *writer) ipv4() {
 // groups, or six and an IPv4 address; a run of zero groups written "::" or
 // not; hex digits in either case.
 func (w *writer) ipv6() {
-	v4 := w.choice(5) == 0
+	v4 := w.choice(5) == 4
 	n := 8
 	if v4 {
 		n = 6
@@ -306,7 +306,7 @@ func (w *writer) ipv6() {
 			groups[i] = strings.ToUpper(groups[i])
 		}
 	}
-	if w.choice(3) == 0 { // no "::"
+	if w.choice(3) == 2 { // no "::"
 		w.b.WriteString(strings.Join(groups, ":"))
 		if v4 {
 			w.b.WriteByte(':')
@@ -316,7 +316,7 @@ func (w *writer) ipv6() {
 	}
 	// "::" stands for groups[from:to], at least one group.
 	from := w.choice(n)
-	to := from + 1 + w.choice(n-from)
+	to := n - w.choice(n-from)
 	w.b.WriteString(strings.Join(groups[:from], ":") + "::" + strings.Join(groups[to:], ":"))
 	if v4 {
 		if to < n {

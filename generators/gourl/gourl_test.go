@@ -173,7 +173,7 @@ func ExampleURL() {
 	}
 	// Output:
 	// chrome-extension://8mp@0x7f.1:00000 <nil>
-	// LZ9++://Mowh(Z:1N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/ <nil>
+	// lz9++://Mowh(Z:1N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/ <nil>
 	// urn:x-gfz:v0DOq <nil>
 	// tel:674-2607#*%f5Y!$Y <nil>
 	// file://f@249.0.81.228//%2E%2e <nil>
@@ -188,7 +188,7 @@ func ExampleNear() {
 	}
 	// Output:
 	// "chrome-extension%%://8mp@0x7f.1" true
-	// "LZ9++://Mowh(Z:1N2Fx@W.9MbS4wNU//N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/" false
+	// "lz9++://Mowh(Z:1N2Fx@W.9MbS4wNU//N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/" false
 	// "urn:x-gfz:v0DOq" false
 	// "tel:674-260%zz7" false
 	// "file://f@249.0.81.228//%2E" false

@@ -837,15 +837,18 @@ func (w *writer) flow(depth int, mapping bool) string {
 		} else {
 			text = w.plainText(1, 6, true)
 		}
+		if text == "<<" {
+			text = "<<x" // not a merge key
+		}
 		base := text
 		for j := 2; contains(keys, text); j++ {
 			text = base + strconv.Itoa(j)
 		}
 		keys = append(keys, text)
 		switch w.choice(8) {
-		case 0: // JSON-like: "key":value
+		case 7: // JSON-like: "key":value
 			b.WriteString(w.double(text) + ":" + w.flowNode(depth))
-		case 1: // explicit key
+		case 6: // explicit key
 			b.WriteString("? " + w.render(text, true, true) + " : " + w.flowNode(depth))
 		default:
 			b.WriteString(w.render(text, true, true) + ": " + w.flowNode(depth))
