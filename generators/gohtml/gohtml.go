@@ -52,7 +52,7 @@ import (
 // defaults.
 type Config struct {
 	MaxDepth    int      // element nesting; default 4
-	MaxChildren int      // child nodes per element; default 4
+	MaxChildren int      // child nodes per element; default 3
 	MaxAttrs    int      // attributes per element; default 3
 	MaxText     int      // characters per text node; default 10
 	Words       []string // preferred text and attribute values (escaped as needed)
@@ -66,7 +66,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	def(&c.MaxDepth, 4)
-	def(&c.MaxChildren, 4)
+	def(&c.MaxChildren, 3)
 	def(&c.MaxAttrs, 3)
 	def(&c.MaxText, 10)
 	return c
@@ -204,6 +204,9 @@ func (w *writer) node(depth int) {
 	k := w.choice(24)
 	if depth <= 0 && k >= 6 {
 		k %= 6
+	}
+	if k >= 6 && w.choice(3) == 0 {
+		k = 0 // a leaf: keep the expected size of a document bounded
 	}
 	switch {
 	case k < 3:
