@@ -18,9 +18,10 @@
 // references, backslash escapes, and soft and hard line breaks.
 //
 // The blocks are written so that a CommonMark parser finds exactly them,
-// in order, at the top level (tested with goldmark in testdata/formats):
-// lines never start with what would open another block, fences are
-// closed, two lists never meet. Text comes from Config.Words and
+// in order, at the top level: lines never start with what would open
+// another block, fences are closed, two lists never meet. goldmark (in
+// testdata/formats) finds them in all of 2000 default documents and in
+// 1999 of 2000 deeply nested ones. Text comes from Config.Words and
 // gen.Dictionary() besides generated words.
 //
 // Near(cfg) is Document with the near-miss step (package nearmiss):

@@ -20,7 +20,7 @@
 //     written "./a:b"), dot segments, query only, fragment only, empty.
 //
 // Every output parses with net/url.Parse, prints back (URL.String) to a
-// string that parses to the same URL, and has a query url.ParseQuery
+// string that parses and prints the same, and has a query url.ParseQuery
 // accepts.
 //
 // Near(cfg) is URL with the near-miss step (package nearmiss): stray
