@@ -6,7 +6,8 @@
 //
 // Of(g, syntax, cfg) wraps a generator of valid documents (the format
 // packages gotoml, goyaml, gomd, gourl, gocsv and gohtml each offer
-// Near(cfg), which is Of over their Document with their Syntax); Apply
+// Near(cfg), which is Of over their document generator with their
+// Syntax); Apply
 // edits a document already drawn. A Syntax tells the edits about the
 // format: its delimiters, closing delimiters, quote kinds, escapes, whether
 // indentation is significant. JSON, XML and GoSource are the syntaxes of
