@@ -7,10 +7,9 @@
 // Of(g, syntax, cfg) wraps a generator of valid documents (the format
 // packages gotoml, goyaml, gomd, gourl, gocsv and gohtml each offer
 // Near(cfg), which is Of over their document generator with their
-// Syntax); Apply
-// edits a document already drawn. A Syntax tells the edits about the
-// format: its delimiters, closing delimiters, quote kinds, escapes, whether
-// indentation is significant. JSON, XML and GoSource are the syntaxes of
+// Syntax); Apply edits a document already drawn. A Syntax tells the edits
+// about the format: its delimiters, closing delimiters, quote kinds,
+// escapes, whether indentation is significant. JSON, XML and GoSource are the syntaxes of
 // the gojson, goxml and gosrc packages' output.
 //
 // # Draws
