@@ -102,7 +102,7 @@ func TestCacheSameOverlay(t *testing.T) {
 		name string
 		opts Options
 	}{
-		{"fixture", Options{Patterns: []string{"./..."}, Dir: fixture}},
+		{"fixture", Options{Patterns: []string{"./..."}, Dir: fixture, NoCmp: true}}, // its native target would add comparison probes
 		{"fixture-cmp-tag", Options{Patterns: []string{"./..."}, Dir: fixture, Cmp: true, Tags: "fixturetag"}},
 		{"modcache-std", Options{Patterns: []string{"."}, Dir: third, Cover: []string{"strconv"}, Cmp: true}},
 	} {
