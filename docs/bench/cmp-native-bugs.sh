@@ -13,8 +13,9 @@
 #        -runs CAP, run in the bug's directory (its seeds)
 #
 # Each run appends "LABEL BUG SEED EXECS" to OUT/results.tsv: EXECS is the
-# worker's execution at which the first failure IsBug accepts was found
-# (the report's "found by: worker 0, in its execution N"), or "miss". The
+# execution at which the first failure IsBug accepts was found (the
+# report's "found at execution: N", exact with one worker and counting the
+# executions of a worker restarted after a crash), or "miss". The
 # run is stopped as soon as such a failure is saved. Runs already in the
 # file are skipped, so an interrupted loop resumes.
 set -u
@@ -40,7 +41,7 @@ verdict() {
 	[ -s "$list" ] || { rm -f "$list"; return; }
 	for s in $(cd "$BUGS/$bug" && GFZBENCH_ORACLE=$list "$OUT/bin/$bug.oracle" -test.run '^TestGfzBenchOracle$' |
 		awk -F'\t' '$1 == "gfzbench-verdict" && $2 == "bug" { print $3 }'); do
-		e=$(sed -n 's/^found by: worker [0-9]*, in its execution \([0-9]*\).*/\1/p' "${s%.stack}")
+		e=$(sed -n 's/^found at execution: \([0-9]*\).*/\1/p' "${s%.stack}")
 		if [ -n "$e" ] && { [ -z "$best" ] || [ "$e" -lt "$best" ]; }; then best=$e; fi
 	done
 	rm -f "$list"
