@@ -108,7 +108,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.schedLog, "schedlog", "", "write the schedule to `FILE` as JSON (every process: target, start, end, worker processes, CPU time, what it found), rewritten as the run goes")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
-	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+" (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp)")
+	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+", or none (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp; default: the binaries' own, cmp for native targets)")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
@@ -200,6 +200,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	if len(fb) > 0 {
 		o.run = append(o.run, "-feedback", strings.Join(fb, ","))
+	} else if strings.TrimSpace(feedback) == "none" {
+		o.run = append(o.run, "-feedback", "none") // not even native targets' default
 	}
 	if dur.D > 0 && !o.ci.on && rounds {
 		o.run = append(o.run, "-time", dur.String())
