@@ -224,6 +224,41 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	return o, -1
 }
 
+// buildAll builds the fuzz binaries of gfz-run without -ci: into -o (default
+// <workdir>/bin), named after their packages. It returns the absolute work
+// directory base, the build's result and error, and an exit status to end
+// with (-1: go on, with the binaries that built when buildErr is not nil).
+func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase string, res *build.Result, buildErr error, code int) {
+	workBase, err := filepath.Abs(o.workdir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
+		return "", nil, nil, 2
+	}
+	outDir := o.keep
+	if outDir == "" {
+		outDir = filepath.Join(workBase, "bin")
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
+		return "", nil, nil, 1
+	}
+	// A directory output makes build name each binary after its package.
+	o.build.Output = outDir + string(filepath.Separator)
+	o.build.Stdout, o.build.Stderr = stderr, stderr
+	res, buildErr = build.Build(ctx, o.build)
+	if buildErr != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
+		if errors.Is(buildErr, build.ErrNoModule) {
+			return "", nil, buildErr, 2
+		}
+		if res == nil || len(res.Binaries) == 0 {
+			return "", nil, buildErr, 1
+		}
+		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
+	}
+	return workBase, res, buildErr, -1
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	o, code := parse(args, stderr)
 	if o == nil {
@@ -236,32 +271,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if o.schedule != scheduleRounds {
 		return runShared(ctx, o, stdout, stderr)
 	}
-	workBase, err := filepath.Abs(o.workdir)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
-		return 2
-	}
-	outDir := o.keep
-	if outDir == "" {
-		outDir = filepath.Join(workBase, "bin")
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
-		return 1
-	}
-	// A directory output makes build name each binary after its package.
-	o.build.Output = outDir + string(filepath.Separator)
-	o.build.Stdout, o.build.Stderr = stderr, stderr
-	res, buildErr := build.Build(ctx, o.build)
-	if buildErr != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
-		if errors.Is(buildErr, build.ErrNoModule) {
-			return 2
-		}
-		if res == nil || len(res.Binaries) == 0 {
-			return 1
-		}
-		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
+	workBase, res, buildErr, code := buildAll(ctx, o, stderr)
+	if code >= 0 {
+		return code
 	}
 	names, total := countTargets(res.Binaries)
 	ran, failed := 0, 0

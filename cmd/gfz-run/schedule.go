@@ -15,7 +15,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -30,7 +29,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/cmd/internal/sched"
 	"github.com/gfz-dev/gfz/internal/report"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -958,31 +956,9 @@ func fmtCPU(s float64) string {
 // runShared is gfz-run without -ci on a shared budget (-schedule adaptive
 // or equal): build, run the schedule, print the summary.
 func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
-	workBase, err := filepath.Abs(o.workdir)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
-		return 2
-	}
-	outDir := o.keep
-	if outDir == "" {
-		outDir = filepath.Join(workBase, "bin")
-	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
-		return 1
-	}
-	o.build.Output = outDir + string(filepath.Separator)
-	o.build.Stdout, o.build.Stderr = stderr, stderr
-	res, buildErr := build.Build(ctx, o.build)
-	if buildErr != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
-		if errors.Is(buildErr, build.ErrNoModule) {
-			return 2
-		}
-		if res == nil || len(res.Binaries) == 0 {
-			return 1
-		}
-		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
+	workBase, res, buildErr, code := buildAll(ctx, o, stderr)
+	if code >= 0 {
+		return code
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
