@@ -210,3 +210,21 @@ func ExampleRegistered() {
 	fmt.Println()
 	// Output: json go xml html toml yaml csv url markdown
 }
+
+// BenchmarkDraw: the cost of one document of each format, drawn from a
+// fresh seed as the format mix draws them.
+func BenchmarkDraw(b *testing.B) {
+	for _, f := range formatreg.Registered() {
+		b.Run(f.Name, func(b *testing.B) {
+			src := param.New(nil, 0)
+			src.SetRecording(false)
+			size := 0
+			for i := 0; i < b.N; i++ {
+				src.Reset(nil, uint64(i))
+				doc, _ := formatreg.Generate(f, src)
+				size += len(doc)
+			}
+			b.ReportMetric(float64(size)/float64(b.N), "bytes/doc")
+		})
+	}
+}
