@@ -209,6 +209,10 @@ func (s *argsTurns) next(dst []byte) []byte {
 		if s.sinceGen++; s.sinceGen >= argsGenEvery {
 			s.sinceGen = 0
 			if c, ok := s.gen.GenerateArgs(s.rand, dst, s.data[s.qi], s.env.maxSize()); ok {
+				// The generator ran standard-library code, which may
+				// be instrumented (-cover of std packages): its hits
+				// must not count as the child's.
+				gfzrt.Reset()
 				return c
 			}
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // genArgs is a fakeArgs that also generates: a generated child is "gen"
@@ -16,6 +18,7 @@ func (g *genArgs) Generates() bool { return g.on }
 
 func (g *genArgs) GenerateArgs(rand func() uint64, dst, parent []byte, _ int) ([]byte, bool) {
 	rand()
+	hit(7) // as instrumented standard-library code called by a generator would
 	return append(append(dst[:0], "gen:"...), parent...), true
 }
 
@@ -30,7 +33,8 @@ func (e mutEnv) argMutation() ArgMutation { return e }
 func (e mutEnv) NewArgMutator([][]byte) any { return e.mut }
 
 // TestArgsMix: with a format generator every argsGenEvery-th child is
-// generated from the current parent, the others are mutated; a
+// generated from the current parent (the probe map cleared after the
+// generator ran), the others are mutated; a
 // generated child that is saved is queued, trimmed and mutated like any
 // input. A mutator whose Generates is false makes the run of a mutator
 // without generation.
@@ -41,11 +45,15 @@ func TestArgsMix(t *testing.T) {
 	if s.gen == nil {
 		t.Fatal("args did not take the mutator's generator")
 	}
+	defer gfzrt.Reset()
 	var kinds []string
 	for range 3 * argsGenEvery {
 		c := string(s.next(nil))
 		switch c {
 		case "gen:seed":
+			if gfzrt.Map[7] != 0 {
+				t.Error("the generator's probe hits are left in the map for the child's execution")
+			}
 			kinds = append(kinds, "g")
 		case "seedx":
 			kinds = append(kinds, "m")
