@@ -88,6 +88,9 @@ type nativeTarget struct {
 	// which each execution's T shares so that t.Run and t.Deadline work;
 	// nil if this Go release lacks the fields gfz needs.
 	tstate unsafe.Pointer
+	// mix is the format generator the engine mixes children from (nil:
+	// none), set by MixFormat (native_format.go) before the run.
+	mix *native.Mix
 }
 
 // CollectSeeds implements driver.SeedCollector: it calls f.Fuzz with a
@@ -114,7 +117,7 @@ func (tg *nativeTarget) CollectSeeds(f *testing.F) ([][]byte, error) {
 	return seeds, err
 }
 
-func (tg *nativeTarget) Codec() workdir.Codec { return native.Codec{Types: tg.types} }
+func (tg *nativeTarget) Codec() workdir.Codec { return native.Codec{Types: tg.types, Mix: tg.mix} }
 
 func (tg *nativeTarget) Executor() engine.Executor { return newNativeExec(tg) }
 

@@ -75,7 +75,7 @@ func (e *nativeExec) SetBriefRepeats(on bool) {
 
 // Codec implements engine.CodecExecutor: inputs are written as native
 // corpus files of the target's types.
-func (e *nativeExec) Codec() workdir.Codec { return native.Codec{Types: e.tg.types} }
+func (e *nativeExec) Codec() workdir.Codec { return native.Codec{Types: e.tg.types, Mix: e.tg.mix} }
 
 // Exec implements engine.Executor.
 func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {

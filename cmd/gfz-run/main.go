@@ -48,6 +48,7 @@ import (
 	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	gfzengine "github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/formatreg"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -97,6 +98,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		workers   int
 		rssLimit  int
 		feedback  string
+		format    string
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
@@ -109,6 +111,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
 	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+", or none (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp; default: the binaries' own, cmp for native targets)")
+	fs.StringVar(&format, "format", "auto", "native targets: the format generator whose near misses are mixed into the run (the fuzz binaries' -format: auto, none or one of "+strings.Join(formatreg.Names, ", ")+"); passed only when given")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
@@ -144,6 +147,10 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	}
 	if slices.Contains(fb, "cmp") {
 		o.build.Cmp = true // comparison probes
+	}
+	if format != "auto" && format != "none" && !formatreg.Known(format) {
+		fmt.Fprintf(stderr, "gfz-run: -format %q: want auto, none or one of %s\n", format, strings.Join(formatreg.Names, ", "))
+		return nil, 2
 	}
 	if runs < 0 || workers < 0 || rssLimit < 0 {
 		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
@@ -193,6 +200,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 			o.run = append(o.run, "-shrinktime", *shrinkTime)
 		case "shrinkruns":
 			o.run = append(o.run, "-shrinkruns", *shrinkRuns)
+		case "format":
+			o.run = append(o.run, "-format", format)
 		}
 	})
 	if workers > 0 && !o.ci.on && rounds {

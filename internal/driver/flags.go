@@ -16,6 +16,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/formatreg"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -112,6 +113,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.IntVar(&cfg.run.StackLimitMB, "stack_limit_mb", defaultStackLimitMB, "limit every goroutine's stack in the processes that run the target to this many MiB, so that an endless recursion is a stack overflow within milliseconds (0: Go's default, 1 GB)")
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
+	fs.StringVar(&cfg.format, "format", FormatAuto, "native targets: mix in children from the near-miss generator of `FORMAT` (auto: the format of the seeds, if most look like one; none: off; or one of "+strings.Join(formatreg.Names, ", ")+")")
 	seedgenFlag := cliflag.Duration{}
 	fs.Var(&seedgenFlag, "seedgen", "before fuzzing, generate seeds for `D` (a duration, counted in -time) with -seedgen-engine, keep the ones -seedgen-filter picks, and start -engine from them (off by default)")
 	fs.Int64Var(&cfg.seedgen.runs, "seedgen-runs", 0, "like -seedgen, but for this many executions (counted in -runs, split among the workers); for reproducible runs")
@@ -188,6 +190,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		return nil, ExitUsage
 	}
 	if cfg.regress, err = regress.regressDir(vals.Get("dir")); err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
+		return nil, ExitUsage
+	}
+	if err := checkFormat(cfg.format); err != nil {
 		fmt.Fprintf(stderr, "gfz: %v\n", err)
 		return nil, ExitUsage
 	}

@@ -289,6 +289,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		}
 		seeds = append(seeds, more...)
 	}
+	c.mixFormat(t, seeds)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ecfg := c.run

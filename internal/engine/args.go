@@ -38,6 +38,21 @@ type ArgMutator interface {
 	TrimArgs(data []byte, budget int) any
 }
 
+// ArgGenerator is implemented by an ArgMutator that can also make
+// children whose []byte or string argument is a document of a format
+// generator (native.Mutator with a native.Mix: the format of a native
+// target's seeds, see docs/ENGINE.md, "Native targets: children from a
+// format generator").
+type ArgGenerator interface {
+	// Generates reports whether GenerateArgs makes children.
+	Generates() bool
+	// GenerateArgs writes into dst (reusing its storage) parent with
+	// the generator's argument replaced by a new document, drawn from a
+	// source seeded by one call of rand, the child at most maxSize
+	// bytes long; ok is false when it made none.
+	GenerateArgs(rand func() uint64, dst, parent []byte, maxSize int) (child []byte, ok bool)
+}
+
 // ArgTrimmer proposes smaller versions of one input, one at a time.
 type ArgTrimmer interface {
 	// Next returns the next candidate (valid until the next call); ok is
@@ -69,6 +84,9 @@ const (
 	argsMaxEdits = 5
 	// argsTrimBudget bounds the trimming candidates of one input.
 	argsTrimBudget = 256
+	// argsGenEvery: with a format generator (ArgGenerator), one child in
+	// argsGenEvery is generated.
+	argsGenEvery = 8
 )
 
 // argsTurns is the strategy of args. Queued inputs are visited round
@@ -82,6 +100,10 @@ type argsTurns struct {
 	env  strategyEnv
 	mut  ArgMutator
 	rand func() uint64
+	// gen makes the generated children (nil without a format
+	// generator); sinceGen counts the children made since the last one.
+	gen      ArgGenerator
+	sinceGen int
 
 	data    [][]byte // per queue entry: its children's parent
 	fresh   []int    // queue entries saved by the loop, waiting for their first turn
@@ -111,6 +133,9 @@ func newArgsTurns(env strategyEnv) *argsTurns {
 	}
 	if s.mut == nil {
 		s.mut = rawArgs{r}
+	}
+	if g, ok := s.mut.(ArgGenerator); ok && g.Generates() {
+		s.gen = g
 	}
 	return s
 }
@@ -177,6 +202,21 @@ func (s *argsTurns) next(dst []byte) []byte {
 		s.qi, s.left = s.rr, argsTurn
 	}
 	s.left--
+	if s.gen != nil {
+		// A generated child replaces every argsGenEvery-th mutated one
+		// (no random draw decides it: without a generator the run is
+		// the same as before).
+		if s.sinceGen++; s.sinceGen >= argsGenEvery {
+			s.sinceGen = 0
+			if c, ok := s.gen.GenerateArgs(s.rand, dst, s.data[s.qi], s.env.maxSize()); ok {
+				// The generator ran standard-library code, which may
+				// be instrumented (-cover of std packages): its hits
+				// must not count as the child's.
+				gfzrt.Reset()
+				return c
+			}
+		}
+	}
 	if c, ok := s.env.domainChild(dst, s.data[s.qi]); ok {
 		return c // a mutating domain's child (cmp's operand tokens)
 	}

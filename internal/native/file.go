@@ -267,8 +267,13 @@ func parseTyped(name string, lit ast.Expr) (Arg, error) {
 }
 
 // Codec converts parameter sequences of a native target with argument
-// types Types to and from native corpus files (workdir.Codec).
-type Codec struct{ Types Types }
+// types Types to and from native corpus files (workdir.Codec). Mix, when
+// not nil, is the format generator whose documents the target's mutator
+// mixes in (mix.go); the files do not depend on it.
+type Codec struct {
+	Types Types
+	Mix   *Mix
+}
 
 // EncodeFile returns the native corpus file of the arguments params
 // decodes to.

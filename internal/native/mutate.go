@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // Mutation of a native target's inputs argument by argument (the engine
@@ -39,6 +41,8 @@ type Mutator struct {
 	mine   []bool   // per argument: its contents are in owned (this child's copy)
 	other  []Arg
 	next   func() uint64
+	mix    *Mix          // SetMix
+	src    *param.Source // the mix's source, reused
 }
 
 // NewMutator returns a mutator of ts's inputs drawing tokens from dict
@@ -70,7 +74,11 @@ func NewMutator(ts Types, dict [][]byte) *Mutator {
 
 // NewArgMutator implements engine.ArgMutation: the codec's mutator, as an
 // engine.ArgMutator.
-func (c Codec) NewArgMutator(dict [][]byte) any { return NewMutator(c.Types, dict) }
+func (c Codec) NewArgMutator(dict [][]byte) any {
+	m := NewMutator(c.Types, dict)
+	m.SetMix(c.Mix)
+	return m
+}
 
 // decodeInto decodes data into args as Decode does, without a
 // param.Source: fixed-size arguments read past the end of data get zero

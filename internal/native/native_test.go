@@ -83,7 +83,7 @@ func TestRoundTripEveryKind(t *testing.T) {
 				t.Errorf("%s: arg %d from file is %#v, want %#v", ts, i, parsed[i].Value(), v)
 			}
 		}
-		data2, err := Codec{ts}.DecodeFile(Codec{ts}.EncodeFile(data))
+		data2, err := Codec{Types: ts}.DecodeFile(Codec{Types: ts}.EncodeFile(data))
 		if err != nil || string(data2) != string(data) {
 			t.Errorf("%s: codec round trip %q -> %q (%v)", ts, data, data2, err)
 		}
@@ -178,7 +178,7 @@ func TestParseTypes(t *testing.T) {
 // did (short inputs get the PRNG bytes of their fixed-size arguments; the
 // variable-length ones are not lengthened).
 func TestExtendInput(t *testing.T) {
-	c := Codec{Types{String, Int8, Uint32}}
+	c := Codec{Types: Types{String, Int8, Uint32}}
 	for _, in := range []string{"", "ab", "abcdefgh"} {
 		src := param.New([]byte(in), 99)
 		src.SetRecording(false)

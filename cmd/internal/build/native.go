@@ -26,12 +26,18 @@ type NativeTarget struct {
 // gfz.
 const nativeImport = "_gfznative"
 
+// FormatsPath is the package that registers the format generators a
+// native target's run mixes children from (the fuzz binary's -format): a
+// rewritten file imports it blank, beside package gfz.
+const FormatsPath = GfzPath + "/generators/formats"
+
 // NativeTargets finds the native fuzz targets of a _test.go source and
 // returns them with the file rewritten for the build overlay (nil when it
 // has none): every call p.Fuzz(fn), p being a parameter of type *testing.F
 // of the enclosing function, becomes _gfznative.FuzzNative(p, fn), and
-// package gfz is imported as _gfznative on the package clause's line. No
-// line moves, so positions in stacks and messages are the user's.
+// package gfz is imported as _gfznative on the package clause's line, with
+// a blank import of FormatsPath (the format generators) beside it. No line
+// moves, so positions in stacks and messages are the user's.
 //
 // A target's argument types are read from fn: a function literal or a
 // top-level function of the file. An argument of a type native fuzzing
@@ -178,7 +184,7 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 	// Import gfz on the package clause's line, then apply the call edits
 	// from the end.
 	pkgEnd := fset.Position(f.Name.End()).Offset
-	edits = append(edits, edit{pkgEnd, pkgEnd, "; import " + nativeImport + " " + `"` + GfzPath + `"`})
+	edits = append(edits, edit{pkgEnd, pkgEnd, "; import " + nativeImport + " " + `"` + GfzPath + `"` + `; import _ "` + FormatsPath + `"`})
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
 	out := append([]byte(nil), src...)
 	for _, e := range edits {

@@ -63,7 +63,7 @@ func TestNativeTargetsRewrite(t *testing.T) {
 		t.Errorf("the rewrite moved lines:\n%s", src)
 	}
 	for _, want := range []string{
-		`package p; import _gfznative "github.com/gfz-dev/gfz"` + "\n",
+		`package p; import _gfznative "github.com/gfz-dev/gfz"; import _ "github.com/gfz-dev/gfz/generators/formats"` + "\n",
 		"\t_gfznative.FuzzNative(f, func(t *testing.T, s string, n int) {\n",
 		"\t_gfznative.FuzzNative(ff, check)\n",
 		"func helper(f *testing.F) { _gfznative.FuzzNative(f, func(t *testing.T, v bool) {}) }",

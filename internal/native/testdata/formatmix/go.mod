@@ -1,0 +1,3 @@
+module example.com/formatmix
+
+go 1.22
