@@ -223,6 +223,9 @@ func (s *supervisor) printFinal() {
 	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.Root))) {
 		s.printf("gfz: %s\n", line)
 	}
+	if note := stabilityNote(sum.Stability, len(s.slots)); note != "" {
+		s.printf("gfz: %s\n", note)
+	}
 	s.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(sum.NewFailures, s.known), s.wd.Root)
 	for _, p := range sum.FailureFiles {
 		s.printf("gfz:\tfailure: %s\n", p)
@@ -239,4 +242,20 @@ func (s *supervisor) printFinal() {
 		// Each was printed when it happened.
 		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", signature.Plural(n, "error"))
 	}
+}
+
+// stabilityNote explains, for a run of one worker (the reproducible
+// setting), what a stability below 100% means for reproducibility: the
+// engine is deterministic, but a target whose coverage differs between
+// two executions of the same input (a branch on a heap address, map
+// iteration order, goroutine scheduling) feeds it different coverage, so
+// the same seed can lead to a different run. Empty when there is nothing
+// to say.
+func stabilityNote(stability float64, workers int) string {
+	if workers != 1 || stability >= 100 {
+		return ""
+	}
+	return fmt.Sprintf("note: stability %.1f%%: the target's coverage differed between executions of the same input "+
+		"(a branch on map iteration order, a heap address or goroutine scheduling), so a run with the same -seed and -runs "+
+		"can differ from this one", stability)
 }
