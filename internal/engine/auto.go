@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // The engine "auto": one loop that chooses, for every child, how to make
@@ -107,12 +109,12 @@ type autoTurns struct {
 	picks  []int32 // fast: s(i) by queue index
 	rare   rareParents
 
-	// Per parent (recomputed when the parent changes or the queue grows).
-	availP   uint64 // operator arms P can use, bar the per-child ones
-	availAt  int    // queue length when computed
-	availFor *entry
-	choices  []int32
-	fairEdge int
+	// What each queued input offers as a parent (autoInfo), and the
+	// current parent's choices (for ei; made when first needed).
+	info       map[*entry]*autoInfo
+	choices    []int32
+	choicesFor *entry
+	fairEdge   int
 
 	// The arms' machinery.
 	bd *bedivTurns // struct/value (and, through bd.ei, ei's typed mutation and guide)
@@ -133,7 +135,7 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		env: env, ops: newBandit(armNames...), sched: newBandit(schedNames...),
 		rare: rareParents{env: env}, qi: -1,
 		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
-		skipped: make([]int64, numArms),
+		skipped: make([]int64, numArms), info: map[*entry]*autoInfo{},
 	}
 	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
 	return s
@@ -182,14 +184,22 @@ func (s *autoTurns) nextGuide() *childGuide {
 	s.arm = s.ops.choose(r, s.available(p))
 	s.pending = true
 	switch s.arm {
-	case armEI:
-		s.bd.ei.mutate(p, s.choices)
 	case armStruct, armValue:
 		t := mutStructure
 		if s.arm == armValue {
 			t = mutValue
 		}
-		s.bd.ei.mutate(p, s.bd.cand[t])
+		if s.bd.splitChoices(p); len(s.bd.cand[t]) > 0 {
+			s.bd.ei.mutate(p, s.bd.cand[t])
+			break
+		}
+		s.arm = armEI // P has no choice of that kind: an ei child, credited to ei
+		fallthrough
+	case armEI:
+		if s.choicesFor != p {
+			s.choices, s.choicesFor = choicesOf(p.rec, s.choices), p
+		}
+		s.bd.ei.mutate(p, s.choices)
 	default:
 		return nil
 	}
@@ -305,41 +315,53 @@ func (s *autoTurns) startTurn() {
 	s.parent = q[s.qi]
 }
 
+// autoInfo is what a queued input offers as a parent: the operator arms
+// that need something of it (a record with choices: ei, struct, value;
+// application points: zeugma; a rare edge: fairfuzz). It is computed when
+// the input is first a parent, and again when the queue has grown (new
+// donors) or, for the rare edge, after autoRareEvery more executions.
+type autoInfo struct {
+	at       int    // queue length when computed
+	avail    uint64 // armEI, armStruct, armValue, armZeugma
+	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
+	rare     bool
+	fairEdge int
+}
+
+const autoRareEvery = 1024
+
 // available returns the operator arms that can make a child of p.
 func (s *autoTurns) available(p *entry) uint64 {
-	q := s.env.queue()
-	if p != s.availFor || len(q) != s.availAt {
-		s.availFor, s.availAt = p, len(q)
-		s.availP = 1<<armZest | 1<<armBytes | 1<<armRandom
-		if len(s.env.dictionary()) > 0 {
-			s.availP |= 1 << armDict
-		}
+	in := s.info[p]
+	if in == nil {
+		in = &autoInfo{at: -1, rareAt: -1}
+		s.info[p] = in
+	}
+	if q := len(s.env.queue()); in.at != q {
+		in.at, in.avail = q, 0
 		if p.rec != nil && len(p.data) > 0 {
-			s.choices = choicesOf(p.rec, s.choices)
-			if len(s.choices) > 0 && s.bd.ei.guided() {
-				s.availP |= 1 << armEI
+			if hasChoice(p.rec) && s.bd.ei.guided() {
+				in.avail |= 1<<armEI | 1<<armStruct | 1<<armValue
 			}
 			s.zg.indexNew()
 			if len(s.zg.pointsOf(p)) > 0 {
-				s.availP |= 1 << armZeugma
-			}
-		}
-		if h := s.env.hits(); h != nil {
-			if e, ok := h.rareTarget(p); ok {
-				s.availP |= 1 << armFair
-				s.fairEdge = e
+				in.avail |= 1 << armZeugma
 			}
 		}
 	}
-	a := s.availP
-	if a&(1<<armEI) != 0 {
-		s.bd.splitChoices(p) // cheap unless p or the labels changed
-		if len(s.bd.cand[mutStructure]) > 0 {
-			a |= 1 << armStruct
+	a := in.avail | 1<<armZest | 1<<armBytes | 1<<armRandom
+	if h := s.env.hits(); h != nil {
+		if in.rareAt < 0 || h.seen-in.rareAt >= autoRareEvery {
+			in.rareAt = h.seen
+			in.fairEdge, in.rare = h.rareTarget(p)
 		}
-		if len(s.bd.cand[mutValue]) > 0 {
-			a |= 1 << armValue
+		if in.rare {
+			a |= 1 << armFair
+			s.fairEdge = in.fairEdge
 		}
+	}
+	if len(s.env.dictionary()) > 0 {
+		a |= 1 << armDict
 	}
 	if len(p.data) > 0 && s.env.tokens() > 0 {
 		a |= 1 << armCmp
@@ -348,6 +370,16 @@ func (s *autoTurns) available(p *entry) uint64 {
 		return 1 << armZest
 	}
 	return a & s.opsMask
+}
+
+// hasChoice reports whether rec has a draw that consumed bytes.
+func hasChoice(rec *param.Record) bool {
+	for i := range rec.Draws {
+		if rec.Draws[i].Width > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *autoTurns) lastParent() *entry {

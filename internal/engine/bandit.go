@@ -45,9 +45,9 @@ import (
 const (
 	banditGamma    = 0.95 // discount per reward event
 	banditExplore  = 0.05 // share of uniform decisions
-	banditDraws    = 64   // Monte Carlo rounds per probability estimate
+	banditDraws    = 32   // Monte Carlo rounds per probability estimate
 	banditEpoch    = 1024 // decisions between estimates
-	banditMinEpoch = 32   // ... after a reward event
+	banditMinEpoch = 128  // ... after a reward event
 )
 
 // bandit is one set of arms.
@@ -66,9 +66,6 @@ type bandit struct {
 	finds  []int64   // executions with a reward
 	reward []float64 // sum of rewards
 	wins   []int     // scratch: Monte Carlo wins
-	// gauss holds a spare normal variate (Box-Muller makes two).
-	gauss    float64
-	hasGauss bool
 }
 
 func newBandit(names ...string) *bandit {
@@ -220,17 +217,32 @@ func (b *bandit) sampleGamma(r *prng, a float64) float64 {
 	}
 }
 
-// normal draws a standard normal variate (Box-Muller).
+// normal draws a standard normal variate by inverting its CDF with a
+// table (normalQuantiles) and linear interpolation: a few nanoseconds,
+// where Box-Muller's logarithm, square root and sine made an estimate
+// cost about a third of a millisecond (a cheap target's 500 executions).
+// Its tails stop at about 3.7 standard deviations, which is enough to rank
+// posteriors.
 func (b *bandit) normal(r *prng) float64 {
-	if b.hasGauss {
-		b.hasGauss = false
-		return b.gauss
-	}
-	u1, u2 := unit(r), unit(r)
-	m := math.Sqrt(-2 * math.Log(u1))
-	b.gauss, b.hasGauss = m*math.Sin(2*math.Pi*u2), true
-	return m * math.Cos(2*math.Pi*u2)
+	x := r.next()
+	i := x >> (64 - normalBits)
+	frac := float64(x>>(64-normalBits-20)&(1<<20-1)) / (1 << 20)
+	lo := normalQuantiles[i]
+	return lo + (normalQuantiles[i+1]-lo)*frac
 }
+
+// normalQuantiles[i] is the standard normal quantile of (i+0.5)/2^normalBits
+// (one more entry, equal to the last, for the interpolation).
+const normalBits = 12
+
+var normalQuantiles = func() (t [1<<normalBits + 1]float64) {
+	n := float64(1 << normalBits)
+	for i := range 1 << normalBits {
+		t[i] = math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/n-1)
+	}
+	t[1<<normalBits] = t[1<<normalBits-1]
+	return t
+}()
 
 // unit is a uniform float64 in (0, 1].
 func unit(r *prng) float64 { return float64(r.next()>>11+1) / (1 << 53) }

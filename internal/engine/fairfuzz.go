@@ -347,19 +347,30 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 
 // place draws a position whose mask w allows category c, uniformly among
 // them, and returns it with the run length from it: n clipped to the
-// allowed positions that follow (0: no position allows c).
+// allowed positions that follow (0: no position allows c). It tries a few
+// uniform positions first (rejection sampling: still uniform among the
+// allowed ones), then lists them.
 func (fm *fairMasks) place(r *prng, w []uint8, c uint8, n int) (int, int) {
-	ok := fm.okBuf[:0]
-	for i, b := range w {
-		if b&c != 0 {
-			ok = append(ok, int32(i))
+	at := -1
+	for range 8 {
+		if i := r.below(len(w)); w[i]&c != 0 {
+			at = i
+			break
 		}
 	}
-	fm.okBuf = ok
-	if len(ok) == 0 {
-		return 0, 0
+	if at < 0 {
+		ok := fm.okBuf[:0]
+		for i, b := range w {
+			if b&c != 0 {
+				ok = append(ok, int32(i))
+			}
+		}
+		fm.okBuf = ok
+		if len(ok) == 0 {
+			return 0, 0
+		}
+		at = int(ok[r.below(len(ok))])
 	}
-	at := int(ok[r.below(len(ok))])
 	k := 0
 	for k < n && at+k < len(w) && w[at+k]&c != 0 {
 		k++
