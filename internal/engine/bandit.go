@@ -33,8 +33,11 @@ import (
 // is each arm with the probability that it is the best. Sampling K Beta
 // variables for every child would cost more than a cheap target's
 // execution, so the probabilities are estimated by banditDraws Monte
-// Carlo rounds and reused for banditEpoch decisions (sooner after a reward
-// event: every banditMinEpoch decisions while finds come fast). A
+// Carlo rounds and reused until banditEpoch more executions have been
+// credited (banditMinEpoch after a reward event, while finds come fast):
+// counted in executions, not decisions, so that a bandit deciding once per
+// parent's turn (hundreds of executions) re-estimates as often as one
+// deciding for every child. A
 // decision is then one weighted pick among the arms available for the
 // child (restricted to them and renormalised). With probability
 // banditExplore the pick is uniform among the available arms instead: no
@@ -57,7 +60,7 @@ type bandit struct {
 	explore float64   // banditExplore (tests change it)
 	s, f    []float64 // discounted rewards and failures (the posterior is Beta(1+s, 1/m+f))
 	p       []float64 // the probability of each arm being the best, last estimate
-	since   int       // decisions since that estimate
+	since   int       // executions credited since that estimate
 	event   bool      // a reward since then
 
 	// Totals for stats and the report (not discounted).
@@ -93,7 +96,6 @@ func (b *bandit) choose(r *prng, avail uint64) int {
 	if b.since >= banditEpoch || (b.event && b.since >= banditMinEpoch) {
 		b.estimate(r)
 	}
-	b.since++
 	x := r.next()
 	var arm int
 	if float64(x>>11)/(1<<53) < b.explore {
@@ -153,6 +155,7 @@ func (b *bandit) estimate(r *prng) {
 // weight 1).
 func (b *bandit) credit(arm int, r float64) {
 	b.execs[arm]++
+	b.since++
 	if r <= 0 {
 		b.f[arm]++
 		return
