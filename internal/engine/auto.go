@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -83,6 +84,12 @@ var schedNames = []string{"turns", "fast", "rare"}
 const (
 	fastTournament = 4
 	fastMaxEnergy  = childrenBaseline * childrenFavoredMul
+	// autoZeroCost is what a child skipped as a zero mutation costs its
+	// arms, in executions without a reward: no execution, but the
+	// mutation and the check (on a cheap target, a sizeable part of an
+	// execution's time; without a cost an arm making only zero mutations
+	// would look free).
+	autoZeroCost = 0.1
 )
 
 // autoArmsEnv restricts the arms of a run, for measurements: a list of
@@ -112,6 +119,8 @@ type autoTurns struct {
 	// What each queued input offers as a parent (autoInfo), and the
 	// current parent's choices (for ei; made when first needed).
 	info       map[*entry]*autoInfo
+	infoP      *entry // the parent of infoLast (a turn asks for one parent's again and again)
+	infoLast   *autoInfo
 	choices    []int32
 	choicesFor *entry
 	fairEdge   int
@@ -127,7 +136,6 @@ type autoTurns struct {
 	arm     int
 	pending bool
 	planned bool
-	skipped []int64 // per arm: children skipped as zero mutations
 }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
@@ -135,7 +143,7 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		env: env, ops: newBandit(armNames...), sched: newBandit(schedNames...),
 		rare: rareParents{env: env}, qi: -1,
 		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
-		skipped: make([]int64, numArms), info: map[*entry]*autoInfo{},
+		info: map[*entry]*autoInfo{},
 	}
 	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
 	return s
@@ -257,7 +265,8 @@ func (s *autoTurns) next(dst []byte) []byte {
 func (s *autoTurns) settle() {
 	if s.pending {
 		s.pending = false
-		s.skipped[s.arm]++
+		s.ops.charge(s.arm, autoZeroCost)
+		s.sched.charge(s.sch, autoZeroCost)
 	}
 	s.fm.settle()
 }
@@ -332,10 +341,13 @@ const autoRareEvery = 1024
 
 // available returns the operator arms that can make a child of p.
 func (s *autoTurns) available(p *entry) uint64 {
-	in := s.info[p]
-	if in == nil {
-		in = &autoInfo{at: -1, rareAt: -1}
-		s.info[p] = in
+	in := s.infoLast
+	if p != s.infoP {
+		if in = s.info[p]; in == nil {
+			in = &autoInfo{at: -1, rareAt: -1}
+			s.info[p] = in
+		}
+		s.infoP, s.infoLast = p, in
 	}
 	if q := len(s.env.queue()); in.at != q {
 		in.at, in.avail = q, 0
@@ -356,8 +368,10 @@ func (s *autoTurns) available(p *entry) uint64 {
 			in.fairEdge, in.rare = h.rareTarget(p)
 		}
 		if in.rare {
-			a |= 1 << armFair
-			s.fairEdge = in.fairEdge
+			if m := s.fm.masks[p]; m == nil || m.edge != in.fairEdge || !m.none {
+				a |= 1 << armFair
+				s.fairEdge = in.fairEdge
+			}
 		}
 	}
 	if len(s.env.dictionary()) > 0 {
@@ -438,6 +452,7 @@ func (s *autoTurns) stats(kv func(string, any)) {
 			kv("arm_"+n+"_chosen", b.chosen[i])
 			kv("arm_"+n+"_execs", b.execs[i])
 			kv("arm_"+n+"_finds", b.finds[i])
+			kv("arm_"+n+"_zero", b.zero[i])
 		}
 	}
 	kv("arm_fairfuzz_masks", s.fm.made)
@@ -468,7 +483,7 @@ func armsSummary(kvs []kvPair) []string {
 		}
 		var parts []string
 		for _, a := range arms {
-			parts = append(parts, fmt.Sprintf("%s %.1f%% (%d finds)", a.name, 100*float64(a.execs)/float64(total), a.finds))
+			parts = append(parts, fmt.Sprintf("%s %.1f%% (%s)", a.name, 100*float64(a.execs)/float64(total), signature.Plural(int(a.finds), "find")))
 		}
 		return strings.Join(parts, ", ")
 	}

@@ -49,8 +49,8 @@ const (
 	banditGamma    = 0.95 // discount per reward event
 	banditExplore  = 0.05 // share of uniform decisions
 	banditDraws    = 32   // Monte Carlo rounds per probability estimate
-	banditEpoch    = 1024 // decisions between estimates
-	banditMinEpoch = 128  // ... after a reward event
+	banditEpoch    = 4096 // executions credited between estimates
+	banditMinEpoch = 128  // ... after a reward event (while finds come fast)
 )
 
 // bandit is one set of arms.
@@ -67,8 +67,13 @@ type bandit struct {
 	chosen []int64   // decisions that picked the arm
 	execs  []int64   // executions credited to it
 	finds  []int64   // executions with a reward
+	zero   []int64   // decisions whose child was skipped (charge)
 	reward []float64 // sum of rewards
 	wins   []int     // scratch: Monte Carlo wins
+	// cum are the cumulative weights of the arms of cumFor (pick).
+	cum    []float64
+	cumFor uint64
+	cumOK  bool
 }
 
 func newBandit(names ...string) *bandit {
@@ -76,7 +81,7 @@ func newBandit(names ...string) *bandit {
 	b := &bandit{
 		names: names, gamma: banditGamma, explore: banditExplore,
 		s: make([]float64, k), f: make([]float64, k), p: make([]float64, k),
-		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k),
+		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
 	}
 	for i := range b.p {
@@ -109,31 +114,35 @@ func (b *bandit) choose(r *prng, avail uint64) int {
 
 // pick draws an available arm with probability proportional to its
 // estimated probability of being the best (uniformly if all of them are
-// estimated at zero).
+// estimated at zero). The cumulative weights of the last set of
+// available arms are kept until it or the estimate changes.
 func (b *bandit) pick(r *prng, avail uint64) int {
-	total := 0.0
-	for a := avail; a != 0; a &= a - 1 {
-		total += b.p[trailing(a)]
+	if avail != b.cumFor || !b.cumOK {
+		b.cumFor, b.cumOK = avail, true
+		b.cum = b.cum[:0]
+		total := 0.0
+		for a := avail; a != 0; a &= a - 1 {
+			total += b.p[trailing(a)]
+			b.cum = append(b.cum, total)
+		}
 	}
+	total := b.cum[len(b.cum)-1]
 	if total <= 0 {
 		return nthBit(avail, r.below(popcount(avail)))
 	}
 	u := float64(r.next()>>11) / (1 << 53) * total
-	last := 0
-	for a := avail; a != 0; a &= a - 1 {
-		i := trailing(a)
-		last = i
-		if u -= b.p[i]; u < 0 {
-			return i
+	for i, c := range b.cum {
+		if u < c {
+			return nthBit(avail, i)
 		}
 	}
-	return last // rounding
+	return nthBit(avail, len(b.cum)-1) // rounding
 }
 
 // estimate sets b.p by banditDraws rounds of Thompson sampling: the share
 // of rounds in which each arm's posterior sample was the largest.
 func (b *bandit) estimate(r *prng) {
-	b.since, b.event = 0, false
+	b.since, b.event, b.cumOK = 0, false, false
 	clear(b.wins)
 	prior := 1 / b.pooled()
 	for range banditDraws {
@@ -180,6 +189,13 @@ func (b *bandit) pooled() float64 {
 		f += b.f[i]
 	}
 	return (1 + s) / (2 + s + f)
+}
+
+// charge records a decision whose child was never executed (a zero
+// mutation the loop skipped) as cost failures without an execution.
+func (b *bandit) charge(arm int, cost float64) {
+	b.zero[arm]++
+	b.f[arm] += cost
 }
 
 // mean is the posterior mean of arm's reward per execution.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/bits"
+	"slices"
 
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
@@ -38,7 +39,11 @@ import (
 //     (6 in 10), insert 1-4 random bytes (2 in 10), delete 1-4 bytes (2 in
 //     10). The position is drawn uniformly among the positions whose mask
 //     allows the category; a run is clipped to the allowed positions that
-//     follow it; with no allowed position the operation is skipped. The
+//     follow it; with no allowed position the operation is skipped and
+//     another drawn (at most 4 draws per operation of the stack, so that
+//     a child is a zero mutation only when the mask allows almost
+//     nothing). A parent whose mask allows nothing at all (its rare edge
+//     needs every byte as it is) gets unmasked children. The
 //     mask follows the child's bytes through inserts (an inserted byte is
 //     not mutated again in the same child) and deletes. Positions past
 //     fairMaskMax allow everything (not measured).
@@ -169,6 +174,7 @@ type fairMask struct {
 	edge int
 	bits []uint8 // per position of the parent (at most fairMaskMax)
 	done bool
+	none bool // done, and no position allows anything: the edge needs every byte
 }
 
 // fairMasks computes and applies mutation masks. It makes the mask's
@@ -187,8 +193,9 @@ type fairMasks struct {
 	pos, cat int
 	out      bool
 
-	work  []uint8 // the mask following a child's bytes
-	okBuf []int32
+	work   []uint8    // the mask following a child's bytes
+	ok     [3][]int32 // the positions of work allowing each category (place)
+	listed bool       // ok is up to date
 
 	made, probes int64 // masks completed, mutants made
 }
@@ -273,6 +280,7 @@ func (fm *fairMasks) probed(hit bool) {
 
 func (fm *fairMasks) finish() {
 	fm.job.done = true
+	fm.job.none = len(fm.job.bits) > 0 && !slices.ContainsFunc(fm.job.bits, func(b uint8) bool { return b != 0 })
 	fm.job, fm.jobP = nil, nil
 	fm.made++
 }
@@ -291,8 +299,9 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 		}
 		w = append(w, b)
 	}
+	fm.listed = false
 	ops := 1 << r.below(4)
-	for range ops {
+	for done, tries := 0, 0; done < ops && tries < 4*ops; tries++ {
 		x := r.next()
 		kind := int(x % 10) // 0-5 overwrite, 6-7 insert, 8-9 delete
 		switch {
@@ -306,6 +315,7 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 				continue
 			}
 			r.fill(dst[at : at+k])
+			done++
 		case kind < 8:
 			n := 1 + int(x>>8&3)
 			if room := max - len(dst); n > room {
@@ -328,6 +338,8 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 			w = append(w, 0, 0, 0, 0)[:len(w)+k]
 			copy(w[at+k:], w[at:len(w)-k])
 			clear(w[at : at+k]) // inserted bytes: not mutated again in this child
+			fm.listed = false
+			done++
 		default:
 			if len(dst) < 2 {
 				continue
@@ -339,6 +351,8 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 			}
 			dst = append(dst[:at], dst[at+k:]...)
 			w = append(w[:at], w[at+k:]...)
+			fm.listed = false
+			done++
 		}
 	}
 	fm.work = w
@@ -347,30 +361,28 @@ func (fm *fairMasks) child(dst []byte, p *entry, m *fairMask) []byte {
 
 // place draws a position whose mask w allows category c, uniformly among
 // them, and returns it with the run length from it: n clipped to the
-// allowed positions that follow (0: no position allows c). It tries a few
-// uniform positions first (rejection sampling: still uniform among the
-// allowed ones), then lists them.
+// allowed positions that follow (0: no position allows c). The positions
+// allowing each category are listed once per child and listed again after
+// an insert or a delete (fm.listed false).
 func (fm *fairMasks) place(r *prng, w []uint8, c uint8, n int) (int, int) {
-	at := -1
-	for range 8 {
-		if i := r.below(len(w)); w[i]&c != 0 {
-			at = i
-			break
+	if !fm.listed {
+		fm.listed = true
+		for k := range fm.ok {
+			fm.ok[k] = fm.ok[k][:0]
 		}
-	}
-	if at < 0 {
-		ok := fm.okBuf[:0]
 		for i, b := range w {
-			if b&c != 0 {
-				ok = append(ok, int32(i))
+			for k := range fm.ok {
+				if b&(1<<k) != 0 {
+					fm.ok[k] = append(fm.ok[k], int32(i))
+				}
 			}
 		}
-		fm.okBuf = ok
-		if len(ok) == 0 {
-			return 0, 0
-		}
-		at = int(ok[r.below(len(ok))])
 	}
+	ok := fm.ok[bits.TrailingZeros8(c)]
+	if len(ok) == 0 {
+		return 0, 0
+	}
+	at := int(ok[r.below(len(ok))])
 	k := 0
 	for k < n && at+k < len(w) && w[at+k]&c != 0 {
 		k++
@@ -430,7 +442,11 @@ func (s *fairTurns) next(dst []byte) []byte {
 		}
 	}
 	s.left--
-	return s.masks.child(dst, s.parent, s.mask)
+	m := s.mask
+	if m != nil && m.none {
+		m = nil
+	}
+	return s.masks.child(dst, s.parent, m)
 }
 
 // turn starts the next parent's turn: a rare parent with its mask (being
