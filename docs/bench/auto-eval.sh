@@ -46,9 +46,9 @@ havoc-ltr havoc FuzzCheckLTR 300000 bug - -
 havoc-rtl havoc FuzzCheckRTL 300000 bug - -
 magic-cmp magic FuzzHandle 200000 bug -feedback=cmp -
 waypoint waypoint FuzzLock 300000 bug - -
-json json FuzzOrder 300000 cov - encoding/json/
-xml xml FuzzCatalog 300000 cov - encoding/xml/
-toml toml FuzzConfig 150000 cov - github.com/BurntSushi/toml/
+json json FuzzOrder 200000 cov - encoding/json/
+xml xml FuzzCatalog 200000 cov - encoding/xml/
+toml toml FuzzConfig 100000 cov - github.com/BurntSushi/toml/
 gotypes gotypes FuzzGoTypes 30000 cov - go/types/
 '
 want=${CASES:-}
