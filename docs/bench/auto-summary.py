@@ -75,23 +75,23 @@ def main():
         engs = [e for e in engines if (case, e) in runs]
         cov = runs[(case, engs[0])][0][2] is not None
         print(f"## {case}")
-        score = {}
-        vals = {}
+        score, vals, descs = {}, {}, {}
         for e in engs:
             rs = runs[(case, e)]
             if cov:
                 v = [r[2] for r in rs]
                 vals[e] = v
                 score[e] = -median(v)
-                desc = f"{median(v):g} ({min(v)}-{max(v)})"
+                descs[e] = f"{median(v):g} ({min(v)}-{max(v)})"
             else:
                 v = [r[1] if r[0] else r[3] + 1 for r in rs]
                 vals[e] = [-x for x in v]  # higher is better for A12
                 score[e] = median(v)
                 k = sum(r[0] for r in rs)
                 m = median(v)
-                desc = f"{k}/{len(rs)}, median " + (f"{m:,.0f}" if m <= rs[0][3] else "> budget")
-            line = f"  {e:10s} {desc}"
+                descs[e] = f"{k}/{len(rs)}, median " + (f"{m:,.0f}" if m <= rs[0][3] else "> budget")
+        for e in engs:
+            line = f"  {e:10s} {descs[e]}"
             if e != ref and (case, ref) in runs:
                 p, a12 = mann_whitney(vals[ref], vals[e])
                 line += f"   {ref} vs {e}: p = {p:.3f}, A12 = {a12:.2f}"
