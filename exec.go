@@ -12,6 +12,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -30,6 +31,9 @@ type executor struct {
 	fn  func(*T)
 	src *param.Source
 	t   *T
+	// dict: the last DescribeValues run drew from the fuzz binary's
+	// dictionary (DescribedDictionary).
+	dict bool
 }
 
 func newExecutor(fn func(*T), maxSize int) *executor {
@@ -109,12 +113,18 @@ func (e *executor) DescribeValues(params []byte, extSeed uint64, sig string) (st
 		e.t.repeats = repeats
 		e.src.SetRecording(recording)
 	}()
+	userdict.ResetConsulted()
 	res, fi := run(e.t, e.fn)
+	e.dict = userdict.Consulted()
 	if res != engine.Failure || fi.Signature != sig {
 		return "", false
 	}
 	return fi.Value, true
 }
+
+// DescribedDictionary implements engine.DictionaryReporter: whether the
+// last DescribeValues run drew from the fuzz binary's dictionary.
+func (e *executor) DescribedDictionary() bool { return e.dict }
 
 // run executes fn(t) and classifies the execution. t must be reset.
 func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {

@@ -67,9 +67,11 @@
 // input as a failure and restarts the worker.
 //
 // Flags: -list lists the targets; -time D and -runs N (total over all
-// workers) bound the run; -workdir DIR (default ./gfzwork/<FuzzTarget>)
-// holds corpus/, failures/, plot_data and stats and is resumed when it
-// exists; -seed N (default 1) seeds every random choice, and with -workers 1
+// workers) bound the run; -workdir DIR (default: one per package and target
+// in gfz's cache, $GFZCACHE or the user's cache directory, never in the
+// source tree) holds corpus/, failures/, plot_data and stats and is resumed
+// when it exists; -seed N (default 1, not negative) seeds every random
+// choice, and with -workers 1
 // the same seed, binary and -runs give the same run; -workers N (default
 // one per CPU); -engine zest|bytes|random|ei|...; -timeout D per input (default
 // auto, calibrated from measured execution times; 0: none; durations need

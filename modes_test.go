@@ -134,7 +134,12 @@ func TestModeFuzzBinary(t *testing.T) {
 		t.Fatalf("go test -c: %s", out)
 	}
 	work := t.TempDir() // the binary runs here, away from the package's testdata
-	gfz := func(env []string, args ...string) (string, int) { return run(t, work, env, bin, args...) }
+	// Default work directories go to gfz's cache: this test's.
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv(workdir.CacheEnv, cache)
+	gfz := func(env []string, args ...string) (string, int) {
+		return run(t, work, append([]string{workdir.CacheEnv + "=" + cache}, env...), bin, args...)
+	}
 
 	out, code := gfz(nil, "-list")
 	wantOutput(t, "-list", out, code, 0, "FuzzPass\nFuzzPanic\nFuzzFatal\nFuzzNoGfz\nFuzzGoPanic\n")
@@ -155,14 +160,21 @@ func TestModeFuzzBinary(t *testing.T) {
 	wantOutput(t, "unusable workdir", out, code, 2, "blocker")
 
 	// A passing run, with one more seed from testdata/fuzz in the working
-	// directory; the default workdir is ./gfzwork/<target>.
+	// directory; the default workdir is in gfz's cache ($GFZCACHE), keyed
+	// by the working directory (this binary records no package
+	// directory), never in the working directory, and the first status
+	// line names it.
 	writeInput(t, filepath.Join(work, "testdata", "fuzz", "FuzzPass", "extra"), []byte{5, 9, 9, 9, 9, 9})
+	def := workdir.DefaultDir(work, "FuzzPass")
 	out, code = gfz(nil, "-runs", "300", "-v", "FuzzPass")
-	wantOutput(t, "FuzzPass", out, code, 0, "3 seed inputs", "execs 300")
+	wantOutput(t, "FuzzPass", out, code, 0, "3 seed inputs", "execs 300", "gfz: FuzzPass: work directory "+def+" (the default")
 	for _, p := range []string{"corpus", "failures", "plot_data", "stats"} {
-		if _, err := os.Stat(filepath.Join(work, "gfzwork", "FuzzPass", p)); err != nil {
+		if _, err := os.Stat(filepath.Join(def, p)); err != nil {
 			t.Errorf("workdir: %v", err)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "gfzwork")); err == nil {
+		t.Errorf("the run created gfzwork in its working directory")
 	}
 	// Without instrumentation the profile is empty, but it is written.
 	out, code = gfz(nil, "-runs", "50", "-workdir", "wc", "-coverprofile", "c.out", "FuzzPass")

@@ -39,6 +39,9 @@ type nativeExec struct {
 	repeats map[string]bool
 	logs    []string
 	onValue func(label, text string)
+	// drawn, when not nil, receives the arguments' description as decoded,
+	// before the fuzz function can modify them (DescribeValues).
+	drawn *string
 }
 
 func newNativeExec(tg *nativeTarget) *nativeExec {
@@ -80,6 +83,9 @@ func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
 	if !e.decode(len(params)) {
 		return engine.Outcome{Result: engine.Invalid, Consumed: e.src.Consumed()}
 	}
+	if e.drawn != nil {
+		*e.drawn = native.Describe(e.args)
+	}
 	if e.onValue != nil {
 		for i, a := range e.args {
 			e.onValue(native.SpanName(i, a.Kind), formatArgValue(a))
@@ -108,6 +114,21 @@ func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
 	}
 	j.in = nil
 	return out
+}
+
+// DescribeValues implements engine.ValueDescriber: it runs params again
+// and describes the arguments as they were decoded, before the fuzz
+// function could modify them (a []byte argument is the function's to
+// change), if the run fails with signature sig.
+func (e *nativeExec) DescribeValues(params []byte, extSeed uint64, sig string) (string, bool) {
+	var drawn string
+	e.drawn = &drawn
+	out := e.Exec(params, extSeed)
+	e.drawn = nil
+	if out.Result != engine.Failure || out.Failure == nil || out.Failure.Signature != sig || drawn == "" {
+		return "", false
+	}
+	return drawn, true
 }
 
 // formatArgValue is an argument's value as the corpus file writes it.
@@ -334,8 +355,9 @@ func (e *nativeExec) repeat(sig string) bool {
 }
 
 // failureLog is the message of a t.Fatal or t.Error failure: the last
-// line logged (the message of the call that failed, usually), then the
-// whole log when there is more.
+// entry logged (the message of the call that failed, usually, all its
+// lines: its first is the failure's headline), then the whole log when
+// there is more.
 func (e *nativeExec) failureLog() string {
 	switch len(e.logs) {
 	case 0:
@@ -346,21 +368,26 @@ func (e *nativeExec) failureLog() string {
 	return e.logs[len(e.logs)-1] + "\nlog:" + e.logText()
 }
 
-// logText is the execution's log lines, each on a line of its own after a
-// newline ("" when there are none).
+// logText is the execution's log entries, each on a line of its own after
+// a newline, the further lines of an entry indented ("" when there are
+// none).
 func (e *nativeExec) logText() string {
 	if len(e.logs) == 0 {
 		return ""
 	}
-	return "\n" + strings.Join(e.logs, "\n")
+	var b strings.Builder
+	for _, l := range e.logs {
+		b.WriteString("\n" + strings.ReplaceAll(l, "\n", "\n"+logIndent))
+	}
+	return b.String()
 }
 
-// lastLogSite is the "file.go:line" of the last log line (t.Error logs its
-// message where it fails), the signature of a failure by t.Error, Errorf
-// or Fail; "(no message)" when nothing was logged.
+// lastLogSite is the "file.go:line" of the last log entry (t.Error logs
+// its message where it fails), the signature of a failure by t.Error,
+// Errorf or Fail; "(no message)" when nothing was logged.
 func (e *nativeExec) lastLogSite() string {
 	for i := len(e.logs) - 1; i >= 0; i-- {
-		l := e.logs[i]
+		l, _, _ := strings.Cut(e.logs[i], "\n")
 		if site, _, ok := strings.Cut(l, ": "); ok && strings.Contains(site, ".go:") {
 			return site + "\n"
 		}

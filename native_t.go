@@ -120,9 +120,11 @@ func newNativeT(name string) nativeT {
 	return nativeT{t: t, ctx: ctx}
 }
 
-// logs returns the lines logged so far (Log, Error, Fatal, Skip, ...),
+// logs returns the entries logged so far (Log, Error, Fatal, Skip, ...),
 // each "file.go:line: message" as go test prints them, without the
-// indentation.
+// indentation. A message of several lines is one entry, its lines joined
+// by newlines: the testing package indents the lines after a message's
+// first once more than the first, which is how they are told apart.
 func (n nativeT) logs() []string {
 	if testTFields.output == noField {
 		return nil
@@ -131,14 +133,23 @@ func (n nativeT) logs() []string {
 	if len(out) == 0 {
 		return nil
 	}
-	var lines []string
+	var entries []string
 	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		l = strings.TrimPrefix(l, logIndent)
+		if rest, ok := strings.CutPrefix(l, logIndent); ok && len(entries) > 0 {
+			entries[len(entries)-1] += "\n" + rest
+			continue
+		}
 		if l != "" {
-			lines = append(lines, strings.TrimPrefix(l, "    "))
+			entries = append(entries, l)
 		}
 	}
-	return lines
+	return entries
 }
+
+// logIndent is the testing package's indentation of a test's output, and
+// of the lines after the first of a message once more.
+const logIndent = "    "
 
 // finish cancels the context and runs the cleanups, last registered
 // first (cleanups registered by cleanups too), as the testing package does

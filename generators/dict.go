@@ -16,11 +16,19 @@ import (
 // together with its dictionary (testdata/gfzdict/<FuzzTarget>/<name>):
 // then it is that dictionary, so that the input decodes into the values
 // that failed. The slice is shared: do not modify it.
+//
+// In a fuzz binary, a call that returns a non-empty dictionary marks the
+// execution as one whose input needs it to replay: -regress writes the
+// dictionary beside such a failure's regression input only.
 func Dictionary() []string {
 	if d, ok := userdict.Replay(); ok {
 		return d
 	}
-	return userdict.All()
+	d := userdict.All()
+	if len(d) > 0 {
+		userdict.Consult()
+	}
+	return d
 }
 
 // DecodeDictionary decodes the dictionary encoding gfz-build uses (tokens

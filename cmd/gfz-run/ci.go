@@ -386,7 +386,7 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 // writeCIFailures writes the summary and, for each new failure, its input
 // as failDir/<package dir>/testdata/fuzz/<FuzzTarget>/<name>, named as
 // -regress names it, with the fuzz binary's dictionary (its work
-// directory's copy, if it has one) as
+// directory's copy, if it has one) when the input drew from it, as
 // failDir/<package dir>/testdata/gfzdict/<FuzzTarget>/<name>, as -regress
 // writes them, and its report next to the summary.
 func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
@@ -401,7 +401,9 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 			pkgDir := filepath.Join(failDir, filepath.FromSlash(j.relDir))
 			// The dictionary first, as -regress: the input does not
 			// replay without it.
-			if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), workdir.DictionaryFileName)); err == nil {
+			if !workdir.NeedsDictionary(in, data) {
+				// Its values drew nothing from the dictionary.
+			} else if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), workdir.DictionaryFileName)); err == nil {
 				if _, err := workdir.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
 					return err
 				}
@@ -471,8 +473,7 @@ func failureHeadline(txt string) (kind, msg, repro string) {
 	if kind == "" {
 		kind = "failure"
 	}
-	first, _, _ := strings.Cut(rf.Sections["message"], "\n")
-	return kind, strings.TrimSpace(first), rf.Get("reproduce")
+	return kind, workdir.Headline(rf.Sections["message"]), rf.Get("reproduce")
 }
 
 // checkWritable creates dir if needed and checks that a file can be

@@ -45,8 +45,9 @@ stack:
 		/home/dev/gfz/testdata/examples/bst/bst_test.go:38
 `
 
-// TestFailureHeadline: the kind, the message's first line and the
-// reproduce command of a report, as ParseReport reads it.
+// TestFailureHeadline: the kind, the message's headline (workdir.Headline:
+// its first meaningful line, " …" when more follow) and the reproduce
+// command of a report, as ParseReport reads it.
 func TestFailureHeadline(t *testing.T) {
 	const repro = "/home/dev/gfz/gfzwork/bin/bst.gfz -repro /home/dev/gfz/gfzwork/github.com/gfz-dev/gfz/testdata/examples/bst/FuzzDelete/failures/ca37773e907e.input FuzzDelete"
 	long := strings.Repeat("x", 2<<20) // over the 1 MiB lines the hand parser read
@@ -59,7 +60,9 @@ func TestFailureHeadline(t *testing.T) {
 		{"CRLF", strings.ReplaceAll(bstReport, "\n", "\r\n"),
 			"t.Fatal", "bst_test.go:38: after deleting 1 from [0 1 2 3 4]: got keys [0 2 4], want [0 2 3 4]", repro},
 		{"multi-line message", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t  first line  \n\tsecond\n\nstack:\n\tf\n",
-			"panic", "first line", "r"},
+			"panic", "first line …", "r"},
+		{"t.Errorf with a leading newline", "gfz failure report\nkind: t.Error\nreproduce: r\n\nmessage:\n\tx_test.go:12: \n\t| got 1\n\t| ^\n\nstack:\n\tf\n",
+			"t.Error", "x_test.go:12: | got 1 …", "r"},
 		{"empty message", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t(none)\n",
 			"panic", "(none)", "r"},
 		{"no message section", "gfz failure report\nkind: hang\nreproduce: r\n",
@@ -69,7 +72,7 @@ func TestFailureHeadline(t *testing.T) {
 		{"kind and reproduce only in the header", "gfz failure report\nresult: FAILURE\n\nmessage:\n\tm\nkind: fake\nreproduce: fake\n",
 			"failure", "m", ""},
 		{"a message line over 1 MiB", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t" + long + "\n",
-			"panic", long, "r"},
+			"panic", long[:workdir.MaxHeadline] + "…", "r"},
 		{"not a report", "kind: panic\nreproduce: r\nmessage:\n\tm\n",
 			"failure", `(report unreadable: not a gfz failure report (first line is not "gfz failure report"))`, ""},
 	} {

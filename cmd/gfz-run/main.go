@@ -41,6 +41,7 @@ import (
 	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	gfzengine "github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 func main() {
@@ -84,7 +85,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
-	fs.StringVar(&o.workdir, "workdir", "gfzwork", "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>)")
+	fs.StringVar(&o.workdir, "workdir", workdir.DefaultRoot(""), "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>); the default is in gfz's cache ($GFZCACHE), one per module, outside the source tree")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
 	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs); with -ci the total budget shared by all targets")
 	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")

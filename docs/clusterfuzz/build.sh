@@ -8,7 +8,15 @@
 # Environment: OUT (required: where the fuzzers go), GFZ_BUILD (the
 # gfz-build command; default: gfz-build from $PATH, else installed with
 # go install github.com/gfz-dev/gfz/cmd/gfz-build@$GFZ_VERSION, default
-# latest), GFZ_BUILD_FLAGS (more gfz-build flags, e.g. "-cover encoding/json").
+# latest), GFZ_BUILD_FLAGS (more gfz-build flags, e.g. "-cover encoding/json"),
+# SANITIZER (set by OSS-Fuzz and ClusterFuzzLite):
+#   address    built with Go's -asan (cgo and the builder's C compiler), so
+#              that OSS-Fuzz's bad_build_check finds ASan in the binary;
+#              GFZ_ASAN=0 builds without it (then the build checks must be
+#              turned off, see docs/CLUSTERFUZZ.md)
+#   coverage   also writes $OUT/fuzzer_function_names.json and
+#              $OUT/P_T.gocovpath, which OSS-Fuzz's coverage script reads
+#   any other  (none, undefined, memory, unset) a plain build
 #
 # For each fuzz target T of a package named P it writes
 #   $OUT/P_T                   the fuzz binary (it selects T by this name)
@@ -35,6 +43,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/bin" "$OUT"
 
+if [ "${SANITIZER:-}" = address ] && [ "${GFZ_ASAN:-1}" != 0 ]; then
+  # Go's AddressSanitizer build: Go code and cgo's C code checked, the ASan
+  # runtime linked into the binary. clang (OSS-Fuzz's CC) links its runtime
+  # statically; gcc would link libasan.so, which the runner image lacks.
+  export CGO_ENABLED=1
+  export GOFLAGS="${GOFLAGS:+$GOFLAGS }-asan"
+  cc=${CC:-$(go env CC)}
+  if ! "$cc" --version 2>/dev/null | grep -q clang; then
+    CGO_LDFLAGS="$(go env CGO_LDFLAGS) -static-libasan"
+    export CGO_LDFLAGS
+  fi
+fi
+
 # shellcheck disable=SC2086 # GFZ_BUILD_FLAGS is a list of flags
 "$GFZ_BUILD" ${GFZ_BUILD_FLAGS:-} -o "$work/bin" "$@"
 
@@ -53,6 +74,17 @@ pkgdir() {
   done <"$work/pkgs"
 }
 
+# For the coverage build: the module directories, longest path first, as
+# sed commands mapping the import paths of the binary's go tool cover
+# profile to the source files (the coverage script applies $OUT/P_T.gocovpath
+# line by line); and the target of each binary.
+if [ "${SANITIZER:-}" = coverage ]; then
+  go list -m -f '{{if .Dir}}{{.Path}} {{.Dir}}{{end}}' all |
+    awk 'NF == 2 { print length($1), "s=^" $1 "/=" $2 "/=" }' |
+    sort -rn | cut -d' ' -f2- >"$work/gocovpath"
+  : >"$work/names"
+fi
+
 for bin in "$work"/bin/*.gfz; do
   base=$(basename "$bin" .gfz)
   dir=$(pkgdir "$base")
@@ -68,6 +100,32 @@ for bin in "$work"/bin/*.gfz; do
       cp "$dir/testdata/$target.dict" "$OUT/$fuzzer.dict"
       printf '[libfuzzer]\ndict = %s.dict\n' "$fuzzer" >"$OUT/$fuzzer.options"
     fi
+    if [ "${SANITIZER:-}" = coverage ]; then
+      cp "$work/gocovpath" "$OUT/$fuzzer.gocovpath"
+      printf '%s %s\n' "$fuzzer" "$target" >>"$work/names"
+    fi
     echo "build.sh: $OUT/$fuzzer"
   done
 done
+
+# The coverage script runs $OUT/P_T -test.run=^T$ with T read from this
+# file. OSS-Fuzz's own Go build scripts add to it with jq: entries already
+# there are kept (with jq, which the builder image has).
+if [ "${SANITIZER:-}" = coverage ]; then
+  names="$OUT/fuzzer_function_names.json"
+  {
+    echo '{'
+    sep=' '
+    while read -r fuzzer target; do
+      printf '%s "%s": "%s"\n' "$sep" "$fuzzer" "$target"
+      sep=','
+    done <"$work/names"
+    echo '}'
+  } >"$work/names.json"
+  if [ -s "$names" ]; then
+    jq -s '.[0] + .[1]' "$names" "$work/names.json" >"$work/merged.json"
+    mv "$work/merged.json" "$work/names.json"
+  fi
+  cp "$work/names.json" "$names.tmp"
+  mv "$names.tmp" "$names"
+fi

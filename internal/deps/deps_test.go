@@ -48,9 +48,10 @@ var rules = map[string][]string{
 	"generators/goxml":   {".", "generators", "param"},
 	// The tools module (cmd/, module github.com/gfz-dev/gfz/cmd).
 	"cmd/internal/instrument": {"github.com/dave/dst/..."},
-	"cmd/internal/build": {"cmd/internal/instrument", "internal/native", "golang.org/x/mod/...", "golang.org/x/sync/...",
+	"cmd/internal/build": {"cmd/internal/instrument", "internal/native", "internal/workdir", "golang.org/x/mod/...", "golang.org/x/sync/...",
 		"golang.org/x/tools/..."},
 	"cmd/internal/build/bench/prepare": {"cmd/internal/build"},
+	"cmd/internal/release/localproxy":  {"golang.org/x/mod/..."},
 	"cmd/internal/bench": {"cmd/internal/build", "internal/engine", "internal/signature", "internal/workdir",
 		"golang.org/x/mod/...", "golang.org/x/tools/...", "gonum.org/v1/plot/..."},
 	"cmd/gfz-build": {"cmd/internal/build"},

@@ -97,12 +97,15 @@ type config struct {
 	// arguments, ctx (nil: none) stops the run, onNewFailure is called
 	// with each new failure's input as -regress is, and summary is the
 	// supervised run's.
-	lf           *libFuzzer
-	workdirSet   bool
-	childArgs    []string
-	ctx          context.Context
-	onNewFailure func(input string) (string, error)
-	summary      *engine.Summary
+	lf         *libFuzzer
+	workdirSet bool
+	// workdirDefault: -workdir was not given and run.Workdir is the
+	// default (workdir.DefaultDir), which the first status line names.
+	workdirDefault bool
+	childArgs      []string
+	ctx            context.Context
+	onNewFailure   func(input string) (string, error)
+	summary        *engine.Summary
 
 	stdout, stderr io.Writer
 	called         bool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // stringList is a repeatable string flag.
@@ -95,8 +96,8 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	timeoutFlag := cliflag.Duration{Auto: true, IsAuto: true}
 	fs.Var(&timeFlag, "time", "stop after `D`, a duration with a unit such as 30s or 1h30m (0: no limit)")
 	fs.Int64Var(&cfg.run.Runs, "runs", 0, "stop after this many executions (0: no limit)")
-	fs.StringVar(&cfg.run.Workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default ./gfzwork/<FuzzTarget>; resumed if it exists")
-	fs.Int64Var(&cfg.run.Seed, "seed", 1, "seed of every random choice: with -workers 1, the same seed, binary and -runs give the same run")
+	fs.StringVar(&cfg.run.Workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default: one per package and target in gfz's cache ($GFZCACHE, default "+filepath.Join(userCacheHint, "gfz")+"), outside the source tree, named in the first status line; resumed if it exists")
+	fs.Int64Var(&cfg.run.Seed, "seed", 1, "seed of every random choice, 0 or more: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
 	fs.StringVar(&cfg.run.Engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
 	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+" (docs/CLI.md)")
@@ -174,6 +175,14 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		fmt.Fprintln(stderr, "gfz: -runs, -rss_limit_mb, -stack_limit_mb and -shrinkruns must not be negative")
 		return nil, ExitUsage
 	}
+	if cfg.run.Seed < 0 {
+		fmt.Fprintf(stderr, "gfz: -seed %d: the seed must be 0 or more (any such number is a different run; the same one repeats a run with -workers 1 and -runs)\n", cfg.run.Seed)
+		return nil, ExitUsage
+	}
+	if cfg.run.StackLimitMB > maxStackLimitMB {
+		fmt.Fprintf(stderr, "gfz: -stack_limit_mb %d is too large: at most %d (MiB), or 0 for Go's default\n", cfg.run.StackLimitMB, maxStackLimitMB)
+		return nil, ExitUsage
+	}
 	if floor := rssFloorMB(vals.Get("mapbits")); cfg.rssLimitMB > 0 && cfg.rssLimitMB < floor {
 		fmt.Fprintf(stderr, "gfz: -rss_limit_mb %d is below a worker's own footprint: use at least %d (MiB), or 0 for no limit\n", cfg.rssLimitMB, floor)
 		return nil, ExitUsage
@@ -223,12 +232,18 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		return nil, ExitUsage
 	case cfg.lf != nil && cfg.targetFromExe() != "":
 		cfg.run.Target = cfg.targetFromExe()
+		cfg.lf.targetByExe = true // the children are told (lfChildBase)
 	default:
 		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
 		return nil, ExitUsage
 	}
 	if cfg.run.Workdir == "" {
-		cfg.run.Workdir = filepath.Join("gfzwork", cfg.run.Target)
+		// Never in the source tree: in gfz's cache, keyed by the package
+		// directory gfz-build recorded (the current directory for a
+		// binary without one), as gfz-run's default.
+		// (libFuzzer's command line uses a temporary one instead.)
+		cfg.run.Workdir = workdir.DefaultDir(vals.Get("dir"), cfg.run.Target)
+		cfg.workdirDefault = cfg.lf == nil
 	}
 	if !engineSet {
 		cfg.run.Engine = cfg.defaultEngine() // native targets have their own
@@ -307,6 +322,14 @@ func shrinkBound[N int64 | time.Duration](v N) N {
 	}
 	return v
 }
+
+// userCacheHint names the user's cache directory in -workdir's help.
+const userCacheHint = "<user cache dir>"
+
+// maxStackLimitMB bounds -stack_limit_mb: 1 TiB, far above Go's own
+// 1 GB default; a larger value would overflow the byte count given to
+// debug.SetMaxStack.
+const maxStackLimitMB = 1 << 20
 
 // defaultStackLimitMB is -stack_limit_mb's default: deep enough for any
 // parser's legitimate recursion we know of (a frame of a few hundred bytes

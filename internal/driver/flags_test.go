@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 const testInfo = "v=1&targets=FuzzA,FuzzB&mapbits=16&probes=12"
@@ -30,6 +31,11 @@ func TestParseBinaryArgs(t *testing.T) {
 		{testInfo, []string{"FuzzA", "FuzzB"}, ExitUsage, "", "name one fuzz target"},
 		{testInfo, []string{"-engine", "afl", "FuzzA"}, ExitUsage, "", `unknown engine "afl"`},
 		{testInfo, []string{"-runs", "-3", "FuzzA"}, ExitUsage, "", "must not be negative"},
+		{testInfo, []string{"-seed", "-1", "FuzzA"}, ExitUsage, "", "-seed -1: the seed must be 0 or more"},
+		{testInfo, []string{"-seed=-9", "-max_total_time=5", "FuzzA"}, ExitUsage, "", "-seed -9: the seed must be 0 or more"},
+		{testInfo, []string{"-seed", "1.5", "FuzzA"}, ExitUsage, "", "invalid value"},
+		{testInfo, []string{"-stack_limit_mb", "99999999999999", "FuzzA"}, ExitUsage, "", "-stack_limit_mb 99999999999999 is too large"},
+		{testInfo, []string{"-seed", "0", "FuzzA"}, -1, "", ""},
 		{"v=2&targets=FuzzA", []string{"FuzzA"}, ExitUsage, "", "version"},
 		{"v=1", []string{}, ExitUsage, "", "no fuzz targets"},
 		{"v=1&targets=FuzzOnly", []string{}, -1, "", ""},
@@ -59,10 +65,25 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
-	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine), ./gfzwork/<target>.
+	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine),
+	// the work directory in gfz's cache (never ./gfzwork in the source
+	// tree), keyed by the package directory the build info records, or
+	// the current directory.
+	cache := t.TempDir()
+	t.Setenv(workdir.CacheEnv, cache)
 	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 || cfg.run.Workdir != filepath.Join("gfzwork", "FuzzA") {
+	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 ||
+		cfg.run.Workdir != workdir.DefaultDir("", "FuzzA") || !strings.HasPrefix(cfg.run.Workdir, cache+string(filepath.Separator)) || !cfg.workdirDefault {
 		t.Errorf("defaults %+v", cfg)
+	}
+	pkg := t.TempDir()
+	cfg, code = parseArgs(testInfo+"&dir="+pkg, []string{"FuzzB"}, &out, &errb)
+	if code != -1 || cfg.run.Workdir != workdir.DefaultDir(pkg, "FuzzB") {
+		t.Errorf("default with the package directory %s: %s", pkg, cfg.run.Workdir)
+	}
+	cfg, code = parseArgs(testInfo, []string{"-workdir", "wd", "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.run.Workdir != "wd" || cfg.workdirDefault {
+		t.Errorf("-workdir wd: %s (default %v)", cfg.run.Workdir, cfg.workdirDefault)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.
 	cfg, code = parseArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)

@@ -92,9 +92,12 @@ type libFuzzer struct {
 	merge           bool
 	errorExit       int
 	timeoutExit     int
-	seedZero        bool     // -seed=0: a random seed, as libFuzzer
+	seedZero        bool     // -seed=0 (or no -seed): a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
+	targetByExe     bool     // the target was chosen by the executable's name
+	goCover         bool     // OSS-Fuzz's Go coverage run (libfuzzer_gocover.go)
+	goCoverTarget   string   // the target its -test.run names
 
 	mu       sync.Mutex
 	failKind string // "crash", "timeout" or "oom": the first artefact written
@@ -109,7 +112,8 @@ type libFuzzer struct {
 // -timeout=S -timeout=Ss, -runs=-1 -runs=0).
 //
 // libFuzzer mode is entered when an argument is one of libFuzzer's own
-// flags in -name=value form (lfOwnFlags, lfIgnoredFlags), -timeout=N or
+// flags in -name=value form (lfOwnFlags, lfIgnoredFlags), a "--" argument
+// (skipped: OSS-Fuzz's scripts write it before the flags), -timeout=N or
 // -runs=N with a bare integer that gfz's flag would refuse (a duration
 // without a unit, a negative count) or -runs=0 in that form (libFuzzer's
 // replay-only; gfz's no-limit default needs no flag), or a positional argument that is not a
@@ -120,24 +124,32 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	on := false
 	repro := false
 	for _, a := range args {
-		if a == "--" {
-			break
-		}
 		n := strings.TrimLeft(a, "-")
 		if strings.HasPrefix(a, "-") && (n == "repro" || strings.HasPrefix(n, "repro=")) {
 			repro = true
 		}
 	}
-	var rest []string
+	var rest, named []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
+			// OSS-Fuzz's run_fuzzer and bad_build_check put "--" before
+			// the flags (binary -- -runs=4 ...); libFuzzer ignores every
+			// argument that starts with "--" and goes on parsing, where
+			// Go's flag package would take what follows for positional
+			// arguments.
+			on = true
+			continue
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			if repro || isTarget(a) {
+			if repro {
 				rest = append(rest, a)
+				continue
+			}
+			if isTarget(a) {
+				// After the flags, wherever it was: libFuzzer takes flags
+				// and positional arguments in any order.
+				named = append(named, a)
 				continue
 			}
 			fi, err := os.Stat(a)
@@ -157,6 +169,23 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if goCoverFlags[name] {
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, nil, fmt.Errorf("-%s needs a value", name)
+				}
+				i++
+				value = args[i]
+			}
+			on = true
+			if err := lf.goCoverFlag(name, value, isTarget); err != nil {
+				return nil, nil, err
+			}
+			if name == "test.coverprofile" {
+				rest = append(rest, "-coverprofile="+value)
+			}
+			continue
+		}
 		if f := fs.Lookup(name); f != nil {
 			if !hasValue {
 				// A gfz flag, maybe followed by its value.
@@ -247,6 +276,13 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	if !on {
 		return nil, args, nil
 	}
+	rest = append(rest, named...)
+	if lf.goCover {
+		var err error
+		if rest, err = lf.goCoverArgs(rest); err != nil {
+			return nil, nil, err
+		}
+	}
 	switch {
 	case len(lf.inputs) > 0 && len(lf.corpus) > 0:
 		return nil, nil, fmt.Errorf("give corpus directories or input files, not both (directories %s; files %s)", strings.Join(lf.corpus, ", "), strings.Join(lf.inputs, ", "))
@@ -259,6 +295,10 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 	return lf, rest, nil
 }
 
+// lfClockSeed is the seed of a libFuzzer-mode run without -seed or with
+// -seed=0 (a variable for tests).
+var lfClockSeed = func() int64 { return time.Now().UnixNano() & (1<<62 - 1) }
+
 // applyLibFuzzer completes cfg for libFuzzer mode after the flags are
 // parsed: set tells which gfz flags the command line gave.
 func (c *config) applyLibFuzzer(set map[string]bool) error {
@@ -266,8 +306,11 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 	if !set["workers"] {
 		c.workers = 1 // a libFuzzer binary is one process
 	}
-	if lf.seedZero {
-		c.run.Seed = time.Now().UnixNano() & (1<<62 - 1)
+	if lf.seedZero || !set["seed"] {
+		// libFuzzer's default, -seed=0: a new seed per run, printed. With
+		// gfz's fixed default every ClusterFuzz bot and every session
+		// would fuzz the same corpus the same way.
+		c.run.Seed = lfClockSeed()
 	}
 	c.run.ReplayOnly = lf.replayOnly
 	if !set["workdir"] {
@@ -356,7 +399,9 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		}
 		defer os.RemoveAll(tmp)
 		cfg.run.Workdir = tmp
-		cfg.childArgs = append(append([]string(nil), os.Args[1:]...), "-workdir="+tmp)
+		cfg.childArgs = append(cfg.lfChildBase(), "-workdir="+tmp)
+	} else {
+		cfg.childArgs = cfg.lfChildBase()
 	}
 	corpusDir := filepath.Join(cfg.run.Workdir, "corpus")
 	n, err := importCorpora(lf.corpus, corpusDir, cfg.codec())
@@ -370,14 +415,21 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 	defer cancel()
 	lf.stop = cancel
 	cfg.ctx = ctx
-	cfg.onNewFailure = func(input string) (string, error) { return "", lf.writeArtifact(cfg, input) }
+	if !lf.goCover {
+		// A coverage run goes on past a failing input, as OSS-Fuzz's
+		// coverage runner does, and writes no artefact.
+		cfg.onNewFailure = func(input string) (string, error) { return "", lf.writeArtifact(cfg, input) }
+	}
 	code := cfg.withReport(superviseWorkers)
 	added := 0
-	if len(lf.corpus) > 0 {
+	if len(lf.corpus) > 0 && !lf.goCover {
 		if added, err = exportCorpus(corpusDir, lf.corpus[0], cfg.codec()); err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			code = ExitUsage
 		}
+	}
+	if code == ExitOK {
+		lf.done(cfg)
 	}
 	if lf.printFinalStats {
 		lf.finalStats(cfg, added)
@@ -392,6 +444,19 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		return lf.errorExit
 	}
 	return code
+}
+
+// done prints the line libFuzzer ends a run without failure with, "Done N
+// runs in S second(s)", which OSS-Fuzz's bad_build_check looks for after
+// -runs=4 to tell a working fuzzer from one that crashed or exited at
+// startup.
+func (lf *libFuzzer) done(cfg *config) {
+	var execs int64
+	var secs int64
+	if s := cfg.summary; s != nil {
+		execs, secs = s.Execs, int64(s.Elapsed/time.Second)
+	}
+	fmt.Fprintf(cfg.stderr, "Done %d runs in %d second(s)\n", execs, secs)
 }
 
 // finalStats prints libFuzzer's -print_final_stats=1 lines.
@@ -499,16 +564,19 @@ func artifactKind(r failureReport) string {
 
 var mibRE = regexp.MustCompile(`(\d+) MiB`)
 
-// writeCrashBlock writes the Go-style failure (panic line and goroutine
-// stack) and libFuzzer's ERROR and SUMMARY lines for kind.
+// writeCrashBlock writes libFuzzer's ERROR line for kind, the Go-style
+// failure (panic line and goroutine stack) and the SUMMARY line, in
+// libFuzzer's order: ClusterFuzz's parser takes the crash state from the
+// frames after the ERROR line (for a t.Fatal, a hang or a death; a Go
+// panic is recognised on either side).
 func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *config) {
 	pid := os.Getpid()
 	switch kind {
 	case "timeout":
 		secs := timeoutSeconds(r, cfg)
 		fmt.Fprintf(b, "ALARM: working on the last Unit for %d seconds\n       and the timeout value is %d (use -timeout=N to change)\n", secs, secs)
-		writeGoStack(b, r)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: timeout after %d seconds\n", pid, secs)
+		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: timeout\n")
 	case "oom":
 		used := cfg.rssLimitMB + 1
@@ -519,8 +587,8 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: out-of-memory\n")
 	default:
-		writeGoStack(b, r)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: deadly signal\n", pid)
+		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: deadly signal\n")
 	}
 }
@@ -529,9 +597,10 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 // "panic: ..." line (the kind and message), a blank line and the stack
 // under a "goroutine N [running]:" header. A stack that is the output of a
 // dying process (it has goroutine headers and its own "panic:", "fatal
-// error:" or "SIGQUIT:" line) is written as it is.
+// error:" or "SIGQUIT:" line) is written as it is, but for the frames'
+// argument lists and the goroutines' order (clusterFuzzStack).
 func writeGoStack(b *strings.Builder, r failureReport) {
-	st := strings.TrimRight(r.stack, "\n")
+	st := clusterFuzzStack(strings.TrimRight(r.stack, "\n"))
 	hasGoroutines := strings.HasPrefix(st, "goroutine ") || strings.Contains(st, "\ngoroutine ")
 	if hasGoroutines && goHeadRE.MatchString(st) {
 		b.WriteString(st + "\n\n")
@@ -577,8 +646,9 @@ var moreThanRE = regexp.MustCompile(`more than ([0-9][0-9.]*[a-zµ]+)`)
 func reproFailure(w io.Writer, fi *engine.FailureInfo, result engine.Result) {
 	var b strings.Builder
 	r := failureReport{result: result.String(), kind: fi.Kind, message: fi.Message, stack: fi.Stack}
+	fmt.Fprintf(&b, "==%d== ERROR: libFuzzer: deadly signal\n", os.Getpid())
 	writeGoStack(&b, r)
-	fmt.Fprintf(&b, "==%d== ERROR: libFuzzer: deadly signal\nSUMMARY: libFuzzer: deadly signal\n", os.Getpid())
+	fmt.Fprintf(&b, "SUMMARY: libFuzzer: deadly signal\n")
 	_, _ = io.WriteString(w, b.String())
 }
 
@@ -776,6 +846,19 @@ func (c *config) targetFromExe() string {
 		}
 	}
 	return found
+}
+
+// lfChildBase is the command line of the worker and merge processes in
+// libFuzzer mode: the process's own, and the target when it was chosen by
+// the executable's name, which a child does not share (it is started as
+// os.Executable(), with symbolic links resolved: a fuzzer run through a
+// link or a wrapper script named P_T).
+func (c *config) lfChildBase() []string {
+	args := append([]string(nil), os.Args[1:]...)
+	if c.lf != nil && c.lf.targetByExe {
+		args = append(args, c.run.Target)
+	}
+	return args
 }
 
 // chainNewFailure calls a, then b, on each new failure.

@@ -25,7 +25,7 @@ func (lf *libFuzzer) superviseMerge(cfg *config) int {
 	if !ok {
 		return ExitUsage
 	}
-	args := os.Args[1:]
+	args := cfg.lfChildBase()
 	skip := 0
 	for {
 		os.Setenv(mergeSkipEnv, strconv.Itoa(skip))

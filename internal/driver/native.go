@@ -108,8 +108,10 @@ func (c *config) dictionary() [][]byte {
 }
 
 // NativeDefaultEngine is the engine a native target runs with when -engine
-// is not given (see docs/CLI.md for the measurement behind the choice).
-const NativeDefaultEngine = "bytes"
+// is not given: args, typed mutation of its arguments (see docs/CLI.md and
+// docs/BENCHMARKS.md, "Native targets: executions to a shallow bug", for
+// the measurements behind the choice).
+const NativeDefaultEngine = "args"
 
 // defaultEngine returns the engine for the configured target when -engine
 // was not given.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestNativeConfig: a native target named in the build info gets its
-// codec (its own types), the dictionary and the bytes engine by default;
+// codec (its own types), the dictionary and the args engine by default;
 // -engine still overrides; a gfz target gets none of these.
 func TestNativeConfig(t *testing.T) {
 	old := nativeDict
@@ -21,7 +21,7 @@ func TestNativeConfig(t *testing.T) {
 	if cfg == nil {
 		t.Fatalf("parseArgs: exit %d", code)
 	}
-	if cfg.run.Engine != NativeDefaultEngine {
+	if cfg.run.Engine != NativeDefaultEngine || NativeDefaultEngine != "args" {
 		t.Errorf("native target engine %q, want %q", cfg.run.Engine, NativeDefaultEngine)
 	}
 	c, ok := cfg.codec().(native.Codec)

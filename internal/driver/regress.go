@@ -134,11 +134,13 @@ func RegressDictDir(dir, target string) string {
 // corpus format, as the engine saved it: its bytes are copied, not
 // re-encoded) to dir/testdata/fuzz/<target>/<name> atomically, and returns
 // the note to print: where it is and the go test command that replays it
-// without gfz. When the fuzz binary's dictionary dict (userdict.All) is not
-// empty, it first writes it to dir/testdata/gfzdict/<target>/<name>: an
-// input whose generators drew dictionary tokens decodes into the same
-// values under go test only with the same dictionary, which go test does
-// not otherwise have.
+// without gfz. When the input's values drew from the fuzz binary's
+// dictionary dict (userdict.All; nil for a native target, whose arguments
+// never depend on it), it first writes the dictionary to
+// dir/testdata/gfzdict/<target>/<name>: such an input decodes into the
+// same values under go test only with the same dictionary, which go test
+// does not otherwise have. An input that drew no token replays without
+// it, and gets no dictionary file.
 func exportRegression(dir, target, input string, dict []string) (string, error) {
 	data, err := os.ReadFile(input)
 	if err != nil {
@@ -147,7 +149,7 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	name := regressName(data)
 	// The dictionary first: an input written without it would not fail
 	// under go test.
-	if text := dictionaryFile(dict); text != nil {
+	if text := dictionaryFile(dict); text != nil && workdir.NeedsDictionary(input, data) {
 		if _, err := workdir.WriteFileIfChanged(RegressDictDir(dir, target), name, text); err != nil {
 			return "", fmt.Errorf("-regress: writing the regression input's dictionary: %w", err)
 		}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // TestRegressFlag: -regress is off by default, alone it takes the package
@@ -153,6 +155,47 @@ func TestExportRegressionDictionary(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, tokens) {
 			t.Errorf("written dictionary = %q, %v; want %q", got, err, tokens)
+		}
+	}
+}
+
+// TestExportRegressionDictionaryNeeded: the dictionary is written beside a
+// regression input only when the input's report says its values drew
+// from it (or the report cannot tell: it is missing or describes another
+// input); an input that drew no token gets no dictionary file. (Every
+// input got one whenever the binary had a dictionary.)
+func TestExportRegressionDictionaryNeeded(t *testing.T) {
+	params := []byte{1, 2, 3}
+	for _, c := range []struct {
+		name   string
+		report *workdir.Report // nil: no report
+		want   bool
+	}{
+		{"drew no token", &workdir.Report{Input: params}, false},
+		{"drew tokens", &workdir.Report{Input: params, Info: workdir.FailureInfo{Dictionary: true}}, true},
+		{"no report", nil, true},
+		{"report of another input", &workdir.Report{Input: []byte{1, 2}}, true},
+	} {
+		pkg, wd := t.TempDir(), t.TempDir()
+		data := workdir.EncodeInput(params)
+		in := filepath.Join(wd, "f.input")
+		if err := os.WriteFile(in, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.report != nil {
+			if err := os.WriteFile(filepath.Join(wd, "f.txt"), c.report.Format(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := exportRegression(pkg, "FuzzD", in, []string{"tok"}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := os.Stat(filepath.Join(pkg, "testdata", "gfzdict", "FuzzD", regressName(data)))
+		if got := err == nil; got != c.want {
+			t.Errorf("%s: dictionary file written %v, want %v", c.name, got, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(pkg, "testdata", "fuzz", "FuzzD", regressName(data))); err != nil {
+			t.Errorf("%s: regression input not written: %v", c.name, err)
 		}
 	}
 }

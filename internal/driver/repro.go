@@ -17,6 +17,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/proc"
 	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -35,6 +36,8 @@ import (
 //	read N     the execution has read N bytes of its input so far
 //	value Q    a top-level value was drawn: Q is strconv.Quote of its
 //	           "label = value" line, formatted when drawn, as reports show it
+//	dict       the input drew from the fuzz binary's dictionary (it
+//	           replays under go test only with it)
 //	end N      the execution returned (the child prints its result); it
 //	           read N bytes
 //	done S     the child is about to exit with status childExitBase+S
@@ -63,6 +66,7 @@ type childState struct {
 	running     bool      // between "input" and "end"
 	read        int       // last "read" or "end"
 	values      []string  // "value" lines of the current input
+	dict        bool      // "dict" for the current input
 	doneSeen    bool      // "done"
 	done        int       // its status
 
@@ -92,13 +96,15 @@ func (c *childState) readStatus(r io.Reader) {
 			c.seedsFailed = true
 		case "input":
 			c.input, _ = strconv.Atoi(arg)
-			c.inputAt, c.running, c.read, c.values = time.Now(), true, 0, nil
+			c.inputAt, c.running, c.read, c.values, c.dict = time.Now(), true, 0, nil, false
 		case "read":
 			c.read, _ = strconv.Atoi(arg)
 		case "value":
 			if v, err := strconv.Unquote(arg); err == nil {
 				c.values = append(c.values, v)
 			}
+		case "dict":
+			c.dict = true
 		case "end":
 			c.read, _ = strconv.Atoi(arg)
 			c.running = false
@@ -403,7 +409,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 		if st.input < 0 {
 			return engine.Rerun{}, fmt.Errorf("describe: the process ended (%s) before running the input:\n%s", st.ps, strings.TrimSpace(st.tail))
 		}
-		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == signature.KindTimeout}
+		r := engine.Rerun{Values: st.valuesText(), Consumed: st.read, TimedOut: st.kill == signature.KindTimeout, Dictionary: st.dict}
 		if r.TimedOut {
 			r.Trace = st.tail // the stacks it printed on SIGQUIT
 		}
@@ -424,6 +430,8 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 	if status != nil && status.f != nil {
 		onRead = func(pos int) { status.line("read", strconv.Itoa(pos)) }
 		onValue = func(label, text string) { status.line("value", strconv.Quote(label+" = "+text)) }
+		userdict.SetConsultHook(func() { status.line("dict", "") })
+		defer userdict.SetConsultHook(nil)
 	}
 	ex := t.Repro(onRead, onValue)
 	result := ExitOK
@@ -439,6 +447,7 @@ func repro(stdout, stderr io.Writer, t Target, files []string, verbose bool, sta
 		}
 		fmt.Fprintf(stdout, "=== %s\n", path)
 		status.line("input", strconv.Itoa(i))
+		userdict.ResetConsulted()
 		out := ex.Exec(data)
 		status.line("end", strconv.Itoa(len(out.Consumed)))
 		fmt.Fprintf(stdout, "result: %s\n", out.Result)

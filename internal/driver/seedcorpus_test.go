@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -49,5 +50,57 @@ func TestReadSeedDirs(t *testing.T) {
 	}
 	if err := checkSeedDirs([]string{filepath.Join(a, "1")}); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("a file: %v", err)
+	}
+}
+
+// TestCheckSeedFilesAll: every bad file of a target's seed corpus is
+// reported, each with its reason, as go test lists them (only the first
+// was).
+func TestCheckSeedFilesAll(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	dir := filepath.Join("testdata", "fuzz", "FuzzX")
+	if err := os.MkdirAll(filepath.Join(dir, "subdir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"a":    "garbage\n",
+		"b":    "go test fuzz v1\nint(3)\n",
+		"c":    "go test fuzz v1\n[]byte(\"ok\")\n",
+		"d":    "go test fuzz v1\n[]byte(\"unterminated)\n",
+		"good": "go test fuzz v1\n[]byte(\"fine\")\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = checkSeedFiles("FuzzX", native.Codec{Types: native.Types{native.Bytes}})
+	if err == nil {
+		t.Fatal("no error for three bad seed files")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "3 seed files of FuzzX are not inputs of the target (a native target's seed files") {
+		t.Errorf("message starts %q", strings.SplitN(msg, "\n", 2)[0])
+	}
+	for _, f := range []string{"a", "b", "d"} {
+		if !strings.Contains(msg, "\n\tseed file "+filepath.Join(dir, f)+": ") {
+			t.Errorf("file %s not named:\n%s", f, msg)
+		}
+	}
+	if strings.Contains(msg, filepath.Join(dir, "c")) || strings.Contains(msg, "good") || strings.Count(msg, "\n") != 3 {
+		t.Errorf("good files named or lines missing:\n%s", msg)
+	}
+	// One bad file: one line, as before.
+	os.Remove(filepath.Join(dir, "a"))
+	os.Remove(filepath.Join(dir, "d"))
+	if err := checkSeedFiles("FuzzX", native.Codec{Types: native.Types{native.Bytes}}); err == nil || strings.Contains(err.Error(), "\n") ||
+		!strings.HasPrefix(err.Error(), "seed file "+filepath.Join(dir, "b")+": ") {
+		t.Errorf("one bad file: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -118,6 +119,9 @@ func superviseWorkers(cfg *config) int {
 		args = cfg.childArgs
 	}
 	status, stdout := cfg.outputs()
+	if cfg.workdirDefault {
+		fmt.Fprintf(status, "gfz: %s: work directory %s (the default, in gfz's cache; -workdir DIR puts it elsewhere)\n", cfg.run.Target, cfg.run.Workdir)
+	}
 	for _, w := range engine.FeedbackWarnings(cfg.run.Feedback) {
 		fmt.Fprintf(cfg.stderr, "gfz: WARNING: %s\n", w)
 	}
@@ -171,9 +175,11 @@ func superviseWorkers(cfg *config) int {
 
 // checkSeedFiles checks that every file of the target's seed corpus
 // directory, testdata/fuzz/<target> (relative to the current directory, as
-// the testing package reads it), holds one []byte value. The testing
-// package would refuse such a file in every child before gfz.Fuzz gets
-// control, which looks like a target that does not call gfz.Fuzz.
+// the testing package reads it), holds an input of the target (codec's
+// format: one []byte value for a gfz target). The testing package would
+// refuse such a file in every child before gfz.Fuzz gets control, which
+// looks like a target that does not call gfz.Fuzz. Like go test, it
+// names every bad file with its reason, not only the first.
 func checkSeedFiles(target string, codec workdir.Codec) error {
 	dir := filepath.Join("testdata", "fuzz", target)
 	entries, err := os.ReadDir(dir)
@@ -182,18 +188,31 @@ func checkSeedFiles(target string, codec workdir.Codec) error {
 	} else if err != nil {
 		return fmt.Errorf("seed corpus of %s: %w", target, err)
 	}
+	var bad []error
 	for _, e := range entries {
 		if e.IsDir() {
 			continue // the testing package skips directories too
 		}
 		if _, err := workdir.ReadFileWith(codec, filepath.Join(dir, e.Name())); err != nil {
-			if codec != nil {
-				return fmt.Errorf("seed file %w (a native target's seed files hold its argument values, one per line, in its own types)", err)
-			}
-			return fmt.Errorf("seed file %w (a gfz target's seeds hold one []byte value, as gfz and go test -fuzz write them)", err)
+			bad = append(bad, err)
 		}
 	}
-	return nil
+	what := "a gfz target's seeds hold one []byte value, as gfz and go test -fuzz write them"
+	if codec != nil {
+		what = "a native target's seed files hold its argument values, one per line, in its own types"
+	}
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("seed file %w (%s)", bad[0], what)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d seed files of %s are not inputs of the target (%s); fix or remove them:", len(bad), target, what)
+	for _, err := range bad {
+		fmt.Fprintf(&b, "\n\tseed file %v", err)
+	}
+	return errors.New(b.String())
 }
 
 // fuzz is gfz.Fuzz in the child process: collect the seed corpus, run the

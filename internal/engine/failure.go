@@ -35,6 +35,7 @@ func (f *fuzzer) failure(out Outcome) {
 		// of it, as after every failure.
 		if v, ok := d.DescribeValues(f.cur, f.curExt, sig); ok {
 			info.Value = v
+			info.Dictionary = describedDictionary(f.ex)
 		}
 	}
 	rep := &workdir.Report{
@@ -58,7 +59,7 @@ func (f *fuzzer) failure(out Outcome) {
 	f.shrinkFailure(rep, path)
 	shrunk := rep.Shrink.Lines()
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(info.Kind), firstLine(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+		oneLine(info.Kind), workdir.Headline(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {
 		f.stopped = true
 	}
@@ -107,11 +108,6 @@ func signatureOf(info FailureInfo) string {
 		return info.Signature
 	}
 	return info.Kind + "\n" + info.Message
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return l
 }
 
 // reproCommand is the command that re-runs a saved failure, with absolute

@@ -87,13 +87,21 @@ type shrinker struct {
 	tried  map[uint64]struct{}
 	halted string
 	buf    []byte
+	args   ArgShrinker // a native target's argument passes and order, or nil
 }
 
 // shrink reduces input, a sequence that fails with the probe's signature,
 // to a fixpoint of the passes or until the bounds are spent. It first runs
 // input itself: if that does not fail the same way, nothing is shrunk.
 func shrink(input []byte, probe shrinkProbe, bounds shrinkBounds) *shrinkResult {
-	s := &shrinker{probe: probe, bounds: bounds, start: time.Now(), tried: map[uint64]struct{}{}}
+	return shrinkWith(input, probe, bounds, nil)
+}
+
+// shrinkWith is shrink with the argument passes and order of args (a
+// native target's codec) instead of the record passes, when args is not
+// nil.
+func shrinkWith(input []byte, probe shrinkProbe, bounds shrinkBounds, args ArgShrinker) *shrinkResult {
+	s := &shrinker{probe: probe, bounds: bounds, start: time.Now(), tried: map[uint64]struct{}{}, args: args}
 	res := &shrinkResult{OrigLen: len(input), OrigChoices: -1, Choices: -1, orig: bytes.Clone(input)}
 	defer func() {
 		res.Execs, res.Took, res.Accepted = s.execs, time.Since(s.start), s.kept
@@ -147,8 +155,13 @@ func (s *shrinker) out() bool {
 	return s.halted != ""
 }
 
-// round runs every pass once, cheapest first.
+// round runs every pass once, cheapest first (a native target's: the
+// argument passes).
 func (s *shrinker) round() {
+	if s.args != nil {
+		s.args.ShrinkArgs(func() []byte { return s.best }, func(cand []byte) bool { return s.try(cand, false) }, s.out)
+		return
+	}
 	for _, pass := range []func(){
 		s.deleteSpans,
 		s.deleteSpanPairs,
@@ -172,7 +185,12 @@ func (s *shrinker) round() {
 // lowered says cand is best with one draw lowered numerically (same
 // length): it then counts as simpler even where shortlex disagrees.
 func (s *shrinker) try(cand []byte, lowered bool) bool {
-	if !lowered && !shortlexLess(cand, s.best) {
+	switch {
+	case s.args != nil:
+		if !s.args.SimplerArgs(cand, s.best) {
+			return false
+		}
+	case !lowered && !shortlexLess(cand, s.best):
 		return false
 	}
 	h := hashBytes(cand)
@@ -190,6 +208,9 @@ func (s *shrinker) try(cand []byte, lowered bool) bool {
 	}
 	simpler := len(consumed) < len(s.best) || shortlexLess(consumed, s.best) ||
 		(lowered && bytes.Equal(consumed, cand))
+	if s.args != nil {
+		simpler = s.args.SimplerArgs(consumed, s.best)
+	}
 	if !simpler {
 		return false
 	}

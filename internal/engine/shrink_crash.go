@@ -65,7 +65,7 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 			return true, extendedInput(cand, 0, consumed), nil
 		}
 	}
-	res := shrink(rep.Input, probe, b)
+	res := shrinkWith(rep.Input, probe, b, argShrinkerOf(s.wd.Codec))
 	rep.Shrink = noteOf(res)
 	rep.Shrink.Where = " (each a -repro process)"
 	orig := rep.Input
@@ -73,9 +73,10 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 		rep.Shrink.Original = workdir.OriginalPath(path)
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
+		rep.Info.Value = shrunkValueUnknown
 		if s.cfg.Describe != nil {
 			if d, err := s.describe(res.Input); err == nil {
-				rep.Info.Value = d.Values
+				rep.Info.Value, rep.Info.Dictionary = d.Values, d.Dictionary
 			}
 		}
 	}

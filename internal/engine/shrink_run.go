@@ -39,8 +39,14 @@ func shrinkBoundsOf(runs int64, d time.Duration, defRuns int64) shrinkBounds {
 
 func noteOf(r *shrinkResult) *workdir.ShrinkNote {
 	return &workdir.ShrinkNote{OrigLen: r.OrigLen, Len: r.Len, OrigChoices: r.OrigChoices, Choices: r.Choices,
-		Execs: r.Execs, Took: r.Took, Stopped: r.Stopped, NotReproducing: r.NotReproducing}
+		Execs: r.Execs, Took: r.Took, Stopped: r.Stopped, NotReproducing: r.NotReproducing, Changed: r.Shrunk()}
 }
+
+// shrunkValueUnknown is a shrunk failure's value when running the shrunk
+// input once more did not describe it (it did not fail the same way
+// again, or describing it failed): never the original's values, which the
+// report shows under their own heading.
+const shrunkValueUnknown = "(the values of the shrunk input could not be obtained; it is in the .input file, the original's values are below)"
 
 // shrinkFailure shrinks a failure the loop has just saved (rep, at path)
 // and, if it got smaller, rewrites its files. The candidate executions
@@ -74,18 +80,24 @@ func (f *fuzzer) shrinkFailure(rep *workdir.Report, path string) {
 		same := out.Result == Failure && out.Failure != nil && signatureOf(*out.Failure) == sig
 		return same, out.Consumed, out.Record
 	}
-	res := shrink(rep.Input, probe, b)
+	res := shrinkWith(rep.Input, probe, b, argShrinkerOf(f.wd.Codec))
 	rep.Shrink = noteOf(res)
 	orig := rep.Input
 	if res.Shrunk() {
 		rep.Shrink.Original = workdir.OriginalPath(path)
 		rep.Shrink.OrigValue = rep.Info.Value
 		rep.Input = res.Input
-		// The message and stack of the shrunk input's own failure.
+		// The message, stack and values of the shrunk input's own
+		// failure: the report describes the input it holds, never the
+		// original's values (those are the "original value" section).
+		rep.Info.Value = shrunkValueUnknown
 		f.shrinkSeq++
 		if out := f.execExt(res.Input, shrinkExt, false); out.Failure != nil && signatureOf(*out.Failure) == sig {
 			fi := *out.Failure
 			rep.Info.Message, rep.Info.Stack = fi.Message, fi.Stack
+			if fi.Value != "" {
+				rep.Info.Value = fi.Value
+			}
 		}
 		if d, ok := f.ex.(ValueDescriber); ok {
 			if f.recorder != nil {
@@ -93,6 +105,7 @@ func (f *fuzzer) shrinkFailure(rep *workdir.Report, path string) {
 			}
 			if v, ok := d.DescribeValues(res.Input, shrinkExt, sig); ok {
 				rep.Info.Value = v
+				rep.Info.Dictionary = describedDictionary(f.ex)
 			}
 		}
 	}

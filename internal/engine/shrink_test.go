@@ -2,6 +2,8 @@ package engine
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -120,5 +122,41 @@ func TestShrinkNotAHang(t *testing.T) {
 	}
 	if sum.NewFailures != 1 || !strings.Contains(status.String(), "shrunk: 64 -> 40 bytes") {
 		t.Errorf("summary %+v, status:\n%s", sum, status.String())
+	}
+}
+
+// valueFail fails (signature "value") when its input holds a byte of 200
+// or more; its failures carry their values (an executor that cannot
+// describe values as drawn, ValueDescriber).
+type valueFail struct{}
+
+func (valueFail) Exec(params []byte, _ uint64) Outcome {
+	out := Outcome{Result: Valid, Consumed: params}
+	for _, c := range params {
+		if c >= 200 {
+			out.Result = Failure
+			out.Failure = &FailureInfo{Kind: "t.Fatal", Signature: "value", Value: fmt.Sprintf("params = %v", params)}
+		}
+	}
+	return out
+}
+
+// TestShrinkReportsShrunkValue: the report of a shrunk failure shows the
+// values of the shrunk input (its .input), also from an executor without
+// ValueDescriber (a native target's was one), and the original's under
+// their own heading; it showed the original's as the value.
+func TestShrinkReportsShrunkValue(t *testing.T) {
+	wd := t.TempDir()
+	sum := run(t, Config{Seed: 1, Runs: 1, Seeds: [][]byte{{7, 7, 250, 7}}, Workdir: wd, Timeout: NoTimeout}, valueFail{})
+	if sum.NewFailures != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	txt, err := os.ReadFile(strings.TrimSuffix(sum.FailureFiles[0], ".input") + ".txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := string(txt)
+	if !strings.Contains(rep, "\nvalue:\n\tparams = [200]\n") || !strings.Contains(rep, "\noriginal value (before shrinking):\n\tparams = [7 7 250 7]\n") {
+		t.Errorf("report:\n%s", rep)
 	}
 }

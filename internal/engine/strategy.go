@@ -241,6 +241,12 @@ var engines = map[string]engineDef{
 	"fairfuzz": {queue: true, hits: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
 		return newFairTurns(env), &zestFeedback{owners: owners{}}
 	}},
+	// Typed mutation of a native target's arguments, Go-like schedule and
+	// trimming, args.go.
+	"args": {queue: true, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
+		t := newArgsTurns(env)
+		return t, &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: t}
+	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
 		return randomStrategy{}, &classicFeedback{}

@@ -99,6 +99,9 @@ type Rerun struct {
 	// goroutine stacks it printed on SIGQUIT (signature.HangOf compares
 	// them with the worker's).
 	Trace string
+	// Dictionary tells that the values drew from the fuzz binary's
+	// dictionary (FailureInfo.Dictionary).
+	Dictionary bool
 }
 
 // WorkerSpec tells a worker process what to do (passed by

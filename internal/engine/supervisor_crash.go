@@ -57,7 +57,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		if err != nil {
 			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
 		} else {
-			info.Value = d.Values
+			info.Value, info.Dictionary = d.Values, d.Dictionary
 			if d.Consumed >= 0 && d.Consumed <= len(input) {
 				input = input[:d.Consumed]
 			}

@@ -430,3 +430,13 @@ func TestReportStatsFile(t *testing.T) {
 		t.Errorf("index lacks %q:\n%s", want, text)
 	}
 }
+
+// TestFailureHeadline: a failure is named by the first meaningful line of
+// its message, not by its last (a native t.Errorf of several lines was
+// named "^").
+func TestFailureHeadline(t *testing.T) {
+	f := failure{Message: "x_test.go:14: bad pair:\n  a=1\n  b=4\n |\n ^"}
+	if h := f.Headline(); h != "x_test.go:14: bad pair: …" || !f.LongMessage() {
+		t.Errorf("Headline = %q", h)
+	}
+}

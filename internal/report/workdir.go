@@ -115,14 +115,9 @@ type failure struct {
 	Note      string // what could not be read
 }
 
-// Headline is the first line of the message, shortened.
-func (f failure) Headline() string {
-	l, _, _ := strings.Cut(f.Message, "\n")
-	if r := []rune(l); len(r) > 200 {
-		l = string(r[:200]) + "…"
-	}
-	return l
-}
+// Headline is the message in one line (workdir.Headline: its first
+// meaningful line, shortened, "…" when there is more).
+func (f failure) Headline() string { return workdir.Headline(f.Message) }
 
 // LongMessage reports whether the message says more than Headline.
 func (f failure) LongMessage() bool { return f.Headline() != f.Message }

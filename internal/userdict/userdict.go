@@ -90,6 +90,42 @@ func Decode(enc string) []string {
 	return out
 }
 
+// consulted records whether generators drew from the fuzz binary's
+// dictionary since the last ResetConsulted: an input that did replays
+// under plain go test only with the same dictionary, which -regress then
+// writes beside it. consultHook, if set, is called the first time.
+var (
+	consulted   atomic.Bool
+	consultHook atomic.Pointer[func()]
+)
+
+// Consult records that a generator draws from the fuzz binary's
+// dictionary (generators.Dictionary returned a non-empty one).
+func Consult() {
+	if !consulted.Load() && consulted.CompareAndSwap(false, true) {
+		if h := consultHook.Load(); h != nil {
+			(*h)()
+		}
+	}
+}
+
+// ResetConsulted forgets Consult calls: the next execution starts.
+func ResetConsulted() { consulted.Store(false) }
+
+// Consulted reports whether Consult was called since ResetConsulted.
+func Consulted() bool { return consulted.Load() }
+
+// SetConsultHook makes the first Consult after each ResetConsulted call
+// f (nil: nothing), when it happens (a -repro child reports it to its
+// parent before the input can crash the process).
+func SetConsultHook(f func()) {
+	if f == nil {
+		consultHook.Store(nil)
+		return
+	}
+	consultHook.Store(&f)
+}
+
 // replay is the dictionary generators.Dictionary returns while a
 // regression input runs under plain go test (nil: none).
 var replay atomic.Pointer[[]string]

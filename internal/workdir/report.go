@@ -27,6 +27,10 @@ type FailureInfo struct {
 	Stack     string // the goroutine stack at the point of failure
 	Signature string // dedup key: panic kind + top frames inside the user's code
 	Value     string // the generated value(s), printed in Go syntax
+	// Dictionary: generating the values drew from the fuzz binary's
+	// dictionary (generators.Dictionary), so the input replays under
+	// plain go test only with a copy of it (-regress writes one).
+	Dictionary bool
 }
 
 // Report is everything written about one unique failure.
@@ -74,6 +78,9 @@ func (r *Report) Format() []byte {
 		fmt.Fprintf(&b, "found at: %s (%v into the run)\n", r.Found.Format(FoundLayout), r.Into.Round(time.Millisecond))
 	}
 	fmt.Fprintf(&b, "reproduce: %s\n", r.Repro)
+	if r.Info.Dictionary {
+		fmt.Fprintf(&b, "%s: %s\n", DictionaryKey, DictionaryUsed)
+	}
 	r.Shrink.Write(&b)
 	section(&b, "message", r.Info.Message)
 	section(&b, "value", r.Info.Value)
@@ -88,6 +95,14 @@ func (r *Report) Format() []byte {
 	section(&b, "stack", r.Info.Stack)
 	return b.Bytes()
 }
+
+// DictionaryKey and DictionaryUsed are the report's header line of a
+// failure whose values drew from the fuzz binary's dictionary
+// (FailureInfo.Dictionary).
+const (
+	DictionaryKey  = "dictionary"
+	DictionaryUsed = "drawn from (go test replays this input only with the dictionary file -regress writes to testdata/gfzdict)"
+)
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }
 

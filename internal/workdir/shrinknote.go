@@ -15,6 +15,7 @@ type ShrinkNote struct {
 	Took                 time.Duration
 	Stopped              string // why it ended before its fixpoint
 	NotReproducing       bool
+	Changed              bool   // the shrunk input differs from the original (shorter, or the same length with simpler values)
 	Original             string // path of the file keeping the original input ("" if not shrunk)
 	OrigValue            string // the original input's values
 	Where                string // "in -repro processes" for a death
@@ -30,6 +31,14 @@ func (n *ShrinkNote) Summary() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d -> %d bytes", n.OrigLen, n.Len)
+	switch {
+	case !n.Changed:
+		b.WriteString(" (unchanged)")
+	case n.Len == n.OrigLen:
+		// Values lowered or simplified in place: a native target's
+		// integers (17 -> 1), a string's bytes made printable.
+		b.WriteString(" (same size, values made simpler)")
+	}
 	if n.OrigChoices >= 0 && n.Choices >= 0 {
 		fmt.Fprintf(&b, ", %d -> %d choices", n.OrigChoices, n.Choices)
 	}
@@ -37,7 +46,9 @@ func (n *ShrinkNote) Summary() string {
 	if n.Stopped != "" {
 		b.WriteString("stopped early: " + n.Stopped)
 	} else {
-		b.WriteString("no smaller input fails the same way under the shrink passes")
+		// Simpler: shorter, or as long with smaller values (see
+		// ENGINE.md, "Shrinking").
+		b.WriteString("no simpler input fails the same way under the shrink passes")
 	}
 	return b.String()
 }

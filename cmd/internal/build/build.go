@@ -28,10 +28,10 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/gfz-dev/gfz/cmd/internal/instrument"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // Options configure Prepare and Build.
@@ -53,9 +53,13 @@ type Options struct {
 	MapBits int    // log2 of the map size; 0 chooses it from the probe count
 	// Counts makes probes count hits past 255 exactly (runtime.CountLaps),
 	// which -feedback perf needs; it makes every probe larger.
-	Counts  bool
-	Dir     string // directory to run in (the user's module); default the current directory
-	Verbose bool   // print per-package details and the collision estimate
+	Counts bool
+	Dir    string // directory to run in (the user's module); default the current directory
+	// Cache is the build cache directory (cache.go); "" means build/ in
+	// gfz's cache directory ($GFZCACHE, default gfz in the user's cache
+	// directory), "off" turns the cache off.
+	Cache   string
+	Verbose bool // print per-package details and the collision estimate
 	Stdout  io.Writer
 	Stderr  io.Writer
 
@@ -109,6 +113,12 @@ type Prepared struct {
 	Native map[string]map[string]string
 	// NoTargets lists the matched packages without any fuzz target.
 	NoTargets []string
+
+	// Cache tells which packages came from the build cache.
+	Cache CacheStats
+
+	phases  *phases      // time per step, for -v
+	checked resolveStats // what was type-checked
 }
 
 // GoFlags returns the flags to add to a go build/test/run command to build
@@ -273,11 +283,13 @@ const (
 // Prepared.Broken and left out, unless no package is left.
 func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	opts.defaults()
+	ph := newPhases()
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	envs, err := goEnv(dir, "GOMODCACHE", "GOMOD", "GOWORK")
+	envNames := []string{"GOMODCACHE", "GOMOD", "GOWORK", "GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT"}
+	envs, err := goEnv(dir, envNames...)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
@@ -298,7 +310,18 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			os.RemoveAll(work)
 		}
 	}()
-	if err := edit.localize(work, envs[0]); err != nil {
+	var warnings []string
+	var cache *buildCache
+	if cdir, err := cacheDir(opts.Cache); err != nil {
+		warnings = append(warnings, fmt.Sprintf("build cache off: %v", err))
+	} else if cdir != "" && envs[0] != "" && within(envs[0], cdir) {
+		warnings = append(warnings, fmt.Sprintf("build cache off: its directory %s is inside the module cache (GOMODCACHE), where the go command refuses overlays; set %s elsewhere, or build with -cache=off", cdir, workdir.CacheEnv))
+	} else if cdir != "" {
+		if cache, err = openCache(cdir); err != nil {
+			warnings = append(warnings, fmt.Sprintf("build cache off: %v", err))
+		}
+	}
+	if err := localizeCached(cache, edit, work, envs[0]); err != nil {
 		return nil, err
 	}
 	// Load with the temporary module file that adds the gfz library (the
@@ -309,10 +332,12 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, err
 	}
 	loadFlags := append(slices.Clone(flags), modFlags...)
+	ph.done("set-up")
 	g, err := loadGraph(ctx, dir, loadFlags, modEnv, opts.Patterns)
 	if err != nil {
 		return nil, err
 	}
+	ph.done("import graph")
 	broken := g.broken
 	fatal := func() error {
 		if len(broken) == 0 {
@@ -352,75 +377,132 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		roles[p.PkgPath] = roleDep
 		paths = append(paths, p.PkgPath)
 	}
-	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: loadMode, BuildFlags: loadFlags, Env: append(os.Environ(), modEnv...)}
-	var todo []*packages.Package
-	var warnings []string
-	if len(paths) > 0 {
-		loaded, err := packages.Load(cfg, paths...)
+	// The packages as the non-test build sees them, with their import
+	// graphs (for the cache keys and type-checking): from the graph, or
+	// loaded for those only its test variants hold, and for -cover.
+	env := append(os.Environ(), modEnv...)
+	graphCfg := &packages.Config{Context: ctx, Dir: dir, Mode: graphMode, BuildFlags: loadFlags, Env: env}
+	plain := g.plain
+	addPlain := func(pkgs []*packages.Package) {
+		packages.Visit(pkgs, nil, func(p *packages.Package) {
+			if p.ID == p.PkgPath && plain[p.PkgPath] == nil {
+				plain[p.PkgPath] = p
+			}
+		})
+	}
+	var unlisted []string
+	for _, path := range paths {
+		if plain[path] == nil {
+			unlisted = append(unlisted, path)
+		}
+	}
+	if len(unlisted) > 0 {
+		lp, err := packages.Load(graphCfg, unlisted...)
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w", strings.Join(opts.Patterns, " "), err)
 		}
-		byPath := map[string]*packages.Package{}
-		for _, p := range loaded {
-			byPath[p.PkgPath] = p
-		}
-		for _, path := range paths {
-			p := byPath[path]
-			var msg string
-			if p == nil {
-				msg = "not loaded"
-			} else if err := loadErrors([]*packages.Package{p}); err != nil {
-				msg = err.Error()
-			}
-			switch {
-			case msg == "":
-				todo = append(todo, p)
-			case roles[path] == roleMatched:
-				broken = append(broken, PackageError{Path: path, Err: errors.New(msg)})
-			default:
-				warnings = append(warnings, fmt.Sprintf("%s not instrumented: %s", path, msg))
-			}
-		}
+		addPlain(lp)
 	}
 	if len(opts.Cover) > 0 {
-		extra, err := packages.Load(cfg, opts.Cover...)
+		extra, err := packages.Load(graphCfg, opts.Cover...)
 		if err != nil {
 			return nil, fmt.Errorf("load -cover %s: %w", strings.Join(opts.Cover, " "), err)
 		}
-		if err := loadErrors(extra); err != nil {
-			return nil, fmt.Errorf("load -cover %s: %w", strings.Join(opts.Cover, " "), err)
+		var msgs []string
+		for _, p := range extra {
+			if m := listErrors(p); m != "" && len(p.GoFiles) == 0 {
+				msgs = append(msgs, m)
+			}
 		}
+		if len(msgs) > 0 {
+			return nil, fmt.Errorf("load -cover %s: %s", strings.Join(opts.Cover, " "), strings.Join(msgs, "\n"))
+		}
+		addPlain(extra)
 		for _, p := range extra {
 			if why := Refusal(p.PkgPath, isStd(p)); why != "" {
 				return nil, fmt.Errorf("-cover: cannot instrument %s: %s", p.PkgPath, why)
 			}
 			if _, ok := roles[p.PkgPath]; !ok && len(p.GoFiles) > 0 {
 				roles[p.PkgPath] = roleCover
-				todo = append(todo, p)
+				paths = append(paths, p.PkgPath)
 			}
 		}
 	}
-
-	// Instrument, in parallel. A dependency that fails is left out with a
-	// warning; a matched package that fails is broken.
-	ips := make([]*instrument.Package, len(todo))
-	errs := make([]error, len(todo))
-	var eg errgroup.Group
-	eg.SetLimit(4)
-	for i, p := range todo {
-		eg.Go(func() error {
-			ips[i], errs[i] = instrumentPackage(p, opts.Cmp)
-			return nil
-		})
+	loadFailed := func(path, msg string) error {
+		switch roles[path] {
+		case roleMatched:
+			broken = append(broken, PackageError{Path: path, Err: errors.New(msg)})
+		case roleCover:
+			return fmt.Errorf("load -cover %s: %s", strings.Join(opts.Cover, " "), msg)
+		default:
+			warnings = append(warnings, fmt.Sprintf("%s not instrumented: %s", path, msg))
+		}
+		return nil
 	}
-	eg.Wait()
+
+	// The cache: an entry for every package whose inputs did not change.
+	var todo []*packages.Package
+	for _, path := range paths {
+		if p := plain[path]; p != nil {
+			todo = append(todo, p)
+		} else if err := loadFailed(path, "not loaded"); err != nil {
+			return nil, err
+		}
+	}
+	var keys *keyer
+	if tool, err := toolID(); cache != nil && err != nil {
+		warnings = append(warnings, fmt.Sprintf("build cache off: cannot identify gfz-build's executable: %v", err))
+		cache = nil
+	} else if cache != nil {
+		goenv := map[string]string{}
+		for i, name := range envNames[3:] {
+			goenv[name] = envs[3+i]
+		}
+		keys = newKeyer(tool, goenv, &opts, envs[0])
+	}
+	// Take what the cache has; type-check and instrument the rest
+	// (resolve.go). A dependency that fails is left out with a warning; a
+	// matched package that fails is broken.
+	results, checked, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
+		cache: cache, keys: keys, cmp: opts.Cmp, plain: plain}, todo)
+	if err != nil {
+		return nil, fmt.Errorf("gfz-build: %w", err)
+	}
+	if cache != nil {
+		for i, p := range todo {
+			if results[i].hit {
+				cache.hit(p.PkgPath)
+			} else {
+				cache.miss(p.PkgPath)
+			}
+		}
+	}
+	entries := make([]*cacheEntry, len(todo))
+	errs := make([]error, len(todo))
+	loadErrs := make([]string, len(todo))
+	for i, r := range results {
+		entries[i], errs[i], loadErrs[i] = r.entry, r.err, r.loadErr
+		if r.putErr != nil {
+			warnings = append(warnings, r.putErr.Error())
+		}
+	}
+	ph.done("cache, type-check, instrument")
 	isBroken := map[string]bool{}
 	for _, b := range broken {
 		isBroken[b.Path] = true
 	}
 	var keep []*packages.Package
-	var kept []*instrument.Package
+	var kept []*cacheEntry
 	for i, p := range todo {
+		if loadErrs[i] != "" {
+			if err := loadFailed(p.PkgPath, loadErrs[i]); err != nil {
+				return nil, err
+			}
+			if roles[p.PkgPath] == roleMatched {
+				isBroken[p.PkgPath] = true
+			}
+			continue
+		}
 		switch {
 		case errs[i] != nil && roles[p.PkgPath] == roleMatched:
 			broken = append(broken, PackageError{Path: p.PkgPath, Err: errs[i]})
@@ -431,13 +513,13 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		case errs[i] != nil:
 			warnings = append(warnings, fmt.Sprintf("%s not instrumented: %v", p.PkgPath, errs[i]))
 			continue
-		case len(ips[i].Probes) == 0 && roles[p.PkgPath] == roleDep:
+		case len(entries[i].Template.Probes) == 0 && roles[p.PkgPath] == roleDep:
 			continue // nothing to record (declarations only, or only cgo files)
 		}
 		keep = append(keep, p)
-		kept = append(kept, ips[i])
+		kept = append(kept, entries[i])
 	}
-	todo, ips = keep, kept
+	todo = keep
 
 	// The matched packages left, and their fuzz targets.
 	targets := map[string][]string{}
@@ -507,8 +589,10 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	}
 
 	total := 0
-	for _, ip := range ips {
-		total += len(ip.Probes)
+	dicts := make([][]string, len(kept))
+	for i, e := range kept {
+		total += len(e.Template.Probes)
+		dicts[i] = e.Dict
 	}
 	bits := opts.MapBits
 	if bits == 0 {
@@ -520,13 +604,14 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	prep := &Prepared{
 		WorkDir: work, Targets: targets, TargetOrder: order, Names: names, Dirs: dirs, MapBits: bits,
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
-		Dictionary: packageDictionary(todo), Broken: broken, Warnings: edit.warnings(warnings),
+		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
-		Native: nativeTypes, NoTargets: noTargets,
+		Native: nativeTypes, NoTargets: noTargets, phases: ph, checked: checked,
 	}
-	rel, err := relocateModules(work, envs[0], todo)
+	ph.done("targets")
+	rel, err := relocateModulesCached(cache, work, envs[0], todo)
 	if err == nil {
-		rel, err = relocateLibrary(work, envs[0], g, rel)
+		rel, err = relocateLibraryCached(cache, work, envs[0], g, rel)
 	}
 	if err == nil {
 		var extra []string
@@ -537,16 +622,18 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
+	ph.done("copy modules")
 	replace := map[string]string{}
 	probesOf := map[string]int{}
-	for i, ip := range ips {
-		if err := writePackage(work, i, ip, todo[i], bits, rel, replace); err != nil {
+	for i, e := range kept {
+		t := &e.Template
+		if err := writePackage(work, i, t, todo[i], bits, rel, replace); err != nil {
 			prep.Cleanup()
 			return nil, err
 		}
 		p := todo[i]
-		prep.Packages = append(prep.Packages, InstrumentedPackage{Path: ip.Path, Module: moduleOf(p), Std: ip.Std, Files: len(ip.Files()), Probes: len(ip.Probes)})
-		probesOf[ip.Path] = len(ip.Probes)
+		prep.Packages = append(prep.Packages, InstrumentedPackage{Path: t.Path, Module: moduleOf(p), Std: t.Std, Files: len(t.Files), Probes: len(t.Probes)})
+		probesOf[t.Path] = len(t.Probes)
 	}
 	prep.Modules = moduleProbes(prep.Packages, todo)
 	for _, p := range good {
@@ -570,16 +657,11 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
-	if moved, ok := relocate(rel, filepath.Join(g.runtimeDir, "mapsize.go")); ok {
-		// The library is a module-cache copy in the work directory, where
-		// an overlay is not needed (and, in the cache, not allowed).
-		if err := os.Rename(mapsize, moved); err != nil {
-			prep.Cleanup()
-			return nil, fmt.Errorf("gfz-build: %w", err)
-		}
-	} else {
-		replace[filepath.Join(g.runtimeDir, "mapsize.go")] = mapsize
+	orig := filepath.Join(g.runtimeDir, "mapsize.go")
+	if moved, ok := relocate(rel, orig); ok {
+		orig = moved // the library's copy (the module cache refuses overlays)
 	}
+	replace[orig] = mapsize
 	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
 	if err != nil {
 		prep.Cleanup()
@@ -590,6 +672,9 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.Cleanup()
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
+	ph.done("render")
+	prep.Cache = cache.Stats()
+	cache.trim()
 	done = true
 	return prep, nil
 }
@@ -645,25 +730,6 @@ func testVariantOf(id string) (string, bool) {
 	return strings.TrimSuffix(br, ".test]"), true
 }
 
-func instrumentPackage(p *packages.Package, cmp bool) (*instrument.Package, error) {
-	ip := instrument.NewPackage(p.PkgPath, p.Name, isStd(p), p.Fset, p.TypesInfo)
-	ip.Cmp = cmp
-	goFiles := map[string]bool{}
-	for _, f := range p.GoFiles {
-		goFiles[f] = true
-	}
-	for _, f := range p.Syntax {
-		name := p.Fset.File(f.Pos()).Name()
-		if !goFiles[name] || instrument.ImportsC(f) || generatedByCgo(f) {
-			continue
-		}
-		if err := ip.AddFile(f); err != nil {
-			return nil, fmt.Errorf("instrument %s: %w", p.PkgPath, err)
-		}
-	}
-	return ip, nil
-}
-
 // packageDir returns the source directory of a loaded package.
 func packageDir(p *packages.Package) string {
 	if p.Dir != "" {
@@ -688,26 +754,22 @@ func generatedByCgo(f *ast.File) bool {
 }
 
 // writePackage writes the rewritten files and the registration file of one
-// package: into the overlay, or straight into the module copy for relocated
-// modules.
-func writePackage(work string, i int, ip *instrument.Package, p *packages.Package, bits int, rel []relocation, replace map[string]string) error {
+// package into the work directory, and maps them in the overlay over the
+// originals (or over their module copy's, for relocated modules).
+func writePackage(work string, i int, t *instrument.Template, p *packages.Package, bits int, rel []relocation, replace map[string]string) error {
 	pdir := filepath.Join(work, fmt.Sprintf("%03d_%s", i, p.Name))
 	if err := os.MkdirAll(pdir, 0o755); err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 	}
-	rendered, err := ip.Render(bits)
-	if err != nil {
-		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
-	}
 	put := func(orig string, src []byte) error {
 		if moved, ok := relocate(rel, orig); ok {
-			return os.WriteFile(moved, src, 0o644)
+			orig = moved
 		}
 		out := filepath.Join(pdir, filepath.Base(orig))
 		replace[orig] = out
 		return os.WriteFile(out, src, 0o644)
 	}
-	for _, r := range rendered {
+	for _, r := range t.Render(bits) {
 		if err := put(r.Name, r.Src); err != nil {
 			return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 		}
@@ -716,7 +778,7 @@ func writePackage(work string, i int, ip *instrument.Package, p *packages.Packag
 	if _, err := os.Stat(reg); err == nil {
 		return fmt.Errorf("instrument %s: %s already exists in the package", p.PkgPath, instrument.RegistrationFileName)
 	}
-	if err := put(reg, ip.RegistrationSource(bits)); err != nil {
+	if err := put(reg, t.RegistrationSource(bits)); err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 	}
 	return nil
@@ -777,6 +839,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		fmt.Fprintf(opts.Stderr, "map: %d probes, MapBits=%d (%d entries), expected edge collision rate %.2f%% (assuming %d edges per probe)\n",
 			prep.Probes, prep.MapBits, 1<<prep.MapBits, 100*prep.CollisionRate, EdgesPerProbe)
 		fmt.Fprintf(opts.Stderr, "dictionary: %s\n", DictionarySummary(prep.Dictionary))
+		fmt.Fprintf(opts.Stderr, "build cache: %s\n", CacheSummary(prep.Cache))
 	}
 	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
 	if len(prep.NoTargets) > 0 && len(prep.TargetOrder) > 0 {
@@ -841,10 +904,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			failed = append(failed, PackageError{Path: pkg, Err: fmt.Errorf("go test -c: %s", msg)})
 			continue
 		}
+		prep.phases.done("go test -c " + pkg)
 		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
 		if probes < FewProbes {
 			fmt.Fprint(opts.Stderr, FewProbesWarning(pkg, out, probes, prep.StdImports[pkg]))
 		}
+	}
+	if opts.Verbose {
+		fmt.Fprintf(opts.Stderr, "gfz-build: time: %s\n", prep.phases)
 	}
 	if len(failed) > 0 {
 		return res, &BuildError{Failed: failed, Built: len(res.Binaries)}

@@ -31,7 +31,7 @@ type NoModuleError struct{ Dir string }
 
 func (e *NoModuleError) Error() string {
 	return fmt.Sprintf("no go.mod in %s or any parent directory: gfz builds the packages of a Go module. "+
-		"Run it from your module's directory, or make this one a module: go mod init example.com/NAME && go get github.com/gfz-dev/gfz", e.Dir)
+		"Run it from your module's directory, or make this one a module: go mod init example.com/NAME (gfz-build adds the gfz library to the build itself)", e.Dir)
 }
 
 func (e *NoModuleError) Unwrap() error { return ErrNoModule }
@@ -94,6 +94,9 @@ type graph struct {
 	broken     []PackageError                 // matched packages (or patterns) that failed to load
 	runtimeDir string
 	runtimeMod *packages.Module // the module providing the probe runtime (gfz's library)
+	// plain holds the non-test packages of the graph by import path (their
+	// imports are non-test packages too).
+	plain map[string]*packages.Package
 }
 
 const graphMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
@@ -105,7 +108,7 @@ func loadGraph(ctx context.Context, dir string, flags, env, patterns []string) (
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", strings.Join(patterns, " "), err)
 	}
-	g := &graph{testMain: map[string]*packages.Package{}, variants: map[string][]*packages.Package{}}
+	g := &graph{testMain: map[string]*packages.Package{}, variants: map[string][]*packages.Package{}, plain: map[string]*packages.Package{}}
 	seen := map[string]bool{}
 	for _, p := range roots {
 		if under, ok := testVariantOf(p.ID); ok {
@@ -130,6 +133,9 @@ func loadGraph(ctx context.Context, dir string, flags, env, patterns []string) (
 		g.matched = append(g.matched, p)
 	}
 	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.ID == p.PkgPath {
+			g.plain[p.PkgPath] = p
+		}
 		if p.PkgPath == instrument.RuntimePath && len(p.GoFiles) > 0 && g.runtimeDir == "" {
 			g.runtimeDir, g.runtimeMod = filepath.Dir(p.GoFiles[0]), p.Module
 		}

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // Limits of the literal dictionary gfz-build passes to the fuzz binary.
@@ -66,14 +64,27 @@ func CollectDictionary(files []*ast.File) []string {
 	return out
 }
 
-// packageDictionary collects the dictionary of the instrumented packages,
-// in load order.
-func packageDictionary(pkgs []*packages.Package) []string {
-	var files []*ast.File
-	for _, p := range pkgs {
-		files = append(files, p.Syntax...)
+// mergeDictionaries merges the dictionaries of several packages, each
+// collected by CollectDictionary, in order: the result is what
+// CollectDictionary returns for all their files. (Each list holds its
+// package's first MaxDictTokens distinct literals; at most as many of
+// those as the merged list already holds can be duplicates, so a list
+// always has enough new ones to fill the merged list up to the limit.)
+func mergeDictionaries(lists [][]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, tok := range l {
+			if len(out) >= MaxDictTokens {
+				return out
+			}
+			if !seen[tok] {
+				seen[tok] = true
+				out = append(out, tok)
+			}
+		}
 	}
-	return CollectDictionary(files)
+	return out
 }
 
 // EncodeDictionary encodes tokens for the -X linker flag: each token

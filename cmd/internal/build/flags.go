@@ -7,7 +7,7 @@ import (
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -instrument, -skip, -tags, -race, -mapbits and -counts, storing
+// -cover, -instrument, -skip, -tags, -race, -mapbits, -counts and -cache, storing
 // into o.
 // Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
@@ -19,6 +19,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.Cmp, "cmp", false, "also insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
+	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
 }
 
 // CheckFlags validates the values set through AddFlags.

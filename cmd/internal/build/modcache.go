@@ -42,19 +42,7 @@ func goEnv(dir string, names ...string) ([]string, error) {
 // relocateModules copies the modules of the packages that live in the
 // module cache into work/mod/.
 func relocateModules(work, modcache string, pkgs []*packages.Package) ([]relocation, error) {
-	byPath := map[string]*packages.Module{}
-	for _, p := range pkgs {
-		m := p.Module
-		if m == nil || m.Main || m.Dir == "" || modcache == "" || !within(modcache, m.Dir) {
-			continue
-		}
-		byPath[m.Path] = m
-	}
-	paths := make([]string, 0, len(byPath))
-	for p := range byPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
+	byPath, paths := cacheModules(modcache, pkgs)
 	var rel []relocation
 	for i, path := range paths {
 		m := byPath[path]
@@ -127,4 +115,23 @@ func copyIfExists(from, to string) {
 	if b, err := os.ReadFile(from); err == nil {
 		os.WriteFile(to, b, 0o644)
 	}
+}
+
+// cacheModules returns the modules in the module cache (modcache) that
+// provide pkgs, by path, and their paths in order.
+func cacheModules(modcache string, pkgs []*packages.Package) (map[string]*packages.Module, []string) {
+	byPath := map[string]*packages.Module{}
+	for _, p := range pkgs {
+		m := p.Module
+		if m == nil || m.Main || m.Dir == "" || modcache == "" || !within(modcache, m.Dir) {
+			continue
+		}
+		byPath[m.Path] = m
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	return byPath, paths
 }

@@ -38,14 +38,33 @@ const nativeImport = "_gfznative"
 // does not accept, or an fn whose types cannot be read, is an error naming
 // the file and line.
 func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) {
+	ts, out, _, err := nativeTargetsFile(filename, src)
+	return ts, out, err
+}
+
+// fuzzHelpers is what a file tells about functions that take a
+// *testing.F, for targets whose f.Fuzz is in another function of the
+// package (func FuzzA(f *testing.F) { fuzz(f) }, or one target calling
+// another): the f.Fuzz types of each such function, and which functions
+// each target candidate hands its *testing.F to.
+type fuzzHelpers struct {
+	types map[string]string   // function -> its f.Fuzz's argument types
+	errs  map[string]error    // function -> why its f.Fuzz's types cannot be used
+	calls map[string][]string // target candidate without its own f.Fuzz -> functions called with its *testing.F
+	file  map[string]string   // target candidate -> its file
+}
+
+// nativeTargetsFile is NativeTargets, also returning the file's fuzzHelpers.
+func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuzzHelpers, error) {
+	h := fuzzHelpers{types: map[string]string{}, errs: map[string]error{}, calls: map[string][]string{}, file: map[string]string{}}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, h, err
 	}
 	testingName := ImportName(f, "testing", "testing")
 	if testingName == "" || testingName == "_" {
-		return nil, nil, nil
+		return nil, nil, h, nil
 	}
 	funcs := map[string]*ast.FuncType{}
 	for _, d := range f.Decls {
@@ -72,8 +91,8 @@ func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) 
 		}
 		return names
 	}
-	var walk func(body ast.Node, fs map[string]bool, target string)
-	walk = func(body ast.Node, fs map[string]bool, target string) {
+	var walk func(body ast.Node, fs map[string]bool, target, owner string)
+	walk = func(body ast.Node, fs map[string]bool, target, owner string) {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -89,9 +108,14 @@ func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) 
 				for k := range fParams(n.Type) {
 					inner[k] = true
 				}
-				walk(n.Body, inner, "")
+				walk(n.Body, inner, "", "")
 				return false
 			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && len(n.Args) == 1 {
+					if a, ok := n.Args[0].(*ast.Ident); ok && fs[a.Name] {
+						h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id
+					}
+				}
 				sel, ok := n.Fun.(*ast.SelectorExpr)
 				if !ok || sel.Sel.Name != "Fuzz" || len(n.Args) != 1 {
 					return true
@@ -109,6 +133,14 @@ func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) 
 						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), target, err)
 					}
 					targets = append(targets, NativeTarget{Name: target, File: filename, Types: types})
+					h.types[target] = types
+				} else if owner != "" {
+					types, err := nativeArgTypes(n.Args[0], funcs, testingName)
+					if err != nil {
+						h.errs[owner] = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), owner, err)
+					} else {
+						h.types[owner] = types
+					}
 				}
 			}
 			return true
@@ -123,15 +155,25 @@ func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) 
 		if fd.Recv == nil && isFuzzName(fd.Name.Name) && fd.Type.TypeParams == nil && len(fd.Type.Params.List) == 1 && len(fd.Type.Params.List[0].Names) <= 1 {
 			if len(fParams(fd.Type)) == 1 {
 				target = fd.Name.Name
+				h.file[target] = filename
 			}
 		}
-		walk(fd.Body, fParams(fd.Type), target)
+		owner := ""
+		if fd.Recv == nil && fd.Type.TypeParams == nil {
+			owner = fd.Name.Name
+		}
+		walk(fd.Body, fParams(fd.Type), target, owner)
+	}
+	for t := range h.file { // candidates with their own f.Fuzz are targets already
+		if _, ok := h.types[t]; ok {
+			delete(h.calls, t)
+		}
 	}
 	if firstErr != nil {
-		return nil, nil, firstErr
+		return nil, nil, h, firstErr
 	}
 	if len(edits) == 0 {
-		return nil, nil, nil
+		return nil, nil, h, nil
 	}
 	// Import gfz on the package clause's line, then apply the call edits
 	// from the end.
@@ -142,7 +184,7 @@ func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) 
 	for _, e := range edits {
 		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
-	return targets, out, nil
+	return targets, out, h, nil
 }
 
 // nativeArgTypes returns the argument types (after the *testing.T) of the
@@ -234,6 +276,8 @@ type nativeFile struct {
 func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 	var targets []NativeTarget
 	var rewritten []nativeFile
+	all := fuzzHelpers{types: map[string]string{}, errs: map[string]error{}, calls: map[string][]string{}, file: map[string]string{}}
+	var candidates []string
 	for _, name := range files {
 		if !strings.HasSuffix(name, "_test.go") {
 			continue
@@ -242,16 +286,63 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
 		}
-		ts, out, err := NativeTargets(name, src)
+		ts, out, h, err := nativeTargetsFile(name, src)
 		if err != nil {
 			return nil, nil, err
 		}
 		targets = append(targets, ts...)
+		for k, v := range h.types {
+			all.types[k] = v
+		}
+		for k, v := range h.errs {
+			all.errs[k] = v
+		}
+		for k, v := range h.calls {
+			all.calls[k] = v
+		}
+		for k, v := range h.file {
+			if _, ok := h.calls[k]; ok {
+				all.file[k] = v
+				candidates = append(candidates, k)
+			}
+		}
 		if out != nil {
 			rewritten = append(rewritten, nativeFile{orig: name, src: out})
 		}
 	}
+	// Targets whose f.Fuzz is in a function they call with their
+	// *testing.F (in any _test.go file of the package), transitively.
+	for _, c := range candidates {
+		types, err := all.resolve(c, map[string]bool{})
+		if err != nil {
+			return nil, nil, err
+		}
+		if types != "" {
+			targets = append(targets, NativeTarget{Name: c, File: all.file[c], Types: types})
+		}
+	}
 	return targets, rewritten, nil
+}
+
+// resolve returns the f.Fuzz argument types reached from function fn
+// through the functions it hands its *testing.F to ("" if none).
+func (h fuzzHelpers) resolve(fn string, seen map[string]bool) (string, error) {
+	if seen[fn] {
+		return "", nil
+	}
+	seen[fn] = true
+	if err := h.errs[fn]; err != nil {
+		return "", err
+	}
+	if t, ok := h.types[fn]; ok {
+		return t, nil
+	}
+	for _, callee := range h.calls[fn] {
+		if t, err := h.resolve(callee, seen); t != "" || err != nil {
+			return t, err
+		}
+	}
+	return "", nil
 }
 
 // nativeInfoPrefix is the prefix of the build-info key of a native

@@ -226,8 +226,8 @@ func TestNativeEndToEnd(t *testing.T) {
 	if code != 1 || !strings.Contains(o, "new failure (t.Fatal): nat_test.go:10: Check: bad input") {
 		t.Fatalf("FuzzCheck: exit %d, want 1 and the planted failure:\n%s", code, o)
 	}
-	if !strings.Contains(o, "engine bytes,") {
-		t.Errorf("a native target's default engine is not bytes:\n%s", o)
+	if !strings.Contains(o, "engine args,") {
+		t.Errorf("a native target's default engine is not args:\n%s", o)
 	}
 	inputs, _ := filepath.Glob(filepath.Join(work, "failures", "*.input"))
 	if len(inputs) != 1 {

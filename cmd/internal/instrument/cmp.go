@@ -244,7 +244,7 @@ func constExpr(tv types.TypeAndValue) dst.Expr {
 // the package has no comparison site). Non-std packages call the
 // runtime's CmpInt and CmpStr; std packages get local copies working on
 // the runtime's variables through //go:linkname.
-func (p *Package) cmpSource() []byte {
+func (p *Template) cmpSource() []byte {
 	if len(p.CmpSites) == 0 {
 		return nil
 	}

@@ -116,25 +116,14 @@ type Rendered struct {
 }
 
 // Render prints the rewritten files with probe IDs masked to a map of
-// 1<<mapBits entries. It may be called more than once.
+// 1<<mapBits entries (IDDigits hex digits each). It may be called more
+// than once.
 func (p *Package) Render(mapBits int) ([]Rendered, error) {
-	mask := uint32(1)<<uint(mapBits) - 1
-	var out []Rendered
-	for _, f := range p.files {
-		for _, l := range f.ids {
-			l.lit.Value = fmt.Sprintf("%#x", p.Probes[l.probe].ID&mask)
-		}
-		var buf bytes.Buffer
-		if err := decorator.NewRestorer().Fprint(&buf, f.dst); err != nil {
-			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
-		}
-		src, err := placeDirectives(buf.Bytes(), f.directives, f.after)
-		if err != nil {
-			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
-		}
-		out = append(out, Rendered{Name: f.name, Src: src})
+	t, err := p.Template()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return t.Render(mapBits), nil
 }
 
 // Files returns the names of the files added so far.
@@ -240,7 +229,7 @@ func (r *rewriter) addProbe(kind Kind, from, to token.Pos, stmts int) *dst.CallE
 	return &dst.CallExpr{
 		Fun: dst.NewIdent(fn),
 		Args: []dst.Expr{lit, &dst.UnaryExpr{Op: token.AND, X: &dst.IndexExpr{
-			X: dst.NewIdent("_gfzBlocks"), Index: &dst.BasicLit{Kind: token.INT, Value: strconv.Itoa(idx)},
+			X: dst.NewIdent("_gfzBlocks"), Index: &dst.BasicLit{Kind: token.INT, Value: fmt.Sprintf("0x%0*x", BlockDigits, idx)},
 		}}},
 	}
 }
@@ -693,6 +682,13 @@ const RegistrationFileName = "zz_gfz_probes.go"
 // //go:linkname on variables, and the probe helpers are local copies of
 // runtime.Hit/HitE.
 func (p *Package) RegistrationSource(mapBits int) []byte {
+	t := Template{Path: p.Path, Name: p.Name, Std: p.Std, Probes: p.Probes, CmpSites: p.CmpSites}
+	return t.RegistrationSource(mapBits)
+}
+
+// RegistrationSource returns the added file of the package, as
+// Package.RegistrationSource does.
+func (p *Template) RegistrationSource(mapBits int) []byte {
 	var b bytes.Buffer
 	n := len(p.Probes)
 	table := strconv.Quote(EncodeTable(p.Probes))

@@ -83,7 +83,7 @@ func TestRewrite(t *testing.T) {
 		}
 	}
 	// The printed IDs are the probe IDs masked to the map size.
-	if !strings.Contains(out, fmt.Sprintf("(%#x, &_gfzBlocks[0])", p.Probes[0].ID&0xffff)) {
+	if !strings.Contains(out, fmt.Sprintf("(0x%08x, &_gfzBlocks[0x000000])", p.Probes[0].ID&0xffff)) {
 		t.Errorf("ID of probe 0 not printed masked:\n%s", out)
 	}
 	if _, err := parser.ParseFile(token.NewFileSet(), "out.go", out, parser.ParseComments); err != nil {
@@ -141,12 +141,12 @@ func ExamplePackage_Render() {
 	//
 	// //line /m/p/abs.go:3:1
 	// func Abs(x int) int {
-	// 	_gfzHit(0xa250, &_gfzBlocks[2])
+	// 	_gfzHit(0x0000a250, &_gfzBlocks[0x000002])
 	// 	/*line /m/p/abs.go:4:1*/ if x < 0 {
-	// 		_gfzHit(0xab96, &_gfzBlocks[0])
+	// 		_gfzHit(0x0000ab96, &_gfzBlocks[0x000000])
 	// 		/*line /m/p/abs.go:5:2*/ return -x
 	// 	} else {
-	// 		_gfzHit(0xa021, &_gfzBlocks[1])
+	// 		_gfzHit(0x0000a021, &_gfzBlocks[0x000001])
 	// 	}
 	// 	/*line /m/p/abs.go:7:1*/ return x
 	// /*line /m/p/abs.go:8:1*/}

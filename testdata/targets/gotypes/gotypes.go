@@ -55,7 +55,8 @@ func Check(src string) (Stage, string, error) {
 		lines = append(lines, name+": "+obj.Type().String())
 		if tn, ok := obj.(*types.TypeName); ok {
 			if named, ok := tn.Type().(*types.Named); ok {
-				for m := range named.Methods() {
+				for i := 0; i < named.NumMethods(); i++ {
+					m := named.Method(i)
 					lines = append(lines, name+"."+m.Name()+": "+m.Type().String())
 				}
 			}

@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"math/bits"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// The engine "args": mutation of a native target's typed arguments, for
+// native fuzz targets (f.Fuzz(func(t *testing.T, a A, b B, ...))). The
+// executor's codec (native.Codec) decodes a parent into its arguments,
+// edits a few of them as values of their types and re-encodes the child
+// (ArgMutator); the strategy schedules parents as go test -fuzz does
+// (short turns that end at the first child saved, the newest inputs
+// first) and trims each input it queues before its turn, keeping a
+// candidate iff it still covers every coverage key the input was queued
+// for (ArgTrimmer). docs/ENGINE.md, "args", has the rules and the
+// measurements behind them.
+
+// ArgMutation is implemented by the codec of a native target's executor
+// (native.Codec, through CodecExecutor): NewArgMutator returns its
+// ArgMutator, as an any so that the codec's package need not import this
+// one.
+type ArgMutation interface {
+	NewArgMutator(dict [][]byte) any
+}
+
+// ArgMutator makes children and trimming candidates of a native target's
+// parameter sequences.
+type ArgMutator interface {
+	// MutateArgs writes into dst (reusing its storage) a child of parent
+	// made by edits edits to its arguments, at most maxSize bytes long,
+	// drawing every random choice from rand; other returns another input
+	// (nil when there is none) for splicing.
+	MutateArgs(rand func() uint64, dst, parent []byte, edits, maxSize int, other func() []byte) []byte
+	// TrimArgs returns an ArgTrimmer of data proposing at most budget
+	// candidates, or nil when there is nothing to trim.
+	TrimArgs(data []byte, budget int) any
+}
+
+// ArgTrimmer proposes smaller versions of one input, one at a time.
+type ArgTrimmer interface {
+	// Next returns the next candidate (valid until the next call); ok is
+	// false when there is none left.
+	Next() (cand []byte, ok bool)
+	// Kept tells whether the last candidate was kept.
+	Kept(kept bool)
+	// Current is the smallest input kept so far.
+	Current() []byte
+}
+
+// argMutationOf returns the ArgMutation of ex's codec, or nil.
+func argMutationOf(ex Executor) ArgMutation {
+	m, _ := codecOf(ex).(ArgMutation)
+	return m
+}
+
+// argMutation is the loop's codec's ArgMutation (nil without one: args
+// then mutates the parameter sequence as one []byte argument).
+func (v loopView) argMutation() ArgMutation { return argMutationOf(v.f.ex) }
+
+// The schedule of args.
+const (
+	// argsTurn is the number of children of a parent's turn, which ends
+	// earlier when a child is saved.
+	argsTurn = 256
+	// argsMaxEdits bounds the edits of a child: 1 to argsMaxEdits,
+	// uniform.
+	argsMaxEdits = 5
+	// argsTrimBudget bounds the trimming candidates of one input.
+	argsTrimBudget = 256
+)
+
+// argsTurns is the strategy of args. Queued inputs are visited round
+// robin, argsTurn children each; a turn ends after a child that was saved,
+// the inputs queued since the run started get the next turns, oldest
+// first, each trimmed before its first child, and then the round robin
+// goes on with a new turn of the input whose turn was cut. The bytes a parent's
+// children are made from are its trimmed form (data), which its queue
+// entry and corpus file do not replace.
+type argsTurns struct {
+	env  strategyEnv
+	mut  ArgMutator
+	rand func() uint64
+
+	data    [][]byte // per queue entry: its children's parent
+	fresh   []int    // queue entries saved by the loop, waiting for their first turn
+	started bool
+	qi      int  // the current parent
+	rr      int  // the round robin's position
+	left    int  // children left in the turn
+	cut     bool // the round robin's turn was cut short by a save: it starts again
+
+	// Trimming (the feedback reads trimKeys and sets kept).
+	trim     ArgTrimmer
+	trimIdx  int
+	trimKeys []uint32
+	trying   bool // the last input next returned was a trimming candidate
+	kept     bool // ... and its execution covered every key of trimKeys
+	newKeys  map[int][]uint32
+}
+
+func newArgsTurns(env strategyEnv) *argsTurns {
+	s := &argsTurns{env: env, newKeys: map[int][]uint32{}}
+	r := env.rand()
+	s.rand = r.next
+	if am, ok := env.(interface{ argMutation() ArgMutation }); ok {
+		if m := am.argMutation(); m != nil {
+			s.mut, _ = m.NewArgMutator(env.dictionary()).(ArgMutator)
+		}
+	}
+	if s.mut == nil {
+		s.mut = rawArgs{r}
+	}
+	return s
+}
+
+func (s *argsTurns) next(dst []byte) []byte {
+	q := s.env.queue()
+	if !s.started {
+		// Seeds and resumed inputs are not trimmed (go test -fuzz does
+		// not minimize its seed corpus either).
+		s.started = true
+		for i, e := range q {
+			s.data = append(s.data, e.data)
+			delete(s.newKeys, i)
+		}
+		s.qi, s.rr, s.left = 0, 0, argsTurn
+	}
+	if s.trying {
+		s.trying = false
+		s.trim.Kept(s.kept)
+	}
+	if len(s.data) < len(q) {
+		// Children were saved: the turn ends (unless a trimming is under
+		// way, which finishes first) and they wait for their turns.
+		for i := len(s.data); i < len(q); i++ {
+			s.data = append(s.data, q[i].data)
+			s.fresh = append(s.fresh, i)
+		}
+		if s.trim == nil && s.qi == s.rr {
+			s.cut = true
+		}
+		s.left = 0
+	}
+	for {
+		if s.trim != nil {
+			if cand, ok := s.trim.Next(); ok {
+				s.trying, s.kept = true, false
+				return append(dst[:0], cand...)
+			}
+			s.data[s.trimIdx] = append([]byte(nil), s.trim.Current()...)
+			s.trim = nil
+			s.qi, s.left = s.trimIdx, argsTurn
+		}
+		if s.left > 0 {
+			break
+		}
+		if len(s.fresh) > 0 {
+			idx := s.fresh[0]
+			s.fresh = s.fresh[1:]
+			keys := s.newKeys[idx]
+			delete(s.newKeys, idx)
+			if len(keys) > 0 {
+				if t, ok := s.mut.TrimArgs(s.data[idx], argsTrimBudget).(ArgTrimmer); ok {
+					s.trim, s.trimIdx, s.trimKeys = t, idx, keys
+					continue
+				}
+			}
+			s.qi, s.left = idx, argsTurn
+			break
+		}
+		if !s.cut {
+			s.rr = (s.rr + 1) % len(q)
+		}
+		s.cut = false
+		s.qi, s.left = s.rr, argsTurn
+	}
+	s.left--
+	edits := 1 + int((s.rand()>>32)*argsMaxEdits>>32)
+	return s.mut.MutateArgs(s.rand, dst, s.data[s.qi], edits, s.env.maxSize(), s.env.otherInput)
+}
+
+// argsFeedback saves as classicFeedback does; while a trimming candidate
+// runs it also tells the strategy whether the execution covered every key
+// the trimmed input was queued for, and on credit it records the keys a
+// newly queued input brought (those no queued input covered).
+type argsFeedback struct {
+	classicFeedback
+	t *argsTurns
+}
+
+func (fb *argsFeedback) keep(n novelty, valid bool) bool {
+	if fb.t.trying {
+		fb.t.kept = coversKeys(&aflClasses, fb.t.trimKeys)
+	}
+	return fb.classicFeedback.keep(n, valid)
+}
+
+func (fb *argsFeedback) credit(q []*entry, idx int, m *merged) {
+	var fresh []uint32
+	for _, k := range m.keys {
+		if _, ok := fb.owners[k]; !ok {
+			fresh = append(fresh, k)
+		}
+	}
+	if len(fresh) > 0 {
+		fb.t.newKeys[idx] = fresh
+	}
+	fb.classicFeedback.credit(q, idx, m)
+}
+
+// coversKeys reports whether the execution in gfzrt.Map has every
+// (edge, class) key of keys under the classification t.
+func coversKeys(t *[256]uint8, keys []uint32) bool {
+	for _, k := range keys {
+		if t[gfzrt.Map[k/8]]&(1<<(k%8)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rawArgs is the ArgMutator of an executor without typed arguments (a gfz
+// target, whose generators draw from the parameter sequence): the
+// sequence is one []byte argument, edited with the bytes engine's
+// operators (mutate.go) and trimmed as a native []byte argument is.
+type rawArgs struct{ r *prng }
+
+func (m rawArgs) MutateArgs(_ func() uint64, dst, parent []byte, edits, maxSize int, other func() []byte) []byte {
+	dst = append(dst[:0], parent...)
+	for range edits {
+		dst = byteOp(m.r, dst, maxSize, other)
+	}
+	return dst[:min(len(dst), maxSize)]
+}
+
+func (m rawArgs) TrimArgs(data []byte, budget int) any {
+	if len(data) == 0 || budget <= 0 {
+		return nil
+	}
+	t := &rawTrim{cur: append([]byte(nil), data...), budget: budget}
+	t.n = 1 << (bits.Len(uint(len(data))) - 1)
+	if t.n == len(data) {
+		t.n /= 2
+	}
+	return t
+}
+
+// rawTrim trims one byte sequence: its tail cut by halving amounts (each
+// repeated while kept), then single bytes removed from the front.
+type rawTrim struct {
+	cur, cand []byte
+	n, i      int // the amount cut (0: cutting is over), the byte removed
+	budget    int
+}
+
+func (t *rawTrim) Next() ([]byte, bool) {
+	for t.budget > 0 {
+		if t.n > 0 {
+			if len(t.cur) <= t.n {
+				t.n /= 2
+				continue
+			}
+			t.budget--
+			t.cand = t.cur[:len(t.cur)-t.n]
+			return t.cand, true
+		}
+		if t.i >= len(t.cur)-1 {
+			return nil, false
+		}
+		t.budget--
+		t.cand = append(append(t.cand[:0:0], t.cur[:t.i]...), t.cur[t.i+1:]...)
+		return t.cand, true
+	}
+	return nil, false
+}
+
+func (t *rawTrim) Kept(kept bool) {
+	switch {
+	case kept:
+		t.cur = t.cand
+	case t.n > 0:
+		t.n /= 2
+	default:
+		t.i++
+	}
+}
+
+func (t *rawTrim) Current() []byte { return t.cur }

@@ -1,0 +1,3 @@
+module example.com/shallow
+
+go 1.22
