@@ -48,7 +48,7 @@ magic-cmp magic FuzzHandle 200000 bug -feedback=cmp -
 waypoint waypoint FuzzLock 300000 bug - -
 json json FuzzOrder 200000 cov - encoding/json/
 xml xml FuzzCatalog 200000 cov - encoding/xml/
-toml toml FuzzConfig 100000 cov - github.com/BurntSushi/toml/
+toml toml FuzzConfig 50000 cov - github.com/BurntSushi/toml/
 gotypes gotypes FuzzGoTypes 30000 cov - go/types/
 '
 want=${CASES:-}
