@@ -180,7 +180,7 @@ func TestBanditDiscount(t *testing.T) {
 	for range 100 {
 		b.credit(1, 1)
 	}
-	// 0.97^100 = 0.048
+	// banditGamma^100 = 0.95^100 = 0.006
 	if b.s[0] > 0.05*s0 || b.f[0] > 0.05*f0 {
 		t.Errorf("arm 0: successes %.2f and failures %.1f after arm 1's 100 finds (%.2f and %.1f before): want them discounted",
 			b.s[0], b.f[0], s0, f0)
