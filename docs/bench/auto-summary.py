@@ -113,4 +113,5 @@ def main():
             print(f"  {e:10s} {sum(rk[e]) / len(rk[e]):.2f} over {len(rk[e])} cases")
 
 
-main()
+if __name__ == "__main__":
+    main()

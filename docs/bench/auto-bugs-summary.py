@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""auto-bugs-summary.py: tables of docs/bench/auto-bugs.sh results, the
+held-out evaluation of the adaptive engine (docs/BENCHMARKS.md, "The
+adaptive engine").
+
+Usage: docs/bench/auto-bugs-summary.py RESULTS.tsv [REFERENCE_ENGINE]   (default auto)
+
+For each bug, per engine: found k/n, the median executions and the median
+CPU seconds to the bug (a run that missed it counts as worse than every run
+that found it: executions budget + 1, CPU infinite), then, for the
+reference engine against every other engine, the two-sided Mann-Whitney U
+p-value and the Vargha-Delaney A12 on both (A12 > 0.5: the reference needs
+less), marked "worse" where p < 0.05 and A12 < 0.5. Only seeds every engine
+of the bug has are compared (so a cell still running does not bias it).
+Then each engine's mean rank over the bugs (rank of its median per bug,
+ties averaged, lower is better), on executions and on CPU seconds, as
+FuzzBench ranks fuzzers by their medians per benchmark; and the decision
+rule of issue 26 for the reference: never significantly worse than the
+best single engine (nor any other), and the best or equal-best mean rank.
+"""
+import importlib.util
+import math
+import os
+import sys
+from collections import defaultdict
+
+spec = importlib.util.spec_from_file_location(
+    "auto_summary", os.path.join(os.path.dirname(os.path.abspath(__file__)), "auto-summary.py"))
+auto_summary = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(auto_summary)
+median, mann_whitney = auto_summary.median, auto_summary.mann_whitney
+
+
+def ranks_of(score):
+    """Rank (1 = best, lowest score; ties averaged) of each key of score."""
+    s = sorted(score, key=lambda e: score[e])
+    out = {}
+    i = 0
+    while i < len(s):
+        j = i
+        while j + 1 < len(s) and score[s[j + 1]] == score[s[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[s[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def fmt_cpu(x):
+    return "∞" if math.isinf(x) else f"{x:.2f}"
+
+
+def main():
+    path = sys.argv[1]
+    ref = sys.argv[2] if len(sys.argv) > 2 else "auto"
+    runs = defaultdict(dict)  # (bug, engine) -> seed -> (found, execs, cpu)
+    budgets = {}
+    order, engines = [], []
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 11:
+            continue
+        bug, eng, seed, budget, found = f[0], f[1], int(f[2]), int(f[3]), f[4] == "1"
+        at, cpu_bug = int(f[5]), f[10]
+        if bug not in order:
+            order.append(bug)
+        if eng not in engines:
+            engines.append(eng)
+        budgets[bug] = budget
+        execs = at if found else budget + 1
+        cpu = float(cpu_bug) if found else math.inf
+        runs[(bug, eng)][seed] = (found, execs, cpu)
+    rank_x, rank_c = defaultdict(list), defaultdict(list)
+    verdicts = []
+    print("| bug | engine | found | execs to bug, median | CPU s to bug, median | "
+          f"{ref} vs it, execs: p, A12 | CPU: p, A12 |")
+    print("|---|---|---:|---:|---:|---|---|")
+    for bug in order:
+        engs = [e for e in engines if (bug, e) in runs]
+        seeds = set.intersection(*(set(runs[(bug, e)]) for e in engs))
+        if not seeds:
+            continue
+        seeds = sorted(seeds)
+        med_x, med_c, vx, vc = {}, {}, {}, {}
+        for e in engs:
+            rs = [runs[(bug, e)][s] for s in seeds]
+            vx[e] = [r[1] for r in rs]
+            vc[e] = [r[2] for r in rs]
+            med_x[e], med_c[e] = median(vx[e]), median(vc[e])
+        for e in engs:
+            k = sum(runs[(bug, e)][s][0] for s in seeds)
+            mx = f"{med_x[e]:,.0f}" if med_x[e] <= budgets[bug] else "> budget"
+            row = f"| `{bug}` | {e} | {k}/{len(seeds)} | {mx} | {fmt_cpu(med_c[e])} |"
+            if e != ref and ref in engs:
+                p1, a1 = mann_whitney([-x for x in vx[ref]], [-x for x in vx[e]])
+                # CPU: infinite values tie among themselves; negate for "higher is better"
+                p2, a2 = mann_whitney([-x for x in vc[ref]], [-x for x in vc[e]])
+                w1 = " **worse**" if p1 < 0.05 and a1 < 0.5 else (" better" if p1 < 0.05 else "")
+                w2 = " **worse**" if p2 < 0.05 and a2 < 0.5 else (" better" if p2 < 0.05 else "")
+                row += f" {p1:.3f}, {a1:.2f}{w1} | {p2:.3f}, {a2:.2f}{w2} |"
+                if w1 == " **worse**" or w2 == " **worse**":
+                    verdicts.append(f"{ref} significantly worse than {e} on {bug}" +
+                                    (" (executions)" if w1 == " **worse**" else "") +
+                                    (" (CPU)" if w2 == " **worse**" else ""))
+            else:
+                row += " | |"
+            print(row)
+        for e, r in ranks_of(med_x).items():
+            rank_x[e].append(r)
+        for e, r in ranks_of(med_c).items():
+            rank_c[e].append(r)
+        others = [e for e in engs if e != ref]
+        if ref in engs and others:
+            bx = min(others, key=lambda e: med_x[e])
+            bc = min(others, key=lambda e: med_c[e])
+            p1, a1 = mann_whitney([-x for x in vx[ref]], [-x for x in vx[bx]])
+            p2, a2 = mann_whitney([-x for x in vc[ref]], [-x for x in vc[bc]])
+            verdicts.append(f"{bug}: best single engine by executions {bx} ({ref} vs it p = {p1:.3f}, A12 = {a1:.2f}); "
+                            f"by CPU {bc} (p = {p2:.3f}, A12 = {a2:.2f}); seeds {seeds[0]}-{seeds[-1]} ({len(seeds)})")
+    print()
+    print("| engine | mean rank, executions | mean rank, CPU seconds | bugs |")
+    print("|---|---:|---:|---:|")
+    for e in sorted(rank_x, key=lambda e: (sum(rank_x[e]) / len(rank_x[e]), sum(rank_c[e]) / len(rank_c[e]))):
+        print(f"| {e} | {sum(rank_x[e]) / len(rank_x[e]):.2f} | {sum(rank_c[e]) / len(rank_c[e]):.2f} | {len(rank_x[e])} |")
+    print()
+    for v in verdicts:
+        print("- " + v)
+    if ref in rank_x:
+        mx = {e: sum(v) / len(v) for e, v in rank_x.items()}
+        mc = {e: sum(v) / len(v) for e, v in rank_c.items()}
+        worse = [v for v in verdicts if "significantly worse" in v]
+        best_x = mx[ref] <= min(mx.values()) + 1e-9
+        best_c = mc[ref] <= min(mc.values()) + 1e-9
+        print(f"- rule: {ref} never significantly worse: {'yes' if not worse else 'no'}; "
+              f"best or equal-best mean rank: executions {'yes' if best_x else 'no'}, CPU {'yes' if best_c else 'no'}")
+
+
+if __name__ == "__main__":
+    main()
