@@ -17,6 +17,9 @@ ties averaged, lower is better), on executions and on CPU seconds, as
 FuzzBench ranks fuzzers by their medians per benchmark; and the decision
 rule of issue 26 for the reference: never significantly worse than the
 best single engine (nor any other), and the best or equal-best mean rank.
+Last, from the stats files auto-bugs.sh keeps (RESULTS without its
+extension, plus -stats/), auto's arms per bug over all its runs: each
+arm's share of the executions credited and its finds per 1,000 of them.
 """
 import importlib.util
 import math
@@ -133,6 +136,46 @@ def main():
         best_c = mc[ref] <= min(mc.values()) + 1e-9
         print(f"- rule: {ref} never significantly worse: {'yes' if not worse else 'no'}; "
               f"best or equal-best mean rank: executions {'yes' if best_x else 'no'}, CPU {'yes' if best_c else 'no'}")
+
+    arms_table(os.path.splitext(path)[0] + "-stats", order)
+
+
+def arms_table(d, order):
+    """auto's arms per bug, summed over its runs' stats files."""
+    if not os.path.isdir(d):
+        return
+    tot = defaultdict(lambda: defaultdict(lambda: [0, 0]))  # bug -> arm -> [execs, finds]
+    names = {}
+    for fn in sorted(os.listdir(d)):
+        bug, _, rest = fn.partition(".auto.")
+        if not rest:
+            continue
+        kv = {}
+        for line in open(os.path.join(d, fn)):
+            k, _, v = line.partition(":")
+            kv[k.strip()] = v.strip()
+        for kind in ("arms", "arms_parents"):
+            names[kind] = kv.get(kind, "").split(",")
+            for a in names[kind]:
+                tot[bug][a][0] += int(kv.get(f"arm_{a}_execs", 0))
+                tot[bug][a][1] += int(kv.get(f"arm_{a}_finds", 0))
+    if not tot:
+        return
+    cols = [a for a in names.get("arms", []) if any(tot[b][a][0] for b in tot)]
+    pcols = [a for a in names.get("arms_parents", []) if any(tot[b][a][0] for b in tot)]
+    print()
+    print("auto's arms: share of the executions (finds per 1,000 of its executions), all runs of the bug")
+    print()
+    print("| bug | " + " | ".join(cols) + " | " + " | ".join(pcols) + " |")
+    print("|---|" + "---:|" * (len(cols) + len(pcols)))
+    for bug in [b for b in order if b in tot] + sorted(b for b in tot if b not in order):
+        row = []
+        for group in (cols, pcols):
+            n = sum(tot[bug][a][0] for a in group) or 1
+            for a in group:
+                e, f = tot[bug][a]
+                row.append(f"{100 * e / n:.0f}% ({1000 * f / e:.0f})" if e else "-")
+        print(f"| `{bug}` | " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":
