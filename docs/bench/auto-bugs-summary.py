@@ -10,7 +10,12 @@ CPU seconds to the bug (a run that missed it counts as worse than every run
 that found it: executions budget + 1, CPU infinite), then, for the
 reference engine against every other engine, the two-sided Mann-Whitney U
 p-value and the Vargha-Delaney A12 on both (A12 > 0.5: the reference needs
-less), marked "worse" where p < 0.05 and A12 < 0.5. Only seeds every engine
+less), marked "worse" where p < 0.05 and A12 < 0.5. Two CPU figures: the
+measured one (auto-bugs.sh's cpu_to_bug: the fuzz binary's CPU when the
+script saw the bug's report, so with the time the run took to write it and
+the script to classify the other crashes before it) and, with -est, the
+estimate executions to the bug x the run's CPU seconds per execution (the
+engine's cost per execution alone; a hang's timeouts spread over the run). Only seeds every engine
 of the bug has are compared (so a cell still running does not bias it).
 Then each engine's mean rank over the bugs (rank of its median per bug,
 ties averaged, lower is better), on executions and on CPU seconds, as
@@ -54,8 +59,10 @@ def fmt_cpu(x):
 
 
 def main():
-    path = sys.argv[1]
-    ref = sys.argv[2] if len(sys.argv) > 2 else "auto"
+    args = [a for a in sys.argv[1:] if a != "-est"]
+    est = "-est" in sys.argv[1:]
+    path = args[0]
+    ref = args[1] if len(args) > 1 else "auto"
     runs = defaultdict(dict)  # (bug, engine) -> seed -> (found, execs, cpu)
     budgets = {}
     order, engines = [], []
@@ -65,6 +72,8 @@ def main():
             continue
         bug, eng, seed, budget, found = f[0], f[1], int(f[2]), int(f[3]), f[4] == "1"
         at, cpu_bug = int(f[5]), f[10]
+        if est and found and f[6] not in ("-", "0"):
+            cpu_bug = float(f[7]) * at / int(f[6])
         if bug not in order:
             order.append(bug)
         if eng not in engines:
@@ -75,7 +84,8 @@ def main():
         runs[(bug, eng)][seed] = (found, execs, cpu)
     rank_x, rank_c = defaultdict(list), defaultdict(list)
     verdicts = []
-    print("| bug | engine | found | execs to bug, median | CPU s to bug, median | "
+    what = "estimated" if est else "measured"
+    print(f"| bug | engine | found | execs to bug, median | CPU s to bug ({what}), median | "
           f"{ref} vs it, execs: p, A12 | CPU: p, A12 |")
     print("|---|---|---:|---:|---:|---|---|")
     for bug in order:
