@@ -17,7 +17,7 @@ the script to classify the other crashes before it) and, with -est, the
 estimate executions to the bug x the run's CPU seconds per execution (the
 engine's cost per execution alone; a hang's timeouts spread over the run). Only seeds every engine
 of the bug has are compared (so a cell still running does not bias it).
-Then each engine's mean rank over the bugs (rank of its median per bug,
+Then each engine's mean rank over the bugs some run found (rank of its median per bug,
 ties averaged, lower is better), on executions and on CPU seconds, as
 FuzzBench ranks fuzzers by their medians per benchmark; and the decision
 rule of issue 26 for the reference: never significantly worse than the
@@ -64,13 +64,15 @@ def main():
     path = args[0]
     ref = args[1] if len(args) > 1 else "auto"
     runs = defaultdict(dict)  # (bug, engine) -> seed -> (found, execs, cpu)
-    budgets = {}
+    budgets, default_budget = {}, {}
     order, engines = [], []
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if len(f) < 11:
             continue
         bug, eng, seed, budget, found = f[0], f[1], int(f[2]), int(f[3]), f[4] == "1"
+        if budget != default_budget.setdefault(f[0], budget):
+            bug = f"{f[0]} at {budget:,}"  # another budget: another case
         at, cpu_bug = int(f[5]), f[10]
         if est and found and f[6] not in ("-", "0"):
             cpu_bug = float(f[7]) * at / int(f[6])
@@ -118,6 +120,9 @@ def main():
             else:
                 row += " | |"
             print(row)
+        if all(not runs[(bug, e)][s][0] for e in engs for s in seeds):
+            verdicts.append(f"{bug}: no engine found it (seeds {seeds[0]}-{seeds[-1]}); left out of the ranks")
+            continue
         for e, r in ranks_of(med_x).items():
             rank_x[e].append(r)
         for e, r in ranks_of(med_c).items():
@@ -158,6 +163,8 @@ def arms_table(d, order):
     names = {}
     for fn in sorted(os.listdir(d)):
         bug, _, rest = fn.partition(".auto.")
+        if "@" in rest:  # auto-bugs.sh names the stats of another budget's runs BUG.auto.SEED@BUDGET
+            bug = f"{bug} at {int(rest.split('@')[1]):,}"
         if not rest:
             continue
         kv = {}

@@ -8,7 +8,8 @@
 #   docs/bench/auto-bugs.sh build BIN_DIR           build the fuzz binaries and oracles
 #   docs/bench/auto-bugs.sh run BIN_DIR RESULTS     run (resumable: recorded runs are skipped)
 # SEEDS (default 1..10), ENGINES (auto zest bytes ei zeugma random fairfuzz),
-# BUGS (all below) select the runs.
+# BUGS (all below) select the runs; BUDGET replaces the budgets below (runs
+# are recorded with their budget: other budgets' runs are not skipped).
 #
 # A run is the fuzz binary with -engine E -seed S -runs BUDGET -workers 1
 # -shrinkruns 0 under /usr/bin/time. Every new failure report is classified
@@ -124,6 +125,10 @@ execs_at() {
 echo "$bugs_all" | while read -r b budget; do
 	[ -z "$b" ] && continue
 	selected "$b" || continue
+	def=$budget
+	budget=${BUDGET:-$budget}
+	tag=
+	[ "$budget" != "$def" ] && tag=@$budget
 	for s in $seeds; do
 		for e in $engines; do
 			if awk -v c="$b" -v e="$e" -v s="$s" -v n="$budget" -F'\t' \
@@ -178,7 +183,7 @@ echo "$bugs_all" | while read -r b budget; do
 			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n' "$b" "$e" "$s" "$budget" "$found" "${at:--1}" \
 				"${execs:--}" "$cpu" "$wall" "$others" "$cpubug" >>"$results"
 			mkdir -p "${results%.*}-stats"
-			cp "$wd/stats" "${results%.*}-stats/$b.$e.$s" 2>/dev/null || true
+			cp "$wd/stats" "${results%.*}-stats/$b.$e.$s$tag" 2>/dev/null || true
 		done
 	done
 done
