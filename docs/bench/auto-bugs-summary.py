@@ -172,7 +172,9 @@ def arms_table(d, order):
             k, _, v = line.partition(":")
             kv[k.strip()] = v.strip()
         for kind in ("arms", "arms_parents"):
-            names[kind] = kv.get(kind, "").split(",")
+            if kind not in kv:
+                continue  # the run stopped before its worker wrote its arms (a hang killed it)
+            names[kind] = kv[kind].split(",")
             for a in names[kind]:
                 tot[bug][a][0] += int(kv.get(f"arm_{a}_execs", 0))
                 tot[bug][a][1] += int(kv.get(f"arm_{a}_finds", 0))
