@@ -17,7 +17,8 @@ the script to classify the other crashes before it) and, with -est, the
 estimate executions to the bug x the run's CPU seconds per execution (the
 engine's cost per execution alone; a hang's timeouts spread over the run). Only seeds every engine
 of the bug has are compared (so a cell still running does not bias it).
-Then each engine's mean rank over the bugs some run found (rank of its median per bug,
+Then each engine's mean rank over the bugs some run found and every
+engine ran (rank of its median per bug,
 ties averaged, lower is better), on executions and on CPU seconds, as
 FuzzBench ranks fuzzers by their medians per benchmark; and the decision
 rule of issue 26 for the reference: never significantly worse than the
@@ -120,6 +121,9 @@ def main():
             else:
                 row += " | |"
             print(row)
+        if len(engs) < len(engines):
+            verdicts.append(f"{bug}: run with {len(engs)} of the {len(engines)} engines; left out of the ranks")
+            continue
         if all(not runs[(bug, e)][s][0] for e in engs for s in seeds):
             verdicts.append(f"{bug}: no engine found it (seeds {seeds[0]}-{seeds[-1]}); left out of the ranks")
             continue
