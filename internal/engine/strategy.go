@@ -253,7 +253,11 @@ var engines = map[string]engineDef{
 	}},
 }
 
-// DefaultEngine is the engine used when none is named.
+// DefaultEngine is the engine used when none is named (native targets
+// have their own, driver.NativeDefaultEngine). It is not auto: on the real
+// bugs of testdata/bugs, which auto was not tuned on, auto needed more
+// executions than the best single engine (docs/BENCHMARKS.md, "The
+// adaptive engine").
 const DefaultEngine = "zest"
 
 // Engines returns the names of the registered engines, the default first,
