@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -45,7 +46,7 @@ func FuzzNative(f *testing.F, fn any) {
 	if p := testTFieldsProblem(); p != "" {
 		fmt.Fprintf(os.Stderr, "gfz: warning: %s\n", p)
 	}
-	driver.Fuzz(f, &nativeTarget{name: f.Name(), fn: reflect.ValueOf(fn), types: ts})
+	driver.Fuzz(f, &nativeTarget{name: f.Name(), fn: reflect.ValueOf(fn), types: ts, tstate: testStateOf(f)})
 }
 
 // nativeTypes checks the type of a native fuzz function as the testing
@@ -83,6 +84,10 @@ type nativeTarget struct {
 	name  string
 	fn    reflect.Value
 	types native.Types
+	// tstate is the testing package's state of the F's tests (testStateOf),
+	// which each execution's T shares so that t.Run and t.Deadline work;
+	// nil if this Go release lacks the fields gfz needs.
+	tstate unsafe.Pointer
 }
 
 // CollectSeeds implements driver.SeedCollector: it calls f.Fuzz with a

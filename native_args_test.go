@@ -49,10 +49,11 @@ func shallowModule(t *testing.T) (bin, mod string) {
 
 var foundAtExecRe = regexp.MustCompile(`(?m)^found at execution: (\d+)`)
 
-// TestArgsShallowBugs: the native targets' default engine, args, finds
-// the shallow bugs of the reproductions within fixed budgets, one worker,
-// fixed seeds, and each failure it saves is a native corpus file that
-// plain go test replays, with no gfz, failing the same way.
+// TestArgsShallowBugs: the native targets' default engine, args (with
+// their default feedback, cmp), finds the shallow bugs of the
+// reproductions within fixed budgets, one worker, fixed seeds, and each
+// failure it saves is a native corpus file that plain go test replays,
+// with no gfz, failing the same way.
 //
 // The budgets and what the engines need (executions to the failure, from
 // the reports, one worker; measured 2026-11-27 on this tree):
@@ -65,6 +66,10 @@ var foundAtExecRe = regexp.MustCompile(`(?m)^found at execution: (\d+)`)
 //	300,000.
 //	FuzzLookup (a string and an int): args at 149, 136 and 72, budget
 //	300; bytes at 342, 852 and 530.
+//
+// Since native targets run with -feedback cmp by default (gfz-build's
+// comparison probes), the default finds them at 14,590, 11,850 and
+// 20,920 (FuzzConfig) and 107, 181 and 75 (FuzzLookup).
 func TestArgsShallowBugs(t *testing.T) {
 	bin, mod := shallowModule(t)
 	for _, c := range []struct {

@@ -38,6 +38,7 @@ type nativeExec struct {
 	jobs    chan *nativeJob
 	repeats map[string]bool
 	logs    []string
+	depths  []int // of each entry of logs (see nativeT.logs)
 	onValue func(label, text string)
 	// drawn, when not nil, receives the arguments' description as decoded,
 	// before the fuzz function can modify them (DescribeValues).
@@ -79,7 +80,7 @@ func (e *nativeExec) Codec() workdir.Codec { return native.Codec{Types: e.tg.typ
 // Exec implements engine.Executor.
 func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
 	e.src.Reset(params, extSeed)
-	e.logs = nil
+	e.logs, e.depths = nil, nil
 	if !e.decode(len(params)) {
 		return engine.Outcome{Result: engine.Invalid, Consumed: e.src.Consumed()}
 	}
@@ -95,7 +96,10 @@ func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
 		a.Set(e.slots[i])
 	}
 	j := &e.job
-	j.reset(newNativeT(e.tg.name), e.known)
+	if e.tg.tstate != nil {
+		subtestNames(e.tg.tstate)
+	}
+	j.reset(newNativeT(e.tg.name, e.tg.tstate), e.known)
 	e.in[0] = reflect.ValueOf(j.nt.t)
 	j.fn, j.in = e.tg.fn, e.in
 	if !e.runner {
@@ -237,9 +241,17 @@ func runCleanups(nt nativeT) (p any) {
 	return nil
 }
 
-// unsupportedMethods are the testing.T methods that need a running test,
-// which a native execution under gfz does not have.
-var unsupportedMethods = []string{"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline"}
+// unsupportedMethods are the testing.T methods a native execution's T
+// cannot run: Parallel, which needs a parent test that waits for parallel
+// tests (the fuzz function's T has none), and, on a Go release whose
+// testing package lacks the fields gfz sets for them (testTFields.running),
+// Run and Deadline, which need the running tests' state.
+func unsupportedMethods(running bool) []string {
+	if running {
+		return []string{"testing.(*T).Parallel"}
+	}
+	return []string{"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline"}
+}
 
 // unsupportedHook reports a call of an unsupported testing.T method: in a
 // fuzz binary it prints msg and ends the run with a usage error, which is
@@ -249,13 +261,13 @@ var unsupportedHook = func(msg string) {
 	driver.ExitChild(ExitUsage)
 }
 
-// unsupportedCall returns the unsupported testing.T method on the stack
-// of a panic, "" if none.
-func unsupportedCall(pcs []uintptr) string {
+// unsupportedCall returns the method of methods on the stack of a panic,
+// "" if none.
+func unsupportedCall(pcs []uintptr, methods []string) string {
 	frames := runtime.CallersFrames(pcs)
 	for {
 		fr, more := frames.Next()
-		for _, m := range unsupportedMethods {
+		for _, m := range methods {
 			if fr.Function == m {
 				return m
 			}
@@ -266,13 +278,28 @@ func unsupportedCall(pcs []uintptr) string {
 	}
 }
 
+// unsupportedMessage is the message that ends the run when the fuzz
+// function called the unsupported method m (a panic with value v).
+func (e *nativeExec) unsupportedMessage(m string, v any) string {
+	why := "an execution has no running test"
+	switch {
+	case m == "testing.(*T).Parallel":
+		why = "executions run one at a time and nothing would wait for a parallel fuzz function; go test -fuzz ignores this call: remove it (t.Parallel in a subtest is supported)"
+	case e.tg.tstate == nil && testTFields.running:
+		why = "the target's *testing.F has no test state"
+	case !testTFields.running:
+		why = testTFieldsProblem()
+	}
+	return fmt.Sprintf("gfz: fuzz target %s: the fuzz function called %s, which gfz does not support in native targets (%s); the call panicked with: %v", e.tg.name, m, why, v)
+}
+
 // classify turns what happened to the job into the execution's result.
 func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo) {
 	t := j.nt.t
-	e.logs = j.nt.logs()
+	e.logs, e.depths = j.nt.logs()
 	if j.panicked {
-		if m := unsupportedCall(j.pcs); m != "" {
-			msg := fmt.Sprintf("gfz: fuzz target %s: the fuzz function called %s, which gfz does not support in native targets (an execution has no running test); the call panicked with: %v", e.tg.name, m, j.panicVal)
+		if m := unsupportedCall(j.pcs, unsupportedMethods(e.tg.tstate != nil)); m != "" {
+			msg := e.unsupportedMessage(m, j.panicVal)
 			unsupportedHook(msg)
 			return engine.Failure, &engine.FailureInfo{Kind: "unsupported", Signature: "unsupported\n" + m, Message: msg}
 		}
@@ -312,13 +339,17 @@ func (e *nativeExec) classify(j *nativeJob) (engine.Result, *engine.FailureInfo)
 		fi.Signature = "fatal\n" + userFrames(j.pcs, nil)
 	case failed:
 		fi.Kind = "t.Error"
-		fi.Signature = "fatal\n" + e.lastLogSite()
+		i := e.failingEntry(false)
+		if i >= 0 && (e.depths[i] > 0 || isSubtestLine(e.logs[i])) {
+			fi.Kind = "subtest failed"
+		}
+		fi.Signature = "fatal\n" + e.logSite(i)
 	default:
 		fi.Kind = "runtime.Goexit"
 		fi.Signature = "runtime.Goexit\n" + userFrames(j.pcs, nil)
 	}
 	if !e.repeat(fi.Signature) {
-		fi.Message = e.failureLog()
+		fi.Message = e.failureLog(e.failingEntry(j.goexit))
 		if fi.Kind == "runtime.Goexit" {
 			fi.Message = "the fuzz function called runtime.Goexit without failing or skipping" + e.logText()
 		}
@@ -354,18 +385,53 @@ func (e *nativeExec) repeat(sig string) bool {
 	return false
 }
 
-// failureLog is the message of a t.Fatal or t.Error failure: the last
-// entry logged (the message of the call that failed, usually, all its
-// lines: its first is the failure's headline), then the whole log when
-// there is more.
-func (e *nativeExec) failureLog() string {
-	switch len(e.logs) {
-	case 0:
+// failureLog is the message of a t.Fatal or t.Error failure: entry i of
+// the log (failingEntry: the message of the call that failed, usually),
+// all its lines (the first is the failure's headline; a subtest's without
+// its indentation), then the whole log when there is more.
+func (e *nativeExec) failureLog(i int) string {
+	switch {
+	case i < 0:
 		return ""
-	case 1:
+	case len(e.logs) == 1:
 		return e.logs[0]
 	}
-	return e.logs[len(e.logs)-1] + "\nlog:" + e.logText()
+	return unindent(e.logs[i], e.depths[i]) + "\nlog:" + e.logText()
+}
+
+// failingEntry is the index of the log entry that says why the execution
+// failed (-1 if nothing was logged): the last one, unless a subtest
+// failed and the function went on (goexit false): then the last entry of
+// the last subtest that failed (of its last failed subtest, if it has
+// one, and so on), even if the function logged more after it (t.Run does
+// not stop the function, which may log what it checked next), or that
+// subtest's "--- FAIL" line if it logged nothing.
+func (e *nativeExec) failingEntry(goexit bool) int {
+	n := len(e.logs)
+	if goexit || n == 0 {
+		return n - 1
+	}
+	lo, hi, depth := 0, n, 0 // the block searched: entries [lo, hi) of depth and deeper
+	for {
+		sub := -1
+		for i := lo; i < hi; i++ {
+			if e.depths[i] == depth && isSubtestLine(strings.TrimLeft(e.logs[i], " ")) {
+				sub = i
+			}
+		}
+		if sub < 0 {
+			if depth == 0 {
+				return n - 1 // no subtest failed
+			}
+			return hi - 1 // the last entry of the block, or its --- FAIL line
+		}
+		lo, depth = sub+1, depth+1
+		for hi = lo; hi < n && e.depths[hi] >= depth; hi++ {
+		}
+		if lo == hi {
+			return sub
+		}
+	}
 }
 
 // logText is the execution's log entries, each on a line of its own after
@@ -382,12 +448,25 @@ func (e *nativeExec) logText() string {
 	return b.String()
 }
 
-// lastLogSite is the "file.go:line" of the last log entry (t.Error logs
-// its message where it fails), the signature of a failure by t.Error,
-// Errorf or Fail; "(no message)" when nothing was logged.
-func (e *nativeExec) lastLogSite() string {
-	for i := len(e.logs) - 1; i >= 0; i-- {
-		l, _, _ := strings.Cut(e.logs[i], "\n")
+// logSite is the "file.go:line" of log entry i (t.Error logs its message
+// where it fails) or, if it has none, of the closest entry before it of
+// its own test (not of a subtest of that test), the signature of a
+// failure by t.Error, Errorf or Fail, and of a subtest's failure (t.Run
+// does not stop the function); "subtest NAME" when the entry is, or comes
+// after nothing but, the "--- FAIL: NAME" line of a subtest that logged
+// no site; "(no message)" when nothing was logged.
+func (e *nativeExec) logSite(i int) string {
+	for k := i; k >= 0; k-- {
+		if e.depths[k] > e.depths[i] {
+			continue
+		}
+		l, _, _ := strings.Cut(strings.TrimLeft(e.logs[k], " "), "\n")
+		if isSubtestLine(l) {
+			if k == i || e.depths[k] < e.depths[i] {
+				return "subtest " + subtestName(l) + "\n"
+			}
+			continue
+		}
 		if site, _, ok := strings.Cut(l, ": "); ok && strings.Contains(site, ".go:") {
 			return site + "\n"
 		}

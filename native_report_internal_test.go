@@ -31,7 +31,12 @@ func runNativeSeed(t *testing.T, fn any, seed ...any) (input []byte, report, sta
 // runNativeSeedIn is runNativeSeed that also returns the work directory.
 func runNativeSeedIn(t *testing.T, fn any, seed ...any) (input []byte, report, status, wd string) {
 	t.Helper()
-	ex := nativeExecOf(t, fn)
+	return runNativeExecSeed(t, nativeExecOf(t, fn), seed...)
+}
+
+// runNativeExecSeed is runNativeSeedIn with the executor ex.
+func runNativeExecSeed(t *testing.T, ex *nativeExec, seed ...any) (input []byte, report, status, wd string) {
+	t.Helper()
 	var st strings.Builder
 	cfg := engine.Config{
 		Target: "FuzzTest", Seed: 1, Runs: 1, Timeout: engine.NoTimeout,

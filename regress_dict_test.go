@@ -99,6 +99,7 @@ func TestRegressDictionaryOnlyWhenDrawn(t *testing.T) {
 		{"FuzzExit", true, "exit status 3"},
 	} {
 		t.Run(c.target, func(t *testing.T) {
+			t.Parallel() // independent runs, each in its own work directory
 			cmd := exec.Command(bin, "-runs", "20000", "-workers", "1", "-seed", "1", "-workdir", t.TempDir(), "-regress", c.target)
 			cmd.Dir = t.TempDir()
 			out, err := cmd.CombinedOutput()

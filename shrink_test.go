@@ -200,6 +200,7 @@ func TestShrinkDeath(t *testing.T) {
 		{"FuzzHang", "timeout", []string{"-timeout", "500ms"}},
 	} {
 		t.Run(c.target, func(t *testing.T) {
+			t.Parallel() // independent runs, each in its own work directory
 			wd := filepath.Join(t.TempDir(), "wd")
 			args := append([]string{"-workers", "1", "-seed", "3", "-runs", "300", "-workdir", wd}, c.args...)
 			out, code := runBin(t, bin, append(args, c.target)...)

@@ -63,8 +63,13 @@
 //	Of[T]()                         per kind as above; see Of
 //
 // Domain generators live in subpackages: gojson (JSON values), goxml
-// (well-formed XML with namespaces and references) and gosrc (Go source
-// files that parse, and type-check). See docs/GENERATORS.md.
+// (well-formed XML with namespaces and references), gosrc (Go source
+// files that parse, and type-check), gotoml (TOML 1.0 documents), goyaml
+// (YAML streams), gomd (CommonMark and GFM documents), gohtml (HTML tag
+// soup or balanced markup), gourl (URLs and relative references) and
+// gocsv (RFC 4180 records); nearmiss turns any of them into almost-valid
+// input (truncations, dropped closers, broken escapes...), which is where
+// parsers keep their bugs. See docs/GENERATORS.md.
 //
 // Lengths are drawn first (not continue/stop bytes), so the length of a
 // slice is one mutable structure draw.

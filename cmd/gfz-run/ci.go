@@ -1,8 +1,9 @@
 package main
 
 // gfz-run -ci: the CI mode (docs/CLI.md, "gfz-run -ci"). Every target of
-// the patterns (./... by default) shares one time budget; the targets run
-// in parallel, GOMAXPROCS worker processes in all; the work directories
+// the patterns (./... by default) shares one time budget and GOMAXPROCS
+// worker processes, under the shared schedule (schedule.go) or, with
+// -schedule rounds, in parallel rounds (runRounds); the work directories
 // live under a directory a CI cache restores between runs; one summary
 // table at the end; exit status 1 only for a failure that the restored
 // work directories did not already hold, 2 for a setup error.
@@ -159,6 +160,12 @@ type ciJob struct {
 	code     int
 	newFails []string       // failures/*.input paths this run added
 	stats    *workdir.Stats // its stats file after the run (nil if unreadable)
+	// What the run gave it: core-seconds (worker processes x time), CPU
+	// seconds measured, executions summed over its processes (sliced:
+	// it ran in several processes, so its stats hold only the last one's).
+	coreSec, cpu float64
+	execs        int64
+	sliced       bool
 }
 
 func (j *ciJob) label() string { return j.relDir + " " + j.target }
@@ -207,9 +214,71 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
 		return 2
 	}
-	names, total := countTargets(res.Binaries)
+	jobs, err := collectJobs(o, res.Binaries, workBase, cwd, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
+		return 2
+	}
+	if o.schedule == scheduleRounds {
+		runRounds(ctx, o, jobs, workBase, stdout, stderr)
+	} else {
+		r := newRunner(ctx, o, jobs, c.procs, c.workers, c.total, o.runs, c.seed, stdout, stderr)
+		fmt.Fprintf(stdout, "gfz-run: -ci: %d target(s), %d worker process(es) (GOMAXPROCS), %s; seed %d; work directories under %s\n",
+			len(jobs), c.procs, r.describe(), c.seed, workBase)
+		fmt.Fprint(stderr, r.shortWarning())
+		r.view = newView(stdout, stderr)
+		r.run()
+		r.close()
+	}
+	for _, j := range jobs {
+		if !j.ran {
+			continue
+		}
+		j.newFails = newFailureInputs(j)
+		if !j.sliced {
+			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
+		}
+		if j.report >= 0 {
+			o.report.setStatus(j.report, j.code)
+		}
+	}
+	interrupted := ctx.Err() != nil
+	code := 0
+	for _, j := range jobs {
+		switch {
+		case !j.ran:
+			if j.report >= 0 {
+				o.report.entries[j.report].Status = "not run"
+			}
+		case j.code == 0 && len(j.newFails) == 0:
+		case j.code == 0 || j.code == 1:
+			code = max(code, 1)
+		default:
+			code = 2
+		}
+	}
+	summary := summaryText(jobs, o.regress, failDir, cwd)
+	fmt.Fprint(stdout, "\n"+summary)
+	if interrupted {
+		fmt.Fprintln(stderr, "gfz-run: interrupted: the targets not run are marked so")
+	}
+	if err := writeCIFailures(failDir, jobs, summary); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -failures: %v\n", err)
+		return 2
+	}
+	return code
+}
+
+// collectJobs makes a job of every target of the binaries (with -target,
+// of that one), saying what was built.
+func collectJobs(o *options, bins []build.Binary, workBase, cwd string, stdout, stderr io.Writer) ([]*ciJob, error) {
+	names, total := countTargets(bins)
 	var jobs []*ciJob
-	for _, b := range res.Binaries {
+	for _, b := range bins {
 		fmt.Fprintf(stdout, "gfz-run: built %s (%d probes): %s\n", b.Package, b.Probes, strings.Join(b.Targets, ", "))
 		rel := b.Package // outside the current directory: its import path
 		if r, err := filepath.Rel(cwd, b.Dir); err == nil && r == "." {
@@ -222,10 +291,15 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 				continue
 			}
 			j := &ciJob{bin: b, target: target, relDir: rel, wd: workDir(workBase, b.Package, target), report: -1}
+			if old := filepath.Join(workBase, target); old != j.wd {
+				if fi, err := os.Stat(filepath.Join(old, "corpus")); err == nil && fi.IsDir() {
+					fmt.Fprintf(stderr, "gfz-run: note: %s looks like a work directory of an older gfz-run; this target now uses %s (move the old one there to resume it)\n", old, j.wd)
+				}
+			}
+			var err error
 			j.args, err = o.targetArgs(b, target, j.wd, names[target] > 1, total > 1)
 			if err != nil {
-				fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-				return 2
+				return nil, err
 			}
 			if o.report.dir != "" {
 				j.report = len(o.report.entries) - 1
@@ -233,11 +307,13 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 			jobs = append(jobs, j)
 		}
 	}
-	if len(jobs) == 0 {
-		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
-		return 2
-	}
+	return jobs, nil
+}
 
+// runRounds is -ci -schedule rounds: planCI's rounds, each target run
+// once.
+func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, stdout, stderr io.Writer) {
+	c := &o.ci
 	plan := planCI(len(jobs), c.procs, c.workers, c.total)
 	budget := "no time limit (-runs)"
 	if c.total > 0 {
@@ -249,7 +325,9 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gfz-run: note: %d targets on %d worker processes: each target gets %v, so the run takes about %v, more than -time %v\n",
 			len(jobs), c.procs, plan.per, plan.per*time.Duration(len(plan.rounds)), c.total)
 	}
-	var mu sync.Mutex // serialises the children's lines
+	start := time.Now()
+	var recs []logRecord
+	var mu sync.Mutex // serialises the children's lines and recs
 	for _, round := range plan.rounds {
 		if ctx.Err() != nil {
 			break
@@ -271,60 +349,39 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 				prefix := "[" + j.label() + "] "
 				out := &lineWriter{mu: &mu, w: stdout, prefix: prefix}
 				errw := &lineWriter{mu: &mu, w: stderr, prefix: prefix}
-				j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, out, errw)
+				t0 := time.Now()
+				code, cpu := runBinaryCPU(ctx, j.bin.Output, j.bin.Dir, args, out, errw)
+				t1 := time.Now()
 				out.flush()
 				errw.flush()
+				mu.Lock()
+				defer mu.Unlock()
+				j.code, j.cpu = code, cpu
+				j.coreSec = float64(plan.workers[i]) * t1.Sub(t0).Seconds()
+				st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+				recs = append(recs, logRecord{Package: j.bin.Package, Target: j.target, Start: t0.Sub(start).Seconds(),
+					End: t1.Sub(start).Seconds(), Limit: plan.per.Seconds(), Workers: plan.workers[i], Seed: c.seed, CPU: cpu, Execs: statInt(st, "execs"), Exit: code})
 			}()
 		}
 		wg.Wait()
-		for _, i := range round {
-			j := jobs[i]
-			after := failureInputs(j.wd)
-			for _, f := range after {
-				if !slices.Contains(j.known, f) {
-					j.newFails = append(j.newFails, filepath.Join(j.wd, "failures", f))
-				}
-			}
-			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
-			if j.report >= 0 {
-				o.report.setStatus(j.report, j.code)
-			}
+		if err := writeSchedLog(o.schedLog, scheduleRounds, start, time.Since(start), c.total, c.procs, recs); err != nil {
+			fmt.Fprintf(stderr, "gfz-run: -schedlog: %v\n", err)
 		}
 	}
-	interrupted := ctx.Err() != nil
-	code := 0
-	for _, j := range jobs {
-		switch {
-		case !j.ran:
-			if j.report >= 0 {
-				o.report.entries[j.report].Status = "not run"
-			}
-		case j.code == 0 && len(j.newFails) == 0:
-		case j.code == 0 || j.code == 1:
-			code = max(code, 1)
-		default:
-			code = 2
-		}
-	}
-	summary := ciSummaryText(jobs, o.regress, failDir, cwd)
-	fmt.Fprint(stdout, "\n"+summary)
-	if interrupted {
-		fmt.Fprintln(stderr, "gfz-run: interrupted: the targets not run are marked so")
-	}
-	if err := writeCIFailures(failDir, jobs, summary); err != nil {
-		fmt.Fprintf(stderr, "gfz-run: -failures: %v\n", err)
-		return 2
-	}
-	return code
 }
 
-// ciSummaryText is the summary table, then each new failure with its
-// reproduce commands.
-func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
+// summaryText is the summary table, then each new failure with its
+// reproduce commands. failDir is -ci's -failures directory ("": not
+// -ci).
+func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
+	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tSHARE\tCPU\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
 	nnew, nknown := 0, 0
+	var all float64
+	for _, j := range jobs {
+		all += j.coreSec
+	}
 	for _, j := range jobs {
 		res := "ok"
 		switch {
@@ -341,7 +398,16 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			}
 			return "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", j.bin.Package, j.target, res, stat("execs"), stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known))
+		execs := stat("execs")
+		if j.sliced {
+			execs = strconv.FormatInt(j.execs, 10)
+		}
+		share := "-"
+		if all > 0 {
+			share = fmtShare(j.coreSec / all)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", j.bin.Package, j.target, res, share, fmtCPU(j.cpu),
+			execs, stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known))
 		nnew += len(j.newFails)
 		nknown += len(j.known)
 	}
@@ -371,14 +437,22 @@ func ciSummaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			art := filepath.Join(failDir, filepath.FromSlash(j.relDir), "testdata", "fuzz", j.target, name)
 			if regress {
 				fmt.Fprintf(&b, "  written:   %s (commit it: plain go test then replays it)\n", reg)
+			} else if failDir == "" {
+				fmt.Fprintf(&b, "  keep it:   copy %s to %s (or run with -regress)\n", in, reg)
 			} else {
 				fmt.Fprintf(&b, "  artefact:  %s (copy it to %s)\n", art, reg)
 			}
 			fmt.Fprintf(&b, "  go test:   go test -run=%s/%s %s\n", j.target, name, j.relDir)
 		}
 	}
-	if nknown > 0 {
+	switch {
+	case nknown > 0 && failDir != "":
 		fmt.Fprintf(&b, "\n%d failure(s) known from earlier runs (in the work directories' failures/) do not fail the job.\n", nknown)
+	case nknown > 0:
+		fmt.Fprintf(&b, "\n%d failure(s) known from earlier runs (in the work directories' failures/) are not new.\n", nknown)
+	}
+	if all > 0 {
+		fmt.Fprintf(&b, "\nSHARE: each target's part of the worker-process time; CPU: the CPU time its processes used.\n")
 	}
 	return b.String()
 }
@@ -404,13 +478,13 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 			if !workdir.NeedsDictionary(in, data) {
 				// Its values drew nothing from the dictionary.
 			} else if dict, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(in)), workdir.DictionaryFileName)); err == nil {
-				if _, err := workdir.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
+				if err := writeCopy(filepath.Join(pkgDir, "testdata", "gfzdict", j.target), name, dict); err != nil {
 					return err
 				}
 			} else if !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("reading the fuzz binary's dictionary: %w", err)
 			}
-			if _, err := workdir.WriteFileIfChanged(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
+			if err := writeCopy(filepath.Join(pkgDir, "testdata", "fuzz", j.target), name, data); err != nil {
 				return err
 			}
 			txt, err := os.ReadFile(strings.TrimSuffix(in, ".input") + ".txt")
@@ -423,8 +497,40 @@ func writeCIFailures(failDir string, jobs []*ciJob, summary string) error {
 	if reports.Len() > 0 {
 		summary += "\nReports of the new failures:\n" + reports.String()
 	}
-	if err := workdir.WriteFileAtomic(filepath.Join(failDir, ciSummary), []byte(summary)); err != nil {
+	if err := writeCopy(failDir, ciSummary, []byte(summary)); err != nil {
 		return err
+	}
+	return nil
+}
+
+// writeCopy writes data to dir/name atomically (a temporary file renamed),
+// creating dir, unless the file already holds exactly data. It does not
+// sync: what it writes are copies and summaries of what the work
+// directories hold durably, and a sync on a busy disk can take a second,
+// which the end of the budget cannot spare (the run must end within a
+// second of it).
+func writeCopy(dir, name string, data []byte) error {
+	path := filepath.Join(dir, name)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
@@ -498,6 +604,7 @@ type lineWriter struct {
 	w      io.Writer
 	prefix string
 	buf    []byte
+	keep   func(line string) bool // nil: every line
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
@@ -522,6 +629,9 @@ func (l *lineWriter) flush() {
 }
 
 func (l *lineWriter) emit(line []byte) {
+	if l.keep != nil && !l.keep(strings.TrimSuffix(string(line), "\n")) {
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	_, _ = io.WriteString(l.w, l.prefix)

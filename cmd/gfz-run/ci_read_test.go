@@ -121,12 +121,12 @@ func TestCISummaryStats(t *testing.T) {
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		jobs = append(jobs, j)
 	}
-	out := ciSummaryText(jobs, false, filepath.Join(dir, "failures"), dir)
+	out := summaryText(jobs, false, filepath.Join(dir, "failures"), dir)
 	for _, want := range []string{
-		`(?m)^example\.com/p +FuzzA +ok +3532450 +106 +58 +0 +0$`,
-		`(?m)^example\.com/p +FuzzB +ok +12 +- +3 +0 +0$`,
-		`(?m)^example\.com/p +FuzzC +ok +7 +- +- +0 +0$`,
-		`(?m)^example\.com/p +FuzzD +ok +- +- +- +0 +0$`,
+		`(?m)^example\.com/p +FuzzA +ok +- +- +3532450 +106 +58 +0 +0$`,
+		`(?m)^example\.com/p +FuzzB +ok +- +- +12 +- +3 +0 +0$`,
+		`(?m)^example\.com/p +FuzzC +ok +- +- +7 +- +- +0 +0$`,
+		`(?m)^example\.com/p +FuzzD +ok +- +- +- +- +- +0 +0$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("summary lacks %s:\n%s", want, out)

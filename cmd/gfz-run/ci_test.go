@@ -273,8 +273,11 @@ func TestCIRecipeGitLab(t *testing.T) {
 }
 
 var (
-	summaryHeader = regexp.MustCompile(`(?m)^PACKAGE +TARGET +RESULT +EXECS +COVERAGE +CORPUS +NEW FAILURES +KNOWN FAILURES$`)
-	goTestLine    = regexp.MustCompile(`(?m)^  go test: +go test -run=FuzzF/([0-9a-f]{16}) \./p$`)
+	summaryHeader = regexp.MustCompile(`(?m)^PACKAGE +TARGET +RESULT +SHARE +CPU +EXECS +COVERAGE +CORPUS +NEW FAILURES +KNOWN FAILURES$`)
+	// The one target has both worker processes, for the budget less the
+	// margin for its shutdown.
+	oneTarget  = regexp.MustCompile(`-workers 2 -time 4\.[0-9]+s FuzzF\b`)
+	goTestLine = regexp.MustCompile(`(?m)^  go test: +go test -run=FuzzF/([0-9a-f]{16}) \./p$`)
 )
 
 // testRecipe checks that the YAML runs exactly the script's commands and
@@ -345,9 +348,9 @@ func testRecipe(t *testing.T, yml, script string, runLines func(string) []string
 	if code != 1 {
 		t.Fatalf("first run: exit %d, want 1\n%s", code, out)
 	}
-	row := regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +NEW FAILURE +\d+ +\d+ +\d+ +1 +0$`)
+	row := regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +NEW FAILURE +100\.0% +\S+ +\d+ +\d+ +\d+ +1 +0$`)
 	m := goTestLine.FindStringSubmatch(out)
-	if !summaryHeader.MatchString(out) || !row.MatchString(out) || m == nil || !strings.Contains(out, "-workers 2 -time 5s FuzzF") {
+	if !summaryHeader.MatchString(out) || !row.MatchString(out) || m == nil || !oneTarget.MatchString(out) {
 		t.Fatalf("first run: summary lacks the table, the new failure or its go test command, or the target did not get both processes and the budget:\n%s", out)
 	}
 	name := m[1]
@@ -396,7 +399,7 @@ func testRecipe(t *testing.T, yml, script string, runLines func(string) []string
 		t.Fatal(err)
 	}
 	code, out = runScript(b)
-	known := regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +ok +\d+ +\d+ +\d+ +0 +1$`)
+	known := regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +ok +100\.0% +\S+ +\d+ +\d+ +\d+ +0 +1$`)
 	if code != 0 || !known.MatchString(out) || !strings.Contains(out, "resuming from") || !strings.Contains(out, "1 failure(s) known from earlier runs") {
 		t.Fatalf("run on the restored cache: exit %d, want 0 with the failure known and the corpus resumed\n%s", code, out)
 	}
@@ -407,7 +410,7 @@ func testRecipe(t *testing.T, yml, script string, runLines func(string) []string
 	// A module without a bug: exit 0.
 	c := checkout(t, cleanModule)
 	code, out = runScript(c)
-	clean := regexp.MustCompile(`(?m)^example\.com/clean/q +FuzzG +ok +\d+ +\d+ +\d+ +0 +0$`)
+	clean := regexp.MustCompile(`(?m)^example\.com/clean/q +FuzzG +ok +100\.0% +\S+ +\d+ +\d+ +\d+ +0 +0$`)
 	if code != 0 || !clean.MatchString(out) {
 		t.Fatalf("clean module: exit %d, want 0\n%s", code, out)
 	}

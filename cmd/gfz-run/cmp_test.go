@@ -80,7 +80,8 @@ func TestMagicCmpFindsZestDoesNot(t *testing.T) {
 }
 
 // gfz-run -feedback forwards the domains to the fuzz binaries, and cmp
-// also builds them with comparison probes; another name is a usage error.
+// also builds them with comparison probes; -feedback none is forwarded
+// too; another name is a usage error.
 func TestRunFeedbackFlag(t *testing.T) {
 	var errb bytes.Buffer
 	o, code := parse([]string{"-feedback", "cmp,perf", "./x"}, &errb)
@@ -89,6 +90,10 @@ func TestRunFeedbackFlag(t *testing.T) {
 	}
 	if o, _ := parse([]string{"./x"}, &errb); o.build.Cmp || strings.Contains(strings.Join(o.run, " "), "-feedback") {
 		t.Errorf("default: %+v", o)
+	}
+	// none is passed on, so that native targets drop their default (cmp).
+	if o, _ := parse([]string{"-feedback", "none", "./x"}, &errb); o.build.Cmp || !strings.Contains(strings.Join(o.run, " "), "-feedback none") {
+		t.Errorf("-feedback none: %+v", o)
 	}
 	errb.Reset()
 	if _, code := parse([]string{"-feedback", "fast", "./x"}, &errb); code != 2 || !strings.Contains(errb.String(), `unknown feedback "fast"`) {

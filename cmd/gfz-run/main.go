@@ -1,6 +1,6 @@
 // Command gfz-run is the one-command path to fuzzing with gfz: it builds the
 // instrumented fuzz binaries of the named packages (as gfz-build does) and
-// runs every gfz fuzz target they contain, one after the other.
+// fuzzes every fuzz target they contain within one budget.
 //
 // Usage:
 //
@@ -12,15 +12,21 @@
 //
 // Each binary runs in its package's directory (so testdata/fuzz seeds are
 // found); each target's work directory is <-workdir>/<import path>/<FuzzTarget>,
-// unique per package and target. A package that fails to build does not
-// stop the others: the targets that built are run and the exit status is 1.
-// Exit status: 0 when no target failed, 1 when a target found a new failure
-// or a build failed, 2 for usage errors and when there is no go.mod.
+// unique per package and target. The targets share GOMAXPROCS worker
+// processes and the -time budget under the adaptive schedule
+// (schedule.go, cmd/internal/sched): a short first round each, then the
+// cores to the targets that currently find the most per CPU-second;
+// -schedule rounds runs them one after the other instead, as -runs alone
+// does. A package that fails to build does not stop the others: the
+// targets that built are run and the exit status is 1. Exit status: 0
+// when no target failed, 1 when a target found a new failure or a build
+// failed, 2 for usage errors, when there is no go.mod and when a fuzz
+// binary exited 2.
 //
-// With -ci (ci.go) it is a CI step: the targets of ./... run in parallel
-// within one total -time, their work directories under .gfz-cache for a CI
-// cache, with one summary table at the end; the exit status is 1 only for
-// a new failure and 2 for any setup error, a build failure included.
+// With -ci (ci.go) it is a CI step: the targets of ./... share one total
+// -time, their work directories under .gfz-cache for a CI cache, with one
+// summary table at the end; the exit status is 1 only for a new failure
+// and 2 for any setup error, a build failure included.
 package main
 
 import (
@@ -37,6 +43,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/cliflag"
@@ -65,6 +72,14 @@ type options struct {
 	regress bool
 	report  reports // -report
 	ci      ciOptions
+	// schedule is -schedule: adaptive, equal or rounds (schedule.go).
+	schedule string
+	schedLog string // -schedlog FILE
+	verbose  bool
+	budget   time.Duration // -time
+	runs     int64         // -runs
+	workers  int           // -workers
+	seed     int64
 }
 
 func parse(args []string, stderr io.Writer) (*options, int) {
@@ -87,13 +102,15 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
 	fs.StringVar(&o.workdir, "workdir", workdir.DefaultRoot(""), "parent `directory` of the targets' work directories (each is <directory>/<import path>/<FuzzTarget>); the default is in gfz's cache ($GFZCACHE), one per module, outside the source tree")
 	fs.StringVar(&o.only, "target", "", "run only the fuzz target with this `name`")
-	fs.Var(&dur, "time", "fuzz each target for `D`, a duration with a unit such as 30s or 5m (0: until interrupted or -runs); with -ci the total budget shared by all targets")
-	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions (0: no limit)")
+	fs.Var(&dur, "time", "the total fuzzing budget `D` shared by all targets, a duration with a unit such as 30s or 5m (0: until interrupted, or every target reached -runs); with -schedule rounds without -ci, each target's time")
+	fs.Int64Var(&runs, "runs", 0, "stop each target after this many executions in all (0: no limit); with -runs and no -time the targets run one after the other (-schedule rounds), reproducibly")
+	fs.StringVar(&o.schedule, "schedule", "", "how the targets share the cores and the budget: adaptive (by what each found recently), equal (equal shares), rounds (one run per target: one after the other, with -ci in parallel rounds); default adaptive, rounds with -runs and no -time")
+	fs.StringVar(&o.schedLog, "schedlog", "", "write the schedule to `FILE` as JSON (every process: target, start, end, worker processes, CPU time, what it found), rewritten as the run goes")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
-	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+" (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp)")
+	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+", or none (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp; default: the binaries' own, cmp for native targets)")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
-	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: the fuzz binary's default, one per CPU; with -ci: chosen so that all targets together use GOMAXPROCS); 1 makes runs reproducible")
+	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
@@ -132,8 +149,24 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
 		return nil, 2
 	}
+	switch o.schedule {
+	case "":
+		o.schedule = scheduleAdaptive
+		if runs > 0 && dur.D == 0 {
+			o.schedule = scheduleRounds
+		}
+	case scheduleAdaptive, scheduleEqual, scheduleRounds:
+	default:
+		fmt.Fprintf(stderr, "gfz-run: -schedule %q: want adaptive, equal or rounds\n", o.schedule)
+		return nil, 2
+	}
+	o.budget, o.runs, o.workers, o.verbose = dur.D, runs, workers, verbose
+	if o.schedLog != "" && o.schedule == scheduleRounds && !o.ci.on {
+		fmt.Fprintln(stderr, "gfz-run: -schedlog goes with -ci or a shared budget (-schedule adaptive or equal)")
+		return nil, 2
+	}
 	if !o.ci.on && dur.D == 0 && runs == 0 && fs.NArg() > 0 && strings.HasSuffix(fs.Arg(fs.NArg()-1), "...") {
-		fmt.Fprintln(stderr, "gfz-run: note: without -time or -runs each target runs until interrupted (Ctrl-C moves on to the next)")
+		fmt.Fprintln(stderr, "gfz-run: note: without -time or -runs the targets share the machine until interrupted (Ctrl-C)")
 	}
 	o.build.Patterns = fs.Args()
 	o.build.Verbose = verbose
@@ -146,6 +179,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		// target (ci.go); both are added to each target's arguments.
 		o.ci.setDefaults(fs, o, dur.D, runs, workers, &seed)
 	}
+	o.seed = seed
+	rounds := o.schedule == scheduleRounds
 	o.run = []string{"-seed", strconv.FormatInt(seed, 10), "-timeout", timeout.String(),
 		"-rss_limit_mb", strconv.Itoa(rssLimit)}
 	// -engine only when given: each binary then picks its targets' default
@@ -160,16 +195,18 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 			o.run = append(o.run, "-shrinkruns", *shrinkRuns)
 		}
 	})
-	if workers > 0 && !o.ci.on {
+	if workers > 0 && !o.ci.on && rounds {
 		o.run = append(o.run, "-workers", strconv.Itoa(workers))
 	}
 	if len(fb) > 0 {
 		o.run = append(o.run, "-feedback", strings.Join(fb, ","))
+	} else if strings.TrimSpace(feedback) == "none" {
+		o.run = append(o.run, "-feedback", "none") // not even native targets' default
 	}
-	if dur.D > 0 && !o.ci.on {
+	if dur.D > 0 && !o.ci.on && rounds {
 		o.run = append(o.run, "-time", dur.String())
 	}
-	if runs > 0 {
+	if runs > 0 && rounds {
 		o.run = append(o.run, "-runs", strconv.FormatInt(runs, 10))
 	}
 	if verbose {
@@ -195,6 +232,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	defer o.report.write(stdout, stderr, &code)
 	if o.ci.on {
 		return runCI(ctx, o, stdout, stderr)
+	}
+	if o.schedule != scheduleRounds {
+		return runShared(ctx, o, stdout, stderr)
 	}
 	workBase, err := filepath.Abs(o.workdir)
 	if err != nil {
@@ -329,12 +369,19 @@ func exitFor(failed int) int {
 // reaches the child through the terminal's process group (or is forwarded
 // when there is none); the child stops cleanly and saves its state.
 func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stderr io.Writer) int {
+	code, _ := runBinaryCPU(ctx, bin, dir, args, stdout, stderr)
+	return code
+}
+
+// runBinaryCPU is runBinary that also returns the CPU seconds the binary
+// and its workers used.
+func runBinaryCPU(ctx context.Context, bin, dir string, args []string, stdout, stderr io.Writer) (int, float64) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stderr, "gfz-run: starting %s: %v\n", bin, err)
-		return 2
+		return 2, 0
 	}
 	done := make(chan struct{})
 	go func() {
@@ -346,19 +393,23 @@ func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stde
 	}()
 	err := cmd.Wait()
 	close(done)
+	var cpu float64
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = (ps.UserTime() + ps.SystemTime()).Seconds()
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		if ee.ExitCode() < 0 { // killed by a signal
 			fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
-			return 1
+			return 1, cpu
 		}
-		return ee.ExitCode()
+		return ee.ExitCode(), cpu
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
-		return 2
+		return 2, cpu
 	}
-	return 0
+	return 0, cpu
 }
 
 // countTargets counts, over the binaries, the packages having each target

@@ -15,6 +15,7 @@ import (
 type reports struct {
 	dir     string // absolute; "" without -report
 	entries []report.IndexEntry
+	sched   *report.Schedule // a scheduled run's view of the entries (nil: none)
 }
 
 // args returns the -report arguments of one target's run and records it
@@ -54,6 +55,9 @@ func (r *reports) write(stdout, stderr io.Writer, code *int) {
 		return
 	}
 	path, err := report.WriteIndex(r.dir, r.entries, time.Time{})
+	if r.sched != nil {
+		path, err = report.WriteIndexSchedule(r.dir, r.entries, r.sched, time.Time{})
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-run: -report: %v\n", err)
 		*code = 2

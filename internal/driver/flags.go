@@ -100,7 +100,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Int64Var(&cfg.run.Seed, "seed", 1, "seed of every random choice, 0 or more: with -workers 1, the same seed, binary and -runs give the same run")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
 	fs.StringVar(&cfg.run.Engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
-	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+" (docs/CLI.md)")
+	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+", or none; default: cmp for a native target under -engine args in a binary with comparison probes (gfz-build's default for native targets), else none (docs/CLI.md)")
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
 	fs.StringVar(&cfg.report, "report", "", "after the run, write an HTML report of the work directory (charts, failures, source coverage) to `DIR`/index.html")
@@ -247,6 +247,9 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if !engineSet {
 		cfg.run.Engine = cfg.defaultEngine() // native targets have their own
+	}
+	if !set["feedback"] {
+		cfg.run.Feedback = cfg.defaultFeedback() // and their own feedback
 	}
 	return cfg, -1
 }

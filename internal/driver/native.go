@@ -7,6 +7,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/native"
 	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/internal/workdir"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // NativeInfoKey is the build-info key ("native.FuzzX") under which
@@ -120,4 +121,25 @@ func (c *config) defaultEngine() string {
 		return NativeDefaultEngine
 	}
 	return c.run.Engine
+}
+
+// NativeDefaultFeedback is the feedback a native target runs with under
+// its default engine (args) when -feedback is not given and its binary
+// has comparison probes, which gfz-build inserts by default in packages
+// with native targets: the cmp domain (docs/BENCHMARKS.md, "Comparison
+// feedback on native targets", for the measurements behind the choice).
+// -feedback (e.g. -feedback none) replaces it.
+const NativeDefaultFeedback = "cmp"
+
+// cmpBuilt reports whether the binary was built with comparison probes
+// (a variable so that tests can pretend either way).
+var cmpBuilt = gfzrt.CmpBuilt
+
+// defaultFeedback returns the feedback domains for the configured target
+// when -feedback was not given (after the engine is decided).
+func (c *config) defaultFeedback() []string {
+	if c.codec() != nil && c.run.Engine == NativeDefaultEngine && cmpBuilt() {
+		return []string{NativeDefaultFeedback}
+	}
+	return nil
 }

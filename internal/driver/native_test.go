@@ -47,3 +47,41 @@ func TestNativeConfig(t *testing.T) {
 		t.Errorf("gfz target: engine %q, codec %v, dictionary %q", cfg.run.Engine, cfg.codec(), cfg.dictionary())
 	}
 }
+
+// TestNativeDefaultFeedback: a native target under its default engine
+// runs with -feedback cmp when its binary has comparison probes (gfz-build
+// inserts them by default for native targets); -feedback given (a list,
+// none, or empty) replaces it; another engine, a gfz target or a binary
+// without probes gets no feedback by default (and so no warning).
+func TestNativeDefaultFeedback(t *testing.T) {
+	old := cmpBuilt
+	defer func() { cmpBuilt = old }()
+	info := "v=1&mapbits=16&probes=10&targets=FuzzG%2CFuzzN&native.FuzzN=string%2Cint8"
+	for _, c := range []struct {
+		probes bool
+		args   []string
+		want   string
+	}{
+		{true, []string{"FuzzN"}, "cmp"},
+		{true, []string{"-engine", "args", "FuzzN"}, "cmp"},
+		{true, []string{"-feedback", "perf", "FuzzN"}, "perf"},
+		{true, []string{"-feedback", "mem,cmp", "FuzzN"}, "mem,cmp"},
+		{true, []string{"-feedback", "none", "FuzzN"}, ""},
+		{true, []string{"-feedback=", "FuzzN"}, ""},
+		{true, []string{"-engine", "zest", "FuzzN"}, ""},
+		{true, []string{"FuzzG"}, ""},
+		{false, []string{"FuzzN"}, ""},
+	} {
+		cmpBuilt = func() bool { return c.probes }
+		cfg, code := parseArgs(info, c.args, io.Discard, io.Discard)
+		if cfg == nil {
+			t.Fatalf("%v: parseArgs: exit %d", c.args, code)
+		}
+		if got := strings.Join(cfg.run.Feedback, ","); got != c.want {
+			t.Errorf("probes %v, %v: feedback %q, want %q", c.probes, c.args, got, c.want)
+		}
+	}
+	if _, code := parseArgs(info, []string{"-feedback", "none,cmp", "FuzzN"}, io.Discard, io.Discard); code != ExitUsage {
+		t.Errorf("-feedback none,cmp: exit %d, want %d", code, ExitUsage)
+	}
+}

@@ -177,6 +177,9 @@ func (s *argsTurns) next(dst []byte) []byte {
 		s.qi, s.left = s.rr, argsTurn
 	}
 	s.left--
+	if c, ok := s.env.domainChild(dst, s.data[s.qi]); ok {
+		return c // a mutating domain's child (cmp's operand tokens)
+	}
 	edits := 1 + int((s.rand()>>32)*argsMaxEdits>>32)
 	return s.mut.MutateArgs(s.rand, dst, s.data[s.qi], edits, s.env.maxSize(), s.env.otherInput)
 }

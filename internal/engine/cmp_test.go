@@ -103,15 +103,20 @@ func TestCmpDomainCheckMerge(t *testing.T) {
 }
 
 // TestCmpOperandsFeedMutation: with -feedback cmp, the operands of a saved
-// execution's comparisons feed zest's mutation (fuzzer.domainChild): some
-// children of the parent hold the magic number the parent was compared
-// with, which the byte mutation alone practically never makes. It also
-// fails when the probes are not on during the execution (cmp's begin).
+// execution's comparisons feed the mutation of zest and of args
+// (fuzzer.domainChild): some children of the parent hold the magic number
+// the parent was compared with, which the byte mutation alone practically
+// never makes. It also fails when the probes are not on during the
+// execution (cmp's begin).
 func TestCmpOperandsFeedMutation(t *testing.T) {
 	const magic = 0x9e3779b9
 	want := binary.LittleEndian.AppendUint32(nil, magic)
-	for _, cmp := range []bool{false, true} {
-		f := newTestFuzzer(t, "zest", &magicExec{src: param.New(nil, 0), magic: magic}, 1000)
+	for _, tc := range []struct {
+		engine string
+		cmp    bool
+	}{{"zest", false}, {"zest", true}, {"args", false}, {"args", true}} {
+		cmp := tc.cmp
+		f := newTestFuzzer(t, tc.engine, &magicExec{src: param.New(nil, 0), magic: magic}, 1000)
 		if cmp {
 			f.cfg.Feedback = []string{"cmp"}
 		}
@@ -132,10 +137,10 @@ func TestCmpOperandsFeedMutation(t *testing.T) {
 			}
 		}
 		if cmp && found < 10 {
-			t.Errorf("with cmp: %d of 400 children hold the compared operand, want some (about 1 in 8)", found)
+			t.Errorf("%s with cmp: %d of 400 children hold the compared operand, want some (about 1 in 8)", tc.engine, found)
 		}
 		if !cmp && found != 0 {
-			t.Errorf("without cmp: %d children hold the operand", found)
+			t.Errorf("%s without cmp: %d children hold the operand", tc.engine, found)
 		}
 	}
 }

@@ -165,10 +165,14 @@ func FeedbackList() string {
 }
 
 // ParseFeedback parses a -feedback value, a comma-separated list of
-// feedback names ("" is none), into the names in the order given, without
-// duplicates. An unknown name is an error naming the valid ones.
+// feedback names ("" and "none" are none), into the names in the order
+// given, without duplicates. An unknown name is an error naming the valid
+// ones.
 func ParseFeedback(s string) ([]string, error) {
 	var out []string
+	if strings.TrimSpace(s) == "none" {
+		return nil, nil
+	}
 	names := FeedbackNames()
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)

@@ -33,6 +33,12 @@ type indexRow struct {
 // WriteIndex writes out/index.html, linking to each entry's report. The
 // figures are read from each work directory's stats.
 func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error) {
+	return writeIndex(out, entries, nil, now)
+}
+
+// writeIndex writes the index, with the schedule's view if s is not nil
+// (schedule.go).
+func writeIndex(out string, entries []IndexEntry, s *Schedule, now time.Time) (string, error) {
 	if now.IsZero() {
 		now = time.Now()
 	}
@@ -54,11 +60,17 @@ func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error)
 		r.Failures = statValue(stats, "unique_failures")
 		rows = append(rows, r)
 	}
+	var sv *scheduleView
+	if s != nil {
+		sv = buildSchedule(entries, rows, s)
+	}
 	var buf bytes.Buffer
 	if err := indexTemplate.Execute(&buf, struct {
 		Rows      []indexRow
 		Generated string
-	}{rows, now.Format(time.RFC3339)}); err != nil {
+		Schedule  *scheduleView
+		Refresh   bool
+	}{rows, now.Format(time.RFC3339), sv, s != nil && s.Running}); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -74,4 +86,11 @@ func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error)
 //go:embed index.html
 var indexHTML string
 
-var indexTemplate = template.Must(template.New("index").Parse(indexHTML))
+//go:embed schedule.html
+var scheduleHTML string
+
+var indexTemplate = func() *template.Template {
+	t := template.Must(template.New("index").Parse(indexHTML))
+	template.Must(t.New("schedule").Parse(scheduleHTML))
+	return t
+}()

@@ -59,6 +59,12 @@ var internalPrefixes = []string{
 // machinery, gfz, or gfz's instrumentation (the _gfzHit probe helpers
 // gfz-build adds to every instrumented package), never the user's code.
 func IsInternalFrame(fn string) bool {
+	if fn == "panic" {
+		// The runtime's panic, as a crash trace names it when a deferred
+		// function panicked again (a subtest's panic, re-panicked by the
+		// testing package): the frames under it are where it started.
+		return true
+	}
 	for _, p := range internalPrefixes {
 		if strings.HasPrefix(fn, p) {
 			return true
@@ -351,19 +357,8 @@ func CrashFrames(trace string) string {
 // the fuzz function in a dump of all goroutines (SIGQUIT, or the engine's
 // watchdog), the innermost without its line; "" if there is none.
 func hangFrames(dump string) string {
-	blocks := goroutineBlocks(dump)
-	// The goroutine running the fuzz function: gfz's executor calls it
-	// in the engine's goroutine, a native target's runs in a goroutine of
-	// its own while the engine's waits for it.
-	for _, b := range blocks {
-		if strings.Contains(b, "\n"+runFunc+"(") || strings.Contains(b, "\n"+nativeRunFunc+"(") {
-			return FrameLines(parseFrames(b), nil, true)
-		}
-	}
-	for _, b := range blocks {
-		if strings.Contains(b, "\n"+execFunc+"(") {
-			return FrameLines(parseFrames(b), nil, true)
-		}
+	if b := fuzzBlock(goroutineBlocks(dump)); b != "" {
+		return FrameLines(parseFrames(b), nil, true)
 	}
 	return ""
 }
@@ -372,21 +367,49 @@ func hangFrames(dump string) string {
 // fuzz function in a dump of all goroutines, innermost first (nil if
 // there is none).
 func hangStack(dump string) []Frame {
-	blocks := goroutineBlocks(dump)
+	b := fuzzBlock(goroutineBlocks(dump))
+	if b == "" {
+		return nil
+	}
+	var user []Frame
+	for _, f := range parseFrames(b) {
+		if !IsInternalFrame(f.Func) {
+			user = append(user, f)
+		}
+	}
+	return user
+}
+
+// fuzzBlock returns the trace of the goroutine that was running the fuzz
+// function among blocks ("" if none): gfz's executor calls it in the
+// engine's goroutine, a native target's runs in a goroutine of its own
+// while the engine's waits for it. When that goroutine waits in t.Run for
+// a subtest (which runs in a goroutine of its own), it is the subtest's
+// goroutine, and so on down nested subtests.
+func fuzzBlock(blocks []string) string {
+	found := ""
 	for _, marker := range []string{"\n" + runFunc + "(", "\n" + nativeRunFunc + "(", "\n" + execFunc + "("} {
 		for _, b := range blocks {
-			if strings.Contains(b, marker) {
-				var user []Frame
-				for _, f := range parseFrames(b) {
-					if !IsInternalFrame(f.Func) {
-						user = append(user, f)
-					}
-				}
-				return user
+			if found == "" && strings.Contains(b, marker) {
+				found = b
 			}
 		}
 	}
-	return nil
+	for found != "" && strings.Contains(found, "\ntesting.(*T).Run(") {
+		id, _, _ := strings.Cut(strings.TrimPrefix(found, "goroutine "), " ")
+		sub := ""
+		for _, b := range blocks {
+			if strings.Contains(b, "\ncreated by testing.(*T).Run in goroutine "+id+"\n") {
+				sub = b
+				break
+			}
+		}
+		if sub == "" {
+			break
+		}
+		found = sub
+	}
+	return found
 }
 
 // HangOf is the signature of a hang seen in two dumps of the same input

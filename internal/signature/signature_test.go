@@ -75,6 +75,18 @@ func TestHangSignatures(t *testing.T) {
 	if s := Hang("SIGQUIT: quit\n\n" + waiting + "\n" + native); s != "timeout\nexample.com/m.deepMatch\nexample.com/m.deepMatch match.go:46\nexample.com/t.FuzzNative.func1 t_test.go:26\n" {
 		t.Errorf("native target's hang signature %q", s)
 	}
+	// A native target whose function waits in t.Run for a subtest (a
+	// nested one here): the hang is where the innermost subtest's
+	// goroutine is, whatever the order of the goroutines.
+	inRun := "goroutine 23 [chan receive]:\ntesting.(*T).Run(0x1)\n\t/go/src/testing/testing.go:2109 +0x4e5\nexample.com/t.FuzzS.func1(0x1)\n\t/src/t/s_test.go:8 +0x8a\nreflect.Value.call(0x1)\n\t/go/src/reflect/value.go:586 +0xf0c\ngithub.com/gfz-dev/gfz.runNativeJob(0x1)\n\t/gfz/native_exec.go:226 +0x65\n"
+	sub := "goroutine 24 [chan receive]:\ntesting.(*T).Run(0x1)\n\t/go/src/testing/testing.go:2109 +0x4e5\nexample.com/t.FuzzS.func1.1(0x1)\n\t/src/t/s_test.go:9 +0x8a\ntesting.tRunner(0x1)\n\t/go/src/testing/testing.go:2036 +0xea\ncreated by testing.(*T).Run in goroutine 23\n\t/go/src/testing/testing.go:2101 +0x4c5\n"
+	inner := "goroutine 25 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\nexample.com/t.FuzzS.func1.1.1(0x1)\n\t/src/t/s_test.go:10 +0x5d\ntesting.tRunner(0x1)\n\t/go/src/testing/testing.go:2036 +0xea\ncreated by testing.(*T).Run in goroutine 24\n\t/go/src/testing/testing.go:2101 +0x4c5\n"
+	other := "goroutine 26 [running]:\nexample.com/t.other()\n\t/src/t/o.go:1 +0x1\ntesting.tRunner(0x1)\n\t/go/src/testing/testing.go:2036 +0xea\ncreated by testing.(*T).Run in goroutine 7\n\t/go/src/testing/testing.go:2101 +0x4c5\n"
+	for _, dump := range []string{inner + "\n" + other + "\n" + sub + "\n" + inRun, inRun + "\n" + other + "\n" + sub + "\n" + inner} {
+		if s, want := Hang("SIGQUIT: quit\n\n"+waiting+"\n"+dump), "timeout\nexample.com/t.spin\nexample.com/t.FuzzS.func1.1.1 s_test.go:10\n"; s != want {
+			t.Errorf("hang in a subtest: signature %q, want %q", s, want)
+		}
+	}
 	// Instrumentation frames are trimmed from stacks shown, and never part
 	// of a
 	shown := TrimInstrumentation(fmt.Sprintf(hangDumpA, 10))
@@ -153,6 +165,7 @@ func TestClassifyCrash(t *testing.T) {
 		framed bool
 	}{
 		{goPanicTrace, exit2, "", "panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n", true},
+		{subtestPanicTrace, exit2, "", "panic: runtime error: index out of range [N] with length N", "example.com/t.check c.go:31\nexample.com/t.FuzzS.func1.2 s_test.go:22\n", true},
 		{mapTrace, exit2, "", "fatal error: concurrent map writes",
 			"example.com/t.writer x.go:12\nexample.com/t.run.func1 x.go:20\nexample.com/t.run.func2 x.go:21\n", true},
 		{segvTrace, exit2, "", "signal SIGSEGV", "example.com/t.callC c.go:9\n", true},
@@ -189,6 +202,28 @@ func exitState(t *testing.T, script string) *os.ProcessState {
 
 // Crash outputs as the Go runtime prints them (trimmed).
 const (
+	// A panic in a subtest of a native target, which the testing
+	// package recovers and panics again: the runtime's panic frame is
+	// in the middle of the trace, above the frames where it started.
+	subtestPanicTrace = `panic: runtime error: index out of range [35] with length 0 [recovered, repanicked]
+
+goroutine 6 [running]:
+testing.tRunner.func1.2({0x78c0a0, 0xc3ac13a0a8})
+	/usr/local/go/src/testing/testing.go:1974 +0x232
+testing.tRunner.func1()
+	/usr/local/go/src/testing/testing.go:1977 +0x349
+panic({0x78c0a0?, 0xc3ac13a0a8?})
+	/usr/local/go/src/runtime/panic.go:860 +0x13a
+example.com/t.check({0xc3ac13c120?, 0x0?, 0xc3ac15ff50?})
+	/src/t/c.go:31 +0xe
+example.com/t.FuzzS.func1.2(0xc3ac292488?)
+	/src/t/s_test.go:22 +0x5d
+testing.tRunner(0xc3ac292488, 0xc3ac2940a0)
+	/usr/local/go/src/testing/testing.go:2036 +0xea
+created by testing.(*T).Run in goroutine 4
+	/usr/local/go/src/testing/testing.go:2101 +0x4c5
+`
+
 	goPanicTrace = `gfz: some earlier message
 panic: boom 42 in a goroutine
 

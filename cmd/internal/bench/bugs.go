@@ -205,6 +205,18 @@ func (r *bugRunner) logf(format string, args ...any) {
 	fmt.Fprintf(r.cfg.Log, "gfz-bench: "+format+"\n", args...)
 }
 
+// bugModulesOutsideWorkspace sets GOWORK=off for this process unless
+// GOWORK is set: every bug is a nested module of its own, which the go
+// command refuses as "not in the main module" when it finds the
+// checkout's go.work above it (gfz-bench run from a gfz checkout). The
+// commands that need the workspace (building gfz-build from the
+// checkout) set GOWORK explicitly.
+func bugModulesOutsideWorkspace() {
+	if os.Getenv("GOWORK") == "" {
+		os.Setenv("GOWORK", "off")
+	}
+}
+
 // RunBugs runs the bug evaluation; every finished run is appended to
 // cfg.Results at once. It returns every run of the results file, the
 // earlier ones included.
@@ -220,6 +232,7 @@ func RunBugs(ctx context.Context, cfg BugConfig) ([]BugRun, error) {
 		}
 		cfg.Contenders[i] = n
 	}
+	bugModulesOutsideWorkspace()
 	var err error
 	if cfg.Root, err = filepath.Abs(cfg.Root); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)

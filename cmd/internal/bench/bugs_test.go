@@ -518,3 +518,19 @@ func TestCrashKind(t *testing.T) {
 		}
 	}
 }
+
+// TestBugModulesOutsideWorkspace: bug mode turns the workspace off unless
+// the user chose one (run from a checkout, the go command found its
+// go.work and refused every bug module).
+func TestBugModulesOutsideWorkspace(t *testing.T) {
+	t.Setenv("GOWORK", "")
+	bugModulesOutsideWorkspace()
+	if got := os.Getenv("GOWORK"); got != "off" {
+		t.Errorf("GOWORK=%q, want off", got)
+	}
+	t.Setenv("GOWORK", "/some/go.work")
+	bugModulesOutsideWorkspace()
+	if got := os.Getenv("GOWORK"); got != "/some/go.work" {
+		t.Errorf("GOWORK=%q, want the user's", got)
+	}
+}

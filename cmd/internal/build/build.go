@@ -64,8 +64,14 @@ type Options struct {
 	Stderr  io.Writer
 
 	// Cmp inserts comparison probes (the cmp feedback domain) besides the
-	// coverage probes (docs/INSTRUMENT.md, "Comparison probes").
-	Cmp bool
+	// coverage probes (docs/INSTRUMENT.md, "Comparison probes") in every
+	// build. NoCmp never inserts them. With neither (the default) they are
+	// inserted when a matched package has a native target (f.Fuzz with
+	// typed arguments), whose fuzz binary then runs with -feedback cmp by
+	// default (docs/BENCHMARKS.md, "Comparison feedback on native
+	// targets"); Prepared.Cmp says what was decided.
+	Cmp   bool
+	NoCmp bool
 }
 
 // InstrumentedPackage describes one rewritten package.
@@ -113,6 +119,10 @@ type Prepared struct {
 	Native map[string]map[string]string
 	// NoTargets lists the matched packages without any fuzz target.
 	NoTargets []string
+	// Cmp tells whether the packages got comparison probes: Options.Cmp,
+	// or by default because a matched package has native targets
+	// (CmpDefault).
+	Cmp, CmpDefault bool
 
 	// Cache tells which packages came from the build cache.
 	Cache CacheStats
@@ -460,11 +470,18 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		}
 		keys = newKeyer(tool, goenv, &opts, envs[0])
 	}
+	// The native targets of the matched packages, which decide the
+	// default of the comparison probes.
+	scans := scanNative(g)
+	cmp, cmpDefault := opts.Cmp, false
+	if !opts.Cmp && !opts.NoCmp && scans.any() {
+		cmp, cmpDefault = true, true
+	}
 	// Take what the cache has; type-check and instrument the rest
 	// (resolve.go). A dependency that fails is left out with a warning; a
 	// matched package that fails is broken.
 	results, checked, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
-		cache: cache, keys: keys, cmp: opts.Cmp, plain: plain}, todo)
+		cache: cache, keys: keys, cmp: cmp, plain: plain}, todo)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
@@ -534,17 +551,10 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		}
 		// Native targets first: a package whose f.Fuzz cannot be run
 		// (an unsupported argument type) is broken, not built.
-		var testFiles []string
-		for _, v := range g.variants[p.PkgPath] {
-			for _, f := range v.GoFiles {
-				if strings.HasSuffix(f, "_test.go") {
-					testFiles = append(testFiles, f)
-				}
-			}
-		}
-		nts, files, err := nativeScan(testFiles)
-		if err != nil {
-			broken = append(broken, PackageError{Path: p.PkgPath, Err: err})
+		sc := scans[p.PkgPath]
+		testFiles, nts, files := sc.testFiles, sc.targets, sc.files
+		if sc.err != nil {
+			broken = append(broken, PackageError{Path: p.PkgPath, Err: sc.err})
 			isBroken[p.PkgPath] = true
 			continue
 		}
@@ -607,6 +617,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
 		Native: nativeTypes, NoTargets: noTargets, phases: ph, checked: checked,
+		Cmp: cmp, CmpDefault: cmpDefault,
 	}
 	ph.done("targets")
 	rel, err := relocateModulesCached(cache, work, envs[0], todo)
@@ -842,6 +853,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		fmt.Fprintf(opts.Stderr, "build cache: %s\n", CacheSummary(prep.Cache))
 	}
 	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
+	if prep.CmpDefault {
+		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", CmpDefaultLine)
+	}
 	if len(prep.NoTargets) > 0 && len(prep.TargetOrder) > 0 {
 		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", NoTargetsLine(prep.NoTargets))
 	}
@@ -871,7 +885,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			info += "&" + c
 		}
 		ldflags := "-X " + GfzPath + ".buildInfo=" + info
-		if opts.Cmp {
+		if prep.Cmp {
 			ldflags += " " + CmpLdflag // read by the fuzz binary before package inits run
 		}
 		args := []string{"test", "-c", "-overlay", prep.Overlay, "-ldflags", ldflags + " " + DictionaryLdflag(prep.Dictionary) + nativeDictLdflag(prep.Native[pkg], prep.Dictionary), "-o", out}

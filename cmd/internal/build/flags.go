@@ -3,12 +3,13 @@ package build
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -instrument, -skip, -tags, -race, -mapbits, -counts and -cache, storing
-// into o.
+// -cover, -instrument, -skip, -tags, -race, -cmp, -mapbits, -counts and -cache,
+// storing into o.
 // Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*patternList)(&o.Cover), "cover", "also instrument these `packages` (comma or space separated), e.g. std packages such as encoding/json")
@@ -16,7 +17,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*patternList)(&o.Skip), "skip", "do not instrument the dependencies matching these import path `patterns` (comma or space separated, ... wildcards); -skip ... instruments only the named packages")
 	fs.StringVar(&o.Tags, "tags", "", "comma-separated list of build `tags`")
 	fs.BoolVar(&o.Race, "race", false, "build with the race detector")
-	fs.BoolVar(&o.Cmp, "cmp", false, "also insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp")
+	fs.Var(cmpFlag{o}, "cmp", "insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp; default: only when a package has native targets (f.Fuzz), which then run with -feedback cmp; -cmp=false: never")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
 	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
@@ -45,5 +46,32 @@ func (p *patternList) Set(s string) error {
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
 		*p = append(*p, f)
 	}
+	return nil
+}
+
+// cmpFlag is -cmp, a boolean flag with a third state, not given: -cmp sets
+// Options.Cmp (comparison probes in every build), -cmp=false Options.NoCmp
+// (none, not even for native targets); neither leaves the default
+// (probes when a package has native targets).
+type cmpFlag struct{ o *Options }
+
+func (f cmpFlag) IsBoolFlag() bool { return true }
+
+func (f cmpFlag) String() string {
+	switch {
+	case f.o == nil || !f.o.Cmp && !f.o.NoCmp:
+		return ""
+	case f.o.Cmp:
+		return "true"
+	}
+	return "false"
+}
+
+func (f cmpFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	f.o.Cmp, f.o.NoCmp = b, !b
 	return nil
 }

@@ -270,6 +270,46 @@ type nativeFile struct {
 	src  []byte
 }
 
+// nativeScans holds, per matched package path, what nativeScan found in
+// its _test.go files.
+type nativeScans map[string]nativeScanned
+
+type nativeScanned struct {
+	testFiles []string
+	targets   []NativeTarget
+	files     []nativeFile
+	err       error
+}
+
+// scanNative scans the _test.go files of every matched package of g for
+// native targets.
+func scanNative(g *graph) nativeScans {
+	out := nativeScans{}
+	for _, p := range g.matched {
+		var sc nativeScanned
+		for _, v := range g.variants[p.PkgPath] {
+			for _, f := range v.GoFiles {
+				if strings.HasSuffix(f, "_test.go") {
+					sc.testFiles = append(sc.testFiles, f)
+				}
+			}
+		}
+		sc.targets, sc.files, sc.err = nativeScan(sc.testFiles)
+		out[p.PkgPath] = sc
+	}
+	return out
+}
+
+// any reports whether some package has a native target.
+func (s nativeScans) any() bool {
+	for _, sc := range s {
+		if len(sc.targets) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // nativeScan finds the native targets of a package's _test.go files.
 // It returns the targets, the rewritten files and an error naming the
 // first unsupported f.Fuzz.

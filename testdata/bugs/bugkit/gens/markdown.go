@@ -12,6 +12,11 @@ type MarkdownConfig struct {
 	MaxDepth    int // nesting of block quotes and lists; default 3
 	MaxBlocks   int // blocks per container; default 4
 	MistakesPer int // per mille of documents passed through Corrupt; default 0
+	// Mmark adds the syntax of the Mmark dialect (https://mmark.miek.nl):
+	// citations, index items, cross references, callouts, sub- and
+	// superscripts, asides, figures, block attributes, title blocks and
+	// document divisions. Off, the generator draws exactly as before.
+	Mmark bool
 }
 
 func (c MarkdownConfig) withDefaults() MarkdownConfig {
@@ -59,7 +64,11 @@ func (w mdWriter) inline(depth int) string {
 	for range n {
 		switch k := gen.IntRange(0, 12).Draw(w.t); {
 		case k < 5 || depth <= 0:
-			parts = append(parts, word.Draw(w.t))
+			if w.cfg.Mmark && gen.IntRange(0, 3).Draw(w.t) == 0 {
+				parts = append(parts, w.mmarkInline())
+			} else {
+				parts = append(parts, word.Draw(w.t))
+			}
 		case k == 5:
 			d := gen.Tokens("*", "_", "**", "__", "~~", "~").Draw(w.t)
 			parts = append(parts, d+w.inline(depth-1)+d)
@@ -84,6 +93,9 @@ func (w mdWriter) inline(depth int) string {
 
 // block draws one block, its lines without the container's prefixes.
 func (w mdWriter) block(depth int) []string {
+	if w.cfg.Mmark && gen.IntRange(0, 4).Draw(w.t) == 0 {
+		return w.mmarkBlock(depth)
+	}
 	k := gen.IntRange(0, 13).Draw(w.t)
 	if depth <= 0 && (k == 8 || k == 9) {
 		k = 0
@@ -166,6 +178,55 @@ func (w mdWriter) block(depth int) []string {
 	}
 }
 
+var mmarkRef = gen.OneOf(gen.StringFrom("RFCI0-29", 1, 7), gen.Tokens("RFC2119", "I-D.ietf-x", "BCP14"))
+
+// mmarkInline draws an inline element of the Mmark dialect.
+func (w mdWriter) mmarkInline() string {
+	switch gen.IntRange(0, 5).Draw(w.t) {
+	case 0: // citations: [@ref], several separated by ";", with a kind and a suffix
+		n := gen.IntRange(1, 3).Draw(w.t)
+		cites := make([]string, n)
+		for i := range cites {
+			cites[i] = "@" + gen.Tokens("", "", "!", "?", "-").Draw(w.t) + mmarkRef.Draw(w.t)
+			if gen.IntRange(0, 3).Draw(w.t) == 0 {
+				cites[i] += ", " + gen.Tokens("p. 4", "section 2", "").Draw(w.t)
+			}
+		}
+		return "[" + strings.Join(cites, gen.Tokens(";", "; ", " ;").Draw(w.t)) + "]"
+	case 1: // index items
+		return gen.Tokens("(!", "(!!").Draw(w.t) + word.Draw(w.t) + gen.Tokens("", ", sub").Draw(w.t) + ")"
+	case 2: // cross reference
+		return "(#" + gen.StringFrom("abc-0", 1, 4).Draw(w.t) + gen.Tokens("", ", text").Draw(w.t) + ")"
+	case 3: // callout
+		return "<<" + gen.StringFrom("019", 1, 2).Draw(w.t) + ">>"
+	case 4:
+		return "H~" + word.Draw(w.t) + "~O"
+	default:
+		return "2^" + word.Draw(w.t) + "^"
+	}
+}
+
+// mmarkBlock draws a block of the Mmark dialect.
+func (w mdWriter) mmarkBlock(depth int) []string {
+	switch gen.IntRange(0, 4).Draw(w.t) {
+	case 0: // aside or figure: lines prefixed "A> " or "F> "
+		p := gen.Tokens("A> ", "F> ", "A>", "F>").Draw(w.t)
+		var lines []string
+		for _, l := range w.blocks(max(depth-1, 0)) {
+			lines = append(lines, p+l)
+		}
+		return lines
+	case 1: // block attribute list before a block
+		return append([]string{w.attrs()}, w.block(max(depth-1, 0))...)
+	case 2: // title block
+		return []string{"%%%", "title = \"" + word.Draw(w.t) + "\"", gen.Tokens("area = \"x\"", "[[author]]", "").Draw(w.t), "%%%"}
+	case 3:
+		return []string{gen.Tokens("{frontmatter}", "{mainmatter}", "{backmatter}", "{.allmatter}").Draw(w.t)}
+	default: // figure with caption: "Figure: " after a block
+		return append(w.block(max(depth-1, 0)), gen.Tokens("Figure: ", "Table: ", "Quote: ").Draw(w.t)+w.inline(1))
+	}
+}
+
 // blocks draws a container's content: blocks separated by blank lines or
 // not (lazy continuation lines are part of the grammar).
 func (w mdWriter) blocks(depth int) []string {
@@ -185,7 +246,8 @@ func (w mdWriter) blocks(depth int) []string {
 // inline markup, fenced and indented code, thematic breaks, tables, block
 // quotes and lists nested up to MaxDepth with space and tab indentation,
 // task items, footnotes, definition lists, link reference definitions and
-// HTML blocks. MistakesPer adds near-miss edits (Corrupt).
+// HTML blocks (and, with Mmark, that dialect's syntax). MistakesPer adds
+// near-miss edits (Corrupt).
 func Markdown(cfg MarkdownConfig) gen.Generator[string] {
 	cfg = cfg.withDefaults()
 	return gen.Custom(func(t *gfz.T) string {

@@ -1,0 +1,1044 @@
+package main
+
+// The scheduled run (docs/CLI.md, "How gfz-run shares the time"): all
+// targets of the packages share the cores within one budget. The rule
+// (cmd/internal/sched) decides, round by round, how many cores each target
+// gets; this file runs it: one fuzz binary process per target that has
+// cores (its -workers = its cores), which keeps running across rounds
+// while its share stays the same and is stopped (SIGINT: it saves its
+// state) when it changes; the next process of that target resumes its
+// work directory. It measures what each target found from its work
+// directory's stats, stops every process by the end of the budget, and
+// keeps what the live board, the report's index, the schedule log and
+// the summary show.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gfz-dev/gfz/cmd/internal/build"
+	"github.com/gfz-dev/gfz/cmd/internal/sched"
+	"github.com/gfz-dev/gfz/internal/report"
+	"github.com/gfz-dev/gfz/internal/workdir"
+)
+
+// Schedules (-schedule).
+const (
+	scheduleAdaptive = "adaptive" // by recent yield (sched's rule)
+	scheduleEqual    = "equal"    // the same runner, equal shares
+	scheduleRounds   = "rounds"   // one run per target: one after the other, with -ci in parallel rounds
+)
+
+// Timing of the scheduled run.
+const (
+	// stopMargin is how much sooner than the end of the budget a process
+	// is told to stop (its -time), for its shutdown: the final stats,
+	// the coverage profile; reportMargin is added with -report.
+	stopMargin   = 300 * time.Millisecond
+	reportMargin = 400 * time.Millisecond
+	// minSlice is the least -time a process is started with.
+	minSlice = 300 * time.Millisecond
+	// lateInterrupt and lateKill are how long after the end of the budget
+	// a process still running gets SIGINT, then SIGKILL (with all its
+	// children): the run never ends more than about a second late.
+	lateInterrupt = 200 * time.Millisecond
+	lateKill      = 650 * time.Millisecond
+	// stopWait is how long a process stopped between rounds may take
+	// before it is killed (a fuzz binary gives its workers 3 s); killWait
+	// how long the runner then waits for it before going on without it
+	// (its exit is handled when it comes).
+	stopWait = 4 * time.Second
+	killWait = 250 * time.Millisecond
+	// redraw is how often the live board is redrawn.
+	redraw = time.Second
+	// lastRound is the least time a round leaves to the next one: less,
+	// and the round lasts to the end of the budget.
+	lastRound = time.Second
+	// explorePhase is the rule's ExploreTime without a budget (with one,
+	// a third of it).
+	explorePhase = time.Minute
+)
+
+// jobRun is a target's scheduled run so far.
+type jobRun struct {
+	state     string // waiting, running, stopping, ended, error, not run
+	procs     int    // processes started
+	coreSec   float64
+	cpu       float64 // CPU seconds of its ended processes, measured
+	execs     int64   // executions of its ended processes
+	liveExecs int64   // of its running process, as of its last stats
+	cov       int64   // latest coverage, corpus and unique failures
+	corpus    int64
+	fails     int64
+	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
+	prevStart int64    // start_time of the stats its previous process owned
+	reported  bool     // one of its processes has written its stats: its warm-up is over
+	spans     []report.ScheduleSpan
+	samples   []report.ScheduleSample
+}
+
+// slice is one process of a target.
+type slice struct {
+	job      int
+	cores    int // in the rule's units
+	workers  int
+	seed     int64
+	limit    time.Duration // its -time (0: none)
+	cmd      *exec.Cmd
+	start    time.Time
+	end      time.Time
+	lastObs  time.Time
+	cpuSeen  float64 // CPU seconds told to the rule so far
+	stopping bool    // asked to stop (SIGINT) by the runner
+	killed   bool    // killed by the runner
+	code     int
+	cpu      float64
+	execs    int64
+	gain     sched.Yield // what it found, in the CPU time it used
+	out, err *lineWriter
+}
+
+// runner runs the jobs under the rule.
+type runner struct {
+	ctx      context.Context
+	o        *options
+	jobs     []*ciJob
+	runs     []*jobRun
+	rule     *sched.Scheduler
+	mode     string
+	units    int // cores, in units of unit worker processes
+	unit     int
+	budget   time.Duration
+	perRuns  int64 // -runs of each target in all (0: none)
+	seed     int64
+	margin   time.Duration
+	start    time.Time
+	deadline time.Time // zero without a budget
+	stdout   io.Writer
+	stderr   io.Writer
+	mu       sync.Mutex // serialises output lines
+	view     *view      // the live board, nil when the output is not a terminal
+	running  []*slice   // by job
+	all      []*slice   // every process, in start order
+	exits    chan *slice
+	cpuTotal float64
+	logPath  string
+	live     sync.WaitGroup // the background writes of writeLive
+	liveBusy atomic.Bool
+}
+
+// newRunner prepares the scheduled run of jobs on procs worker processes
+// (-workers W: each core unit is W workers) within budget (0: until
+// interrupted or every target reached -runs).
+func newRunner(ctx context.Context, o *options, jobs []*ciJob, procs, workers int, budget time.Duration, runs, seed int64, stdout, stderr io.Writer) *runner {
+	r := &runner{ctx: ctx, o: o, jobs: jobs, mode: o.schedule, budget: budget, perRuns: runs, seed: seed,
+		stdout: stdout, stderr: stderr, exits: make(chan *slice, len(jobs)), running: make([]*slice, len(jobs)),
+		unit: 1, units: max(procs, 1), logPath: o.schedLog}
+	if workers > 0 {
+		r.unit, r.units = workers, max(procs/workers, 1)
+	}
+	// Explore first: equal shares at the start, by yield from a third of
+	// the budget on (a minute without a budget).
+	p := sched.Params{ExploreTime: explorePhase.Seconds()}
+	if budget > 0 {
+		p.ExploreTime = budget.Seconds() / 3
+	}
+	if r.mode == scheduleEqual {
+		p.Explore = 1
+	}
+	r.rule = sched.New(len(jobs), r.units, seed, p)
+	r.margin = stopMargin
+	if o.report.dir != "" {
+		r.margin += reportMargin
+	}
+	for range jobs {
+		r.runs = append(r.runs, &jobRun{state: "waiting"})
+	}
+	return r
+}
+
+// describe is the line that says how the run shares its budget.
+func (r *runner) describe() string {
+	if r.budget <= 0 {
+		return fmt.Sprintf("no time limit, %s schedule (rounds of %v after a first round of %v each)",
+			r.mode, sched.Round(0), sched.FirstRound(0, len(r.jobs), r.units))
+	}
+	return fmt.Sprintf("budget %v shared by the %s schedule: a first round of %v each, then rounds of %v",
+		r.budget, r.mode, sched.FirstRound(r.budget, len(r.jobs), r.units), sched.Round(r.budget))
+}
+
+// shortWarning is a warning when the budget cannot give every target
+// its first round ("": it can): the targets beyond what fits are marked
+// "not run" in the summary, so the user learns it before the run, not
+// after.
+func (r *runner) shortWarning() string {
+	if r.budget <= 0 {
+		return ""
+	}
+	first := sched.FirstRound(r.budget, len(r.jobs), r.units)
+	need := first * time.Duration(len(r.jobs)) / time.Duration(max(r.units, 1))
+	if need <= r.budget {
+		return ""
+	}
+	fits := int(r.budget / first * time.Duration(r.units))
+	return fmt.Sprintf("gfz-run: warning: -time %v is too short for %d targets on %d core(s): a first round of %v each needs about %v; "+
+		"about %d will run and the others are reported as \"not run\": give -time %v or more, or fewer packages\n",
+		r.budget, len(r.jobs), r.units, first, need.Round(time.Second), fits, need.Round(time.Second)+time.Second)
+}
+
+// run runs the schedule to its end: the budget, an interrupt, or every
+// target ended.
+func (r *runner) run() {
+	r.start = time.Now()
+	if r.budget > 0 {
+		r.deadline = r.start.Add(r.budget)
+	}
+	for i, j := range r.jobs {
+		j.known = failureInputs(j.wd)
+		// What the work directory held before: gains are beyond it.
+		if st, _, err := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile)); err == nil {
+			jr := r.runs[i]
+			jr.cov, jr.corpus, jr.fails = statInt(st, "total_cov"), statInt(st, "corpus"), statInt(st, "unique_failures")
+			jr.best = [3]int64{jr.cov, jr.corpus, jr.fails}
+			jr.prevStart = statInt(st, "start_time")
+		}
+	}
+	r.writeLive()
+	for r.ctx.Err() == nil {
+		now := time.Now()
+		if r.budget > 0 && r.deadline.Sub(now) < r.margin+minSlice {
+			break
+		}
+		if !r.anyActive() {
+			break
+		}
+		d := sched.Round(r.budget)
+		if r.rule.FirstPass() {
+			d = sched.FirstRound(r.budget, len(r.jobs), r.units)
+		}
+		last := false
+		if rem := r.deadline.Sub(now); r.budget > 0 && rem-d < lastRound {
+			// The last round takes the rest: a shorter one after it would
+			// only stop processes that could have gone on.
+			d, last = rem, true
+		}
+		r.observe(now)
+		plan := r.rule.Next(d.Seconds())
+		free := r.units
+		for _, sl := range r.running {
+			if sl == nil {
+				continue
+			}
+			if plan[sl.job] != sl.cores && !last {
+				r.stop(sl)
+			} else {
+				// In the last round nothing is stopped: a new process
+				// would have less time than its start costs.
+				free -= sl.cores
+			}
+		}
+		r.waitStopped()
+		for i, k := range plan {
+			if k > 0 && r.running[i] == nil && r.rule.Active(i) && r.ctx.Err() == nil {
+				if last {
+					if k = min(k, free); k <= 0 {
+						continue
+					}
+					free -= k
+				}
+				r.startSlice(i, k)
+			}
+		}
+		r.writeLive()
+		r.waitRound(now.Add(d))
+	}
+	r.finish()
+}
+
+func (r *runner) anyActive() bool {
+	for i := range r.jobs {
+		if r.rule.Active(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// startSlice starts a process of job i on k core units.
+func (r *runner) startSlice(i, k int) {
+	j, jr := r.jobs[i], r.runs[i]
+	now := time.Now()
+	sl := &slice{job: i, cores: k, workers: k * r.unit, start: now, lastObs: now, seed: r.seed}
+	if jr.procs > 0 {
+		sl.seed = mixSeed(r.seed, i, jr.procs)
+	}
+	if r.budget > 0 {
+		sl.limit = r.deadline.Sub(now) - r.margin
+		if sl.limit < minSlice {
+			return
+		}
+		sl.limit = sl.limit.Truncate(time.Millisecond)
+	}
+	args := slices.Clone(j.args)
+	if s := slices.Index(args, "-seed"); s >= 0 && s+1 < len(args) {
+		args[s+1] = strconv.FormatInt(sl.seed, 10)
+	}
+	args = append(args, "-workers", strconv.Itoa(sl.workers))
+	if sl.limit > 0 {
+		args = append(args, "-time", sl.limit.String())
+	}
+	if r.perRuns > 0 {
+		left := r.perRuns - jr.execs
+		if left <= 0 {
+			r.rule.Remove(i)
+			jr.state = "ended"
+			return
+		}
+		args = append(args, "-runs", strconv.FormatInt(left, 10))
+	}
+	args = append(args, j.target)
+	if r.view == nil || r.o.verbose {
+		r.printf(r.stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(j.bin.Output), strings.Join(args, " "), j.bin.Dir)
+	}
+	prefix := "[" + j.label() + "] "
+	first := jr.procs == 0
+	sl.out = &lineWriter{mu: &r.mu, w: r.stdout, prefix: prefix}
+	sl.err = &lineWriter{mu: &r.mu, w: r.stderr, prefix: prefix}
+	if r.view != nil {
+		sl.out.w, sl.err.w = r.view.stream, r.view.stream
+		sl.out.keep = childLineFilter(first, r.o.verbose)
+		sl.err.keep = sl.out.keep
+	}
+	cmd := exec.Command(j.bin.Output, args...)
+	cmd.Dir = j.bin.Dir
+	cmd.Stdout, cmd.Stderr = sl.out, sl.err
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		r.printf(r.stderr, "gfz-run: starting %s: %v\n", j.bin.Output, err)
+		j.code = 2
+		jr.state = "error"
+		r.rule.Remove(i)
+		return
+	}
+	sl.cmd = cmd
+	j.ran = true
+	jr.procs++
+	jr.state = "running"
+	r.running[i] = sl
+	r.all = append(r.all, sl)
+	go func() {
+		_ = cmd.Wait()
+		r.exits <- sl
+	}()
+}
+
+// mixSeed is the seed of a target's later processes: a new one each, so
+// that a resumed run does not repeat its mutations, derived from the run's
+// seed, the target and the process number.
+func mixSeed(seed int64, job, n int) int64 {
+	x := uint64(seed) ^ uint64(job+1)*0x9e3779b97f4a7c15 ^ uint64(n)*0xbf58476d1ce4e5b9
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return int64(x>>33) + 1 // positive, at most 2^31
+}
+
+// stop asks a process to stop: it saves its state and exits.
+func (r *runner) stop(sl *slice) {
+	if sl.stopping {
+		return
+	}
+	sl.stopping = true
+	r.runs[sl.job].state = "stopping"
+	interrupt(sl.cmd)
+}
+
+// waitStopped waits for the processes asked to stop to exit: those still
+// running after stopWait, or at the end of the budget's grace, are
+// killed, and killWait later the runner goes on without them (their
+// targets do not run until they have exited).
+func (r *runner) waitStopped() {
+	limit := time.Now().Add(stopWait)
+	if !r.deadline.IsZero() {
+		limit = minTime(limit, r.deadline.Add(lateKill))
+	}
+	timer := time.NewTimer(time.Until(limit))
+	defer timer.Stop()
+	killed := false
+	for {
+		waiting := false
+		for _, sl := range r.running {
+			if sl != nil && sl.stopping && !sl.killed {
+				waiting = true
+			}
+		}
+		if !waiting {
+			return
+		}
+		select {
+		case sl := <-r.exits:
+			r.ended(sl)
+		case <-timer.C:
+			if killed {
+				return
+			}
+			for _, sl := range r.running {
+				if sl != nil && sl.stopping {
+					sl.killed = true
+					kill(sl.cmd)
+				}
+			}
+			killed = true
+			timer.Reset(killWait)
+		}
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// waitRound waits until end, handling the processes that exit meanwhile;
+// it returns early when a process ended by itself (its cores are free) or
+// the run is interrupted.
+func (r *runner) waitRound(end time.Time) {
+	timer := time.NewTimer(time.Until(end))
+	defer timer.Stop()
+	tick := time.NewTicker(redraw)
+	defer tick.Stop()
+	for {
+		select {
+		case sl := <-r.exits:
+			r.ended(sl)
+			return
+		case <-timer.C:
+			return
+		case <-r.ctx.Done():
+			return
+		case <-tick.C:
+			r.observeLive()
+			r.draw()
+		}
+	}
+}
+
+// finish waits for the running processes: they end by themselves at the
+// end of the budget (their -time); one still running lateInterrupt after
+// it gets SIGINT, and lateKill after it is killed with its children. On
+// an interrupt every process gets SIGINT at once.
+func (r *runner) finish() {
+	interrupted := false
+	var lateInt, lateK <-chan time.Time
+	if !r.deadline.IsZero() {
+		t1 := time.NewTimer(time.Until(r.deadline.Add(lateInterrupt)))
+		t2 := time.NewTimer(time.Until(r.deadline.Add(lateKill)))
+		defer t1.Stop()
+		defer t2.Stop()
+		lateInt, lateK = t1.C, t2.C
+	}
+	var killAfter, giveUp, giveUpKilled <-chan time.Time
+	if !r.deadline.IsZero() {
+		// Killed and not reaped by then: gfz-run ends without them.
+		t3 := time.NewTimer(time.Until(r.deadline.Add(lateKill + killWait)))
+		defer t3.Stop()
+		giveUp = t3.C
+	}
+	tick := time.NewTicker(redraw)
+	defer tick.Stop()
+	stopWaiting := func() {
+		if giveUpKilled == nil {
+			giveUpKilled = time.After(killWait)
+		}
+	}
+wait:
+	for {
+		if r.ctx.Err() != nil && !interrupted {
+			interrupted = true
+			for _, sl := range r.running {
+				if sl != nil {
+					r.stop(sl)
+				}
+			}
+			t := time.NewTimer(stopWait)
+			defer t.Stop()
+			killAfter = t.C
+		}
+		if r.count() == 0 {
+			break
+		}
+		done := r.ctx.Done()
+		if interrupted {
+			done = nil
+		}
+		select {
+		case sl := <-r.exits:
+			r.ended(sl)
+		case <-done:
+		case <-lateInt:
+			for _, sl := range r.running {
+				if sl != nil {
+					r.stop(sl)
+				}
+			}
+		case <-lateK:
+			r.killAll()
+			stopWaiting()
+		case <-killAfter:
+			r.killAll()
+			stopWaiting()
+		case <-giveUp:
+			r.abandonAll()
+			break wait
+		case <-giveUpKilled:
+			r.abandonAll()
+			break wait
+		case <-tick.C:
+			r.observeLive()
+			r.draw()
+		}
+	}
+	for i, jr := range r.runs {
+		if jr.procs == 0 && jr.state != "error" {
+			jr.state = "not run"
+		} else if jr.state == "waiting" || jr.state == "running" || jr.state == "stopping" {
+			jr.state = "done"
+		}
+		j := r.jobs[i]
+		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+		j.coreSec, j.cpu, j.execs, j.sliced = jr.coreSec, jr.cpu, jr.execs, true
+	}
+	r.live.Wait()
+	r.writeLog()()
+	if r.o.report.dir != "" {
+		r.o.report.sched = r.schedule(false)
+	}
+}
+
+// abandonAll gives up waiting for the processes still running, killed
+// and not reaped (stuck in the kernel, say on a slow disk): gfz-run ends
+// without them.
+func (r *runner) abandonAll() {
+	for _, sl := range r.running {
+		if sl != nil {
+			sl.killed = true
+			kill(sl.cmd)
+			r.abandon(sl)
+		}
+	}
+}
+
+// abandon records a killed process that has not exited as ended now, its
+// CPU time as last read.
+func (r *runner) abandon(sl *slice) {
+	now := time.Now()
+	sl.end, sl.cpu, sl.code = now, sl.cpuSeen, -1
+	jr := r.runs[sl.job]
+	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	jr.cpu += sl.cpu
+	jr.execs += sl.execs
+	jr.liveExecs = 0
+	jr.spans = append(jr.spans, report.ScheduleSpan{From: sl.start.Sub(r.start), To: now.Sub(r.start), Cores: sl.workers})
+	r.running[sl.job] = nil
+}
+
+// close erases the live board: the summary follows in plain lines.
+func (r *runner) close() {
+	if r.view != nil {
+		r.view.board.Close()
+	}
+}
+
+func (r *runner) killAll() {
+	for _, sl := range r.running {
+		if sl != nil {
+			sl.killed = true
+			kill(sl.cmd)
+		}
+	}
+}
+
+func (r *runner) count() int {
+	n := 0
+	for _, sl := range r.running {
+		if sl != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// observe tells the rule what each running process found since the last
+// observation, in the CPU time it used since then.
+func (r *runner) observe(now time.Time) {
+	for _, sl := range r.running {
+		if sl != nil && !sl.stopping {
+			r.observeSlice(sl, now, false)
+		}
+	}
+}
+
+// observeLive refreshes the live figures of the running processes (for
+// the board) without telling the rule.
+func (r *runner) observeLive() {
+	for _, sl := range r.running {
+		if sl != nil {
+			r.readFigures(sl, false, false)
+		}
+	}
+}
+
+// observeSlice reads sl's work directory and tells the rule what sl found
+// since its last observation, in the CPU time it used meanwhile (final:
+// it has exited, and sl.cpu is its CPU time in all).
+func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
+	jr := r.runs[sl.job]
+	// Up to and including the first report of its own, what a target
+	// finds is its warm-up.
+	warm := !jr.reported
+	y := r.readFigures(sl, final, true)
+	y.WarmUp = warm
+	cpu, ok := sl.cpu, final
+	if !final {
+		cpu, ok = groupCPU(sl.cmd.Process.Pid)
+	}
+	if ok {
+		y.CPU = max(cpu-sl.cpuSeen, 0)
+		sl.cpuSeen = max(cpu, sl.cpuSeen)
+	} else {
+		// No CPU time to read: worker processes x time.
+		y.CPU = float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+		sl.cpuSeen += y.CPU
+	}
+	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	sl.lastObs = now
+	sl.gain.CPU += y.CPU
+	sl.gain.Coverage += y.Coverage
+	sl.gain.Corpus += y.Corpus
+	sl.gain.Failures += y.Failures
+	r.rule.Observe(sl.job, y)
+	r.sample(sl.job, now)
+}
+
+// readFigures reads the stats of sl's work directory and, if gains, returns
+// what is beyond the most seen so far (and counts it as seen). Stats
+// written by an earlier process (this one has not written its own yet)
+// add nothing: their figures are no more than those seen.
+func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
+	jr := r.runs[sl.job]
+	st, _, err := workdir.ReadStats(filepath.Join(r.jobs[sl.job].wd, workdir.StatsFile))
+	if err != nil {
+		return sched.Yield{}
+	}
+	jr.cov, jr.corpus, jr.fails = statInt(st, "total_cov"), statInt(st, "corpus"), statInt(st, "unique_failures")
+	if start := statInt(st, "start_time"); start >= sl.start.Unix() && start != jr.prevStart {
+		sl.execs = statInt(st, "execs")
+		jr.liveExecs = sl.execs
+		if gains {
+			jr.reported = true
+		}
+		if final {
+			jr.prevStart = start
+		}
+	}
+	var y sched.Yield
+	if !gains {
+		return y
+	}
+	y.Coverage = max(0, jr.cov-jr.best[0])
+	y.Corpus = max(0, jr.corpus-jr.best[1])
+	y.Failures = max(0, jr.fails-jr.best[2])
+	jr.best = [3]int64{max(jr.best[0], jr.cov), max(jr.best[1], jr.corpus), max(jr.best[2], jr.fails)}
+	return y
+}
+
+// ended handles the exit of a process.
+func (r *runner) ended(sl *slice) {
+	now := time.Now()
+	sl.end = now
+	sl.out.flush()
+	sl.err.flush()
+	ps := sl.cmd.ProcessState
+	sl.cpu = (ps.UserTime() + ps.SystemTime()).Seconds()
+	r.cpuTotal += sl.cpu
+	r.observeSlice(sl, now, true)
+	i := sl.job
+	j, jr := r.jobs[i], r.runs[i]
+	r.running[i] = nil
+	jr.cpu += sl.cpu
+	jr.execs += sl.execs
+	jr.liveExecs = 0
+	jr.spans = append(jr.spans, report.ScheduleSpan{From: sl.start.Sub(r.start), To: now.Sub(r.start), Cores: sl.workers})
+	code := ps.ExitCode()
+	sl.code = code
+	byItself := !sl.stopping && !sl.killed && r.ctx.Err() == nil &&
+		(sl.limit == 0 || now.Before(sl.start.Add(sl.limit-time.Second)))
+	switch {
+	case sl.killed:
+		// Killed by the runner at the end: not the target's doing.
+		jr.state = "waiting"
+	case code < 0:
+		r.printf(r.stderr, "gfz-run: %s %s: %v\n", j.bin.Package, j.target, ps)
+		j.code = max(j.code, 1)
+		jr.state = "waiting"
+	case code >= 2:
+		r.printf(r.stderr, "gfz-run: %s %s exited with status %d; not run again\n", j.bin.Package, j.target, code)
+		j.code = max(j.code, code)
+		jr.state = "error"
+		r.rule.Remove(i)
+		return
+	default:
+		j.code = max(j.code, code)
+		jr.state = "waiting"
+	}
+	if r.perRuns > 0 && jr.execs >= r.perRuns {
+		byItself = true
+	}
+	if byItself && jr.state != "error" {
+		// It ended before its time: every worker gave up, or -runs is
+		// reached. It is not run again.
+		jr.state = "ended"
+		r.rule.Remove(i)
+	}
+}
+
+// sample records job i's figures now, for the report's charts.
+func (r *runner) sample(i int, now time.Time) {
+	jr := r.runs[i]
+	s := report.ScheduleSample{At: now.Sub(r.start), Coverage: jr.cov, Corpus: jr.corpus, Failures: jr.fails, Share: r.share(i, now)}
+	if n := len(jr.samples); n > 0 && jr.samples[n-1].At > s.At-500*time.Millisecond {
+		jr.samples[n-1] = s
+		return
+	}
+	jr.samples = append(jr.samples, s)
+}
+
+// coreSeconds is job i's core-seconds so far (its running process
+// counted to now).
+func (r *runner) coreSeconds(i int, now time.Time) float64 {
+	c := r.runs[i].coreSec
+	if sl := r.running[i]; sl != nil {
+		c += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	}
+	return c
+}
+
+// share is job i's part of all core-seconds so far (0-1).
+func (r *runner) share(i int, now time.Time) float64 {
+	var all float64
+	for k := range r.jobs {
+		all += r.coreSeconds(k, now)
+	}
+	if all <= 0 {
+		return 0
+	}
+	return r.coreSeconds(i, now) / all
+}
+
+// printf writes a line under the output lock, above the board if there
+// is one.
+func (r *runner) printf(w io.Writer, format string, args ...any) {
+	if r.view != nil {
+		w = r.view.stream
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(w, format, args...)
+}
+
+// draw redraws the live board.
+func (r *runner) draw() {
+	if r.view == nil {
+		return
+	}
+	r.view.draw(r)
+}
+
+// writeLive redraws the board and rewrites the report's index and the
+// schedule log while the run goes on, in the background: a slow disk
+// never holds up the schedule (a write still going on is not started
+// again).
+func (r *runner) writeLive() {
+	r.draw()
+	if r.o.report.dir == "" && r.logPath == "" {
+		return
+	}
+	if !r.liveBusy.CompareAndSwap(false, true) {
+		return
+	}
+	var sch *report.Schedule
+	if r.o.report.dir != "" {
+		sch = r.schedule(true)
+	}
+	entries := slices.Clone(r.o.report.entries)
+	writeLog := r.writeLog()
+	r.live.Add(1)
+	go func() {
+		defer r.live.Done()
+		defer r.liveBusy.Store(false)
+		if sch != nil {
+			if _, err := report.WriteIndexSchedule(r.o.report.dir, entries, sch, time.Time{}); err != nil {
+				r.printf(r.stderr, "gfz-run: -report: %v\n", err)
+			}
+		}
+		writeLog()
+	}()
+}
+
+// schedule is the report's view of the run.
+func (r *runner) schedule(running bool) *report.Schedule {
+	now := time.Now()
+	s := &report.Schedule{Mode: r.mode, Start: r.start, Elapsed: now.Sub(r.start), Budget: r.budget,
+		Cores: r.units * r.unit, Running: running}
+	for i := range r.jobs {
+		if r.jobs[i].report < 0 {
+			continue
+		}
+		jr := r.runs[i]
+		t := report.ScheduleTarget{State: jr.state, Share: r.share(i, now), CPU: jr.cpu, Execs: jr.execs + jr.liveExecs,
+			Coverage: jr.cov, Corpus: jr.corpus, NewFailures: len(newFailureInputs(r.jobs[i])),
+			Spans: slices.Clone(jr.spans), Samples: slices.Clone(jr.samples)}
+		if sl := r.running[i]; sl != nil {
+			t.Spans = append(t.Spans, report.ScheduleSpan{From: sl.start.Sub(r.start), To: now.Sub(r.start), Cores: sl.workers})
+			t.Cores = sl.workers
+		}
+		s.Targets = append(s.Targets, t)
+	}
+	return s
+}
+
+// newFailureInputs lists the failures in j's work directory that were not
+// there before the run.
+func newFailureInputs(j *ciJob) []string {
+	var out []string
+	for _, f := range failureInputs(j.wd) {
+		if !slices.Contains(j.known, f) {
+			out = append(out, filepath.Join(j.wd, "failures", f))
+		}
+	}
+	return out
+}
+
+// logRecord is one process in the schedule log (-schedlog).
+type logRecord struct {
+	Package  string  `json:"package"`
+	Target   string  `json:"target"`
+	Start    float64 `json:"start_s"` // seconds since the run's start
+	End      float64 `json:"end_s"`   // -1: still running
+	Limit    float64 `json:"limit_s"` // its -time (0: none)
+	Workers  int     `json:"workers"`
+	Seed     int64   `json:"seed"`
+	CPU      float64 `json:"cpu_s"` // measured, at its end
+	Execs    int64   `json:"execs"`
+	Coverage int64   `json:"coverage_gain"`
+	Corpus   int64   `json:"corpus_gain"`
+	Failures int64   `json:"failures_gain"`
+	Exit     int     `json:"exit"`
+	Stopped  bool    `json:"stopped"` // by the runner, before its time
+}
+
+type logFile struct {
+	Schedule string      `json:"schedule"`
+	Start    time.Time   `json:"start"`
+	Budget   float64     `json:"budget_s"`
+	Cores    int         `json:"cores"`
+	Elapsed  float64     `json:"elapsed_s"`
+	Slices   []logRecord `json:"slices"`
+}
+
+// writeLog returns the function that rewrites the schedule log
+// (-schedlog) as it is now (nothing without -schedlog).
+func (r *runner) writeLog() func() {
+	if r.logPath == "" {
+		return func() {}
+	}
+	var recs []logRecord
+	for _, sl := range r.all {
+		j := r.jobs[sl.job]
+		rec := logRecord{Package: j.bin.Package, Target: j.target, Start: sl.start.Sub(r.start).Seconds(), End: -1,
+			Limit: sl.limit.Seconds(), Workers: sl.workers, Seed: sl.seed, CPU: sl.cpu, Execs: sl.execs, Coverage: sl.gain.Coverage,
+			Corpus: sl.gain.Corpus, Failures: sl.gain.Failures, Exit: sl.code, Stopped: sl.stopping && !sl.end.IsZero()}
+		if !sl.end.IsZero() {
+			rec.End = sl.end.Sub(r.start).Seconds()
+		}
+		recs = append(recs, rec)
+	}
+	mode, start, budget, cores, path := r.mode, r.start, r.budget, r.units*r.unit, r.logPath
+	elapsed := time.Since(start)
+	return func() {
+		if err := writeSchedLog(path, mode, start, elapsed, budget, cores, recs); err != nil {
+			r.printf(r.stderr, "gfz-run: -schedlog: %v\n", err)
+		}
+	}
+}
+
+// writeSchedLog writes the schedule log to path ("": none), atomically
+// (not synced: it is rewritten all along).
+func writeSchedLog(path, mode string, start time.Time, elapsed, budget time.Duration, cores int, recs []logRecord) error {
+	if path == "" {
+		return nil
+	}
+	lf := logFile{Schedule: mode, Start: start, Budget: budget.Seconds(), Cores: cores,
+		Elapsed: elapsed.Seconds(), Slices: recs}
+	if lf.Slices == nil {
+		lf.Slices = []logRecord{}
+	}
+	data, err := json.MarshalIndent(lf, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeCopy(filepath.Dir(path), filepath.Base(path), append(data, '\n'))
+}
+
+// statInt is an integer of a stats file (0 if absent or malformed).
+func statInt(st *workdir.Stats, key string) int64 {
+	n, _ := st.Int(key)
+	return n
+}
+
+// childLineFilter says which lines of a target's process are shown above
+// the live board: not its status lines (the board shows its figures), and
+// after its first process not the lines every run prints at its start and
+// end (with -v, all but the status lines).
+func childLineFilter(first, verbose bool) func(string) bool {
+	return func(line string) bool {
+		if strings.HasPrefix(line, "gfz: elapsed ") {
+			return false
+		}
+		if first || verbose {
+			return true
+		}
+		for _, p := range routinePrefixes {
+			if strings.HasPrefix(line, p) {
+				return false
+			}
+		}
+		return !strings.HasPrefix(line, "gfz: ") || !strings.Contains(line, "; work directory ")
+	}
+}
+
+// routinePrefixes start the lines a fuzz binary prints at the start and
+// end of every run.
+var routinePrefixes = []string{"gfz: resuming from ", "gfz: done: ", "gfz: metrics: ", "gfz: report: ", "gfz: per-input timeout "}
+
+// fmtShare formats a share (0-1) as a percentage.
+func fmtShare(x float64) string {
+	if x <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(math.Round(x*1000)/10, 'f', 1, 64) + "%"
+}
+
+// fmtCPU formats CPU seconds.
+func fmtCPU(s float64) string {
+	if s <= 0 {
+		return "-"
+	}
+	return (time.Duration(s * float64(time.Second))).Round(100 * time.Millisecond).String()
+}
+
+// runShared is gfz-run without -ci on a shared budget (-schedule adaptive
+// or equal): build, run the schedule, print the summary.
+func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
+	workBase, err := filepath.Abs(o.workdir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
+		return 2
+	}
+	outDir := o.keep
+	if outDir == "" {
+		outDir = filepath.Join(workBase, "bin")
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
+		return 1
+	}
+	o.build.Output = outDir + string(filepath.Separator)
+	o.build.Stdout, o.build.Stderr = stderr, stderr
+	res, buildErr := build.Build(ctx, o.build)
+	if buildErr != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
+		if errors.Is(buildErr, build.ErrNoModule) {
+			return 2
+		}
+		if res == nil || len(res.Binaries) == 0 {
+			return 1
+		}
+		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	jobs, err := collectJobs(o, res.Binaries, workBase, cwd, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	if len(jobs) == 0 {
+		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
+		return 2
+	}
+	procs := max(runtime.GOMAXPROCS(0), 1)
+	r := newRunner(ctx, o, jobs, procs, o.workers, o.budget, o.runs, o.seed, stdout, stderr)
+	fmt.Fprintf(stdout, "gfz-run: %d target(s), %d worker process(es) (GOMAXPROCS), %s; seed %d; work directories under %s\n",
+		len(jobs), procs, r.describe(), o.seed, workBase)
+	fmt.Fprint(stderr, r.shortWarning())
+	r.view = newView(stdout, stderr)
+	r.run()
+	r.close()
+	code, ran, failed := 0, 0, 0
+	for _, j := range jobs {
+		if !j.ran {
+			continue
+		}
+		ran++
+		j.newFails = newFailureInputs(j)
+		if len(j.newFails) > 0 || j.code == 1 {
+			failed++
+		}
+		if j.report >= 0 {
+			o.report.setStatus(j.report, j.code)
+		}
+		if j.code >= 2 {
+			code = 2
+		}
+	}
+	for _, j := range jobs {
+		if !j.ran && j.report >= 0 {
+			o.report.entries[j.report].Status = "not run"
+		}
+	}
+	fmt.Fprint(stdout, "\n"+summaryText(jobs, o.regress, "", cwd))
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "gfz-run: interrupted")
+	}
+	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)
+	switch {
+	case code == 2:
+		return 2
+	case buildErr != nil:
+		fmt.Fprintln(stderr, "gfz-run: some packages did not build (see above)")
+		return 1
+	}
+	return exitFor(failed)
+}

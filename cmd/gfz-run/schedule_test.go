@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gfz-dev/gfz/internal/testmod"
+)
+
+// TestScheduleFlags: the schedule is adaptive by default and rounds with
+// -runs alone; a scheduled run leaves -time, -workers and -runs to the
+// runner (each process gets its own); unknown schedules and -schedlog
+// without a shared budget are usage errors.
+func TestScheduleFlags(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		schedule string
+		binary   []string // flags the binaries get from parse
+		absent   []string
+	}{
+		{[]string{"."}, scheduleAdaptive, nil, []string{"-time", "-workers", "-runs"}},
+		{[]string{"-time", "1m", "-workers", "1", "-runs", "9", "."}, scheduleAdaptive, nil, []string{"-time", "-workers", "-runs"}},
+		{[]string{"-runs", "9", "-workers", "1", "."}, scheduleRounds, []string{"-runs 9", "-workers 1"}, nil},
+		{[]string{"-schedule", "rounds", "-time", "1m", "."}, scheduleRounds, []string{"-time 1m0s"}, nil},
+		{[]string{"-schedule", "equal", "-time", "1m", "."}, scheduleEqual, nil, []string{"-time"}},
+		{[]string{"-ci", "-schedule", "rounds", "-runs", "5"}, scheduleRounds, []string{"-runs 5"}, []string{"-time"}},
+		{[]string{"-ci"}, scheduleAdaptive, nil, []string{"-time", "-workers", "-runs"}},
+	} {
+		o, code := parse(c.args, io.Discard)
+		if o == nil {
+			t.Fatalf("%q: exit %d", c.args, code)
+		}
+		got := strings.Join(o.run, " ")
+		if o.schedule != c.schedule {
+			t.Errorf("%q: schedule %q, want %q", c.args, o.schedule, c.schedule)
+		}
+		for _, f := range c.binary {
+			if !strings.Contains(got, f) {
+				t.Errorf("%q: binary flags %q lack %q", c.args, got, f)
+			}
+		}
+		for _, f := range c.absent {
+			if slices.Contains(o.run, f) {
+				t.Errorf("%q: binary flags %q hold %s", c.args, got, f)
+			}
+		}
+	}
+	for _, args := range [][]string{
+		{"-schedule", "fair", "."},
+		{"-schedlog", "x.json", "-runs", "5", "."},
+	} {
+		var errb bytes.Buffer
+		if o, code := parse(args, &errb); o != nil || code != 2 {
+			t.Errorf("%q: exit %d, want 2 (stderr %q)", args, code, errb.String())
+		}
+	}
+}
+
+// TestChildLineFilter: above the board, a target's status lines are never
+// shown, and after its first process neither are the lines of every run's
+// start and end; warnings and failures always are.
+func TestChildLineFilter(t *testing.T) {
+	status := "gfz: elapsed 3s, execs 981234 (327078/s), valid 24.9%, corpus 28, cov 108 (valid 104), failures 0, workers 1, restarts 0, stability 100.0%"
+	routine := []string{
+		"gfz: resuming from 12 corpus files in /w/corpus",
+		"gfz: done: elapsed 2s, execs 523555 (255467/s), valid 100.0%",
+		"gfz: metrics: hill b0 8 b1 5.9 b2 4.3",
+		"gfz: 0 new unique failures (0 known in total, at 0 sites); work directory /w",
+	}
+	always := []string{
+		"gfz: warning: skipping corrupt corpus file: x",
+		"gfz: new failure: panic: boom",
+		"some line the target printed",
+	}
+	first, later, verbose := childLineFilter(true, false), childLineFilter(false, false), childLineFilter(false, true)
+	for _, f := range []func(string) bool{first, later, verbose} {
+		if f(status) {
+			t.Errorf("a status line is shown")
+		}
+		for _, l := range always {
+			if !f(l) {
+				t.Errorf("%q is not shown", l)
+			}
+		}
+	}
+	for _, l := range routine {
+		if !first(l) || later(l) || !verbose(l) {
+			t.Errorf("%q: first process %v, later %v, -v %v; want true, false, true", l, first(l), later(l), verbose(l))
+		}
+	}
+}
+
+// TestMixSeed: a target's later processes get distinct seeds, the same
+// for the same run seed.
+func TestMixSeed(t *testing.T) {
+	seen := map[int64]bool{}
+	for job := range 20 {
+		for n := 1; n < 50; n++ {
+			s := mixSeed(7, job, n)
+			if s <= 0 || seen[s] {
+				t.Fatalf("mixSeed(7, %d, %d) = %d: repeated or not positive", job, n, s)
+			}
+			seen[s] = true
+			if mixSeed(7, job, n) != s {
+				t.Fatalf("mixSeed is not a function of its arguments")
+			}
+		}
+	}
+}
+
+// sharedModule has a target with a bug found within its first
+// executions and two without.
+var sharedModule = map[string]string{
+	"p/p.go":      bugModule["p/p.go"],
+	"p/p_test.go": bugModule["p/p_test.go"],
+	"q/q.go":      "package q\n\n// F sorts n.\nfunc F(n int) int {\n\tif n > 4 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\n// G sorts n.\nfunc G(n int) int {\n\tswitch n {\n\tcase 1:\n\t\treturn 2\n\t}\n\treturn 0\n}\n",
+	"q/q_test.go": "package q\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\nfunc FuzzA(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { F(int(t.Source().Range(0, 9, 0))) })\n}\n\nfunc FuzzB(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { G(int(t.Source().Range(0, 9, 0))) })\n}\n",
+}
+
+type testLog struct {
+	Start  time.Time   `json:"start"`
+	Cores  int         `json:"cores"`
+	Slices []logRecord `json:"slices"`
+}
+
+// TestSharedRun: gfz-run ./... with a budget runs every target under the
+// adaptive schedule: the first processes in the targets' order, one core
+// each, never more worker processes at once than GOMAXPROCS, every
+// process ended; the summary gives each its share and the new failure;
+// the report's index shows the schedule; exit status 1.
+func TestSharedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a module")
+	}
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n"}
+	for k, v := range sharedModule {
+		files[k] = v
+	}
+	dir := t.TempDir()
+	testmod.Write(t, dir, files)
+	t.Chdir(dir)
+	work, rep := t.TempDir(), filepath.Join(t.TempDir(), "rep")
+	logPath := filepath.Join(t.TempDir(), "sched.json")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"-workdir", work, "-time", "6s", "-schedlog", logPath, "-report", rep, "./..."}, &out, &errb)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	for _, row := range []string{
+		`(?m)^example\.com/m/p +FuzzF +NEW FAILURE +\d+\.\d% +\S+ +\d+ +\d+ +\d+ +1 +0$`,
+		`(?m)^example\.com/m/q +FuzzA +ok +\d+\.\d% +\S+ +\d+ +\d+ +\d+ +0 +0$`,
+		`(?m)^example\.com/m/q +FuzzB +ok +\d+\.\d% +\S+ +\d+ +\d+ +\d+ +0 +0$`,
+	} {
+		if !regexp.MustCompile(row).MatchString(out.String()) {
+			t.Errorf("summary lacks %s\n%s", row, out.String())
+		}
+	}
+	if !strings.Contains(out.String(), "3 target(s) run, 1 found a new failure") {
+		t.Errorf("no final count:\n%s", out.String())
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lf testLog
+	if err := json.Unmarshal(data, &lf); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	if lf.Cores != procs || len(lf.Slices) < 3 {
+		t.Fatalf("schedule log: %d cores, %d processes:\n%s", lf.Cores, len(lf.Slices), data)
+	}
+	// The first pass: the targets in order, one core each (with fewer
+	// targets than cores, the cores divided).
+	order := []string{"FuzzF", "FuzzA", "FuzzB"}
+	for i, s := range lf.Slices[:3] {
+		if s.Target != order[i] {
+			t.Errorf("process %d is %s's, want %s's (first pass in order)", i, s.Target, order[i])
+		}
+		if procs < 3 && s.Workers != 1 {
+			t.Errorf("first process of %s has %d workers, want 1", s.Target, s.Workers)
+		}
+	}
+	// Never more workers at once than cores; every process ended.
+	type event struct {
+		t float64
+		d int
+	}
+	var ev []event
+	for _, s := range lf.Slices {
+		if s.End < 0 {
+			t.Errorf("%s: a process that never ended: %+v", s.Target, s)
+		}
+		// Each process is told to end by the end of the budget, less
+		// the margin for its shutdown (the report's included).
+		if s.Limit <= 0 || s.Start+s.Limit > 6-(stopMargin+reportMargin).Seconds()+1e-3 {
+			t.Errorf("%s: started at %.3fs with -time %.3fs, past the budget's end less the margin", s.Target, s.Start, s.Limit)
+		}
+		ev = append(ev, event{s.Start, s.Workers}, event{s.End, -s.Workers})
+	}
+	sort.Slice(ev, func(i, j int) bool { return ev[i].t < ev[j].t || ev[i].t == ev[j].t && ev[i].d < ev[j].d })
+	busy := 0
+	for _, e := range ev {
+		if busy += e.d; busy > procs {
+			t.Fatalf("%d worker processes at once at %.2fs on %d cores:\n%s", busy, e.t, procs, data)
+		}
+	}
+	index, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<h2>Schedule</h2>", "adaptive schedule", `href="example.com/m/q/FuzzA/index.html"`, "<rect "} {
+		if !strings.Contains(string(index), want) {
+			t.Errorf("the index lacks %q", want)
+		}
+	}
+	if strings.Contains(string(index), `http-equiv="refresh"`) {
+		t.Errorf("the final index still reloads itself")
+	}
+}
+
+// TestSharedRunInterrupted: an interrupt stops every process cleanly
+// (each saves its state) and gfz-run prints the summary, long before the
+// budget's end.
+func TestSharedRunInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a module")
+	}
+	files := map[string]string{"go.mod": "module example.com/m\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n"}
+	for k, v := range sharedModule {
+		if strings.HasPrefix(k, "q/") {
+			files[k] = v
+		}
+	}
+	dir := t.TempDir()
+	testmod.Write(t, dir, files)
+	t.Chdir(dir)
+	work := t.TempDir()
+	logPath := filepath.Join(t.TempDir(), "sched.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// Interrupt once both targets have run.
+		for ctx.Err() == nil {
+			if data, err := os.ReadFile(logPath); err == nil {
+				var lf testLog
+				if json.Unmarshal(data, &lf) == nil && len(lf.Slices) >= 2 {
+					cancel()
+					return
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	var out, errb bytes.Buffer
+	code := run(ctx, []string{"-workdir", work, "-time", "10m", "-schedlog", logPath, "./..."}, &out, &errb)
+	if code != 0 || !strings.Contains(errb.String(), "gfz-run: interrupted") || !strings.Contains(out.String(), "2 target(s) run") {
+		t.Fatalf("exit %d, want 0 after an interrupt\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	data, _ := os.ReadFile(logPath)
+	var lf testLog
+	if err := json.Unmarshal(data, &lf); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range lf.Slices {
+		if s.End < 0 || s.Exit != 0 {
+			t.Errorf("%s: did not stop cleanly: %+v", s.Target, s)
+		}
+	}
+}
+
+// TestShortWarning: a budget too short for every target's first round is
+// said before the run, with the budget that would do; one that fits says
+// nothing.
+func TestShortWarning(t *testing.T) {
+	jobs := func(n int) []*ciJob {
+		js := make([]*ciJob, n)
+		for i := range js {
+			js[i] = &ciJob{}
+		}
+		return js
+	}
+	o := &options{}
+	var out, errb bytes.Buffer
+	ctx := context.Background()
+	// 50 targets, 10 s, 2 cores: first rounds of 1 s need 25 s.
+	r := newRunner(ctx, o, jobs(50), 2, 0, 10*time.Second, 0, 1, &out, &errb)
+	w := r.shortWarning()
+	for _, want := range []string{"-time 10s is too short for 50 targets on 2 core(s)", "about 25s", "about 20 will run", "give -time 26s or more"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	// 10 targets, 10 s, 2 cores: 5 s of first rounds fit.
+	if w := newRunner(ctx, o, jobs(10), 2, 0, 10*time.Second, 0, 1, &out, &errb).shortWarning(); w != "" {
+		t.Errorf("10 targets in 10s: %q", w)
+	}
+	// No budget: nothing to warn about.
+	if w := newRunner(ctx, o, jobs(50), 2, 0, 0, 1000, 1, &out, &errb).shortWarning(); w != "" {
+		t.Errorf("no budget: %q", w)
+	}
+}

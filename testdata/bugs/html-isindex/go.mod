@@ -1,0 +1,14 @@
+module example.com/bugs/htmlisindex
+
+go 1.26.0
+
+require (
+	example.com/bugkit v0.0.0-00010101000000-000000000000
+	github.com/gfz-dev/gfz v0.0.0-00010101000000-000000000000
+	golang.org/x/net v0.0.0-20180911220305-26e67e76b6c3
+)
+
+replace (
+	example.com/bugkit => ../bugkit
+	github.com/gfz-dev/gfz => ../../..
+)

@@ -1,0 +1,55 @@
+package htmlnodestack
+
+import (
+	"testing"
+
+	"example.com/bugkit"
+	"example.com/bugkit/gens"
+	"github.com/gfz-dev/gfz"
+)
+
+// FuzzNative is the target as people write it for go test -fuzz, seeded
+// with ordinary documents like those of the package's tests.
+func FuzzNative(f *testing.F) {
+	for _, s := range []string{
+		"<!DOCTYPE html><html><head><title>T</title></head><body><p>Hello, <b>world</b>!</p></body></html>",
+		"<p>Links:</p><ul><li><a href=\"foo\">Foo</a><li><a href=\"/bar/baz\">BarBaz</a></ul>",
+		"<table><tr><td>1<td>2</tr><caption>c</caption></table>",
+		"<form action=\"/x\"><input name=q><select><option>a<option selected>b</select></form>",
+		"<template><p>t</p></template><svg><circle r=1 /></svg><math><mi>x</mi></math>",
+		"<div id=a class='b c'>text &amp; more<br><img src=i.png></div><!-- comment -->",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		_ = Parse(doc)
+	})
+}
+
+// FuzzGfz is the gfz target: HTML from the grammar generator, a fifth of
+// it with near-miss edits; a document whose tree Render rejects is an
+// invalid input. No seeds: under plain go test it runs nothing.
+func FuzzGfz(f *testing.F) {
+	doc := gens.HTML(gens.HTMLConfig{MistakesPer: 200})
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if err := Parse(doc.Draw(t)); err != nil {
+			t.Skip(err)
+		}
+	})
+}
+
+// reproducer is the input of the upstream report; reproducer2 the second
+// input of the fix's tests (an <svg> template, the other pop).
+const (
+	reproducer  = "<math><template><mn><b></template>"
+	reproducer2 = "<svg><template><desc><t><svg></template>"
+)
+
+func TestReproducer(t *testing.T) {
+	bugkit.ReproducerPanics(t, func() { _ = Parse(reproducer) }, "index out of range [-1]", IsBug)
+	bugkit.ReproducerPanics(t, func() { _ = Parse(reproducer2) }, "index out of range [-1]", IsBug)
+}
+
+func TestOracleRejectsOtherPanics(t *testing.T) {
+	bugkit.RejectsPanic(t, IsBug, nil)
+}
