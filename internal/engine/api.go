@@ -1,6 +1,7 @@
 // Package engine runs gfz's fuzzing loop: the engines that make each input
-// (zest, the default; bytes; random; rl; and the structure-aware ei, bediv
-// and zeugma, which mutate the call tree of generator draws), coverage and
+// (zest, the default; bytes; random; rl; fairfuzz; the structure-aware ei,
+// bediv and zeugma, which mutate the call tree of generator draws; and
+// auto, which chooses among the others' ways by bandits), coverage and
 // its map scan, the feedback domains beside coverage (perf, mem, cmp, diff,
 // the target's waypoints), seed generation, the stability recheck, the
 // per-input timeout, the shrinking of failures, and, in a fuzz binary, the

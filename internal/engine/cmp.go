@@ -155,6 +155,22 @@ func (c *cmpDomain) child(r *prng, dst, parent []byte) ([]byte, bool) {
 	if x%cmpMutateOdds != 0 {
 		return dst, false
 	}
+	return c.apply(r, x, dst, parent), true
+}
+
+// token makes a child with one token whenever there are tokens (child
+// without the odds).
+func (c *cmpDomain) token(r *prng, dst, parent []byte) ([]byte, bool) {
+	if len(c.toks) == 0 || len(parent) == 0 {
+		return dst, false
+	}
+	return c.apply(r, r.next(), dst, parent), true
+}
+
+func (c *cmpDomain) tokens() int { return len(c.toks) }
+
+// apply writes into dst the child of parent with the token x selects.
+func (c *cmpDomain) apply(r *prng, x uint64, dst, parent []byte) []byte {
 	dst = append(dst[:0], parent...)
 	t := c.toks[int((x>>8)%uint64(len(c.toks)))]
 	off := -1
@@ -181,7 +197,7 @@ func (c *cmpDomain) child(r *prng, dst, parent []byte) ([]byte, bool) {
 		y := r.next()
 		dst[int((y>>8)%uint64(len(dst)))] = byte(y)
 	}
-	return dst, true
+	return dst
 }
 
 func (c *cmpDomain) stats(kv func(string, any)) {

@@ -99,6 +99,10 @@ type favoring interface {
 // does: zest's children, and ei's and bediv's of parents without choices).
 type mutating interface {
 	child(r *prng, dst, parent []byte) (c []byte, ok bool)
+	// token makes a child from one token every time it has one (the
+	// adaptive engine's cmp arm, auto.go); tokens is how many it has.
+	token(r *prng, dst, parent []byte) (c []byte, ok bool)
+	tokens() int
 }
 
 // A warning domain needs something a binary may lack (cmp: comparison
@@ -306,6 +310,26 @@ func (f *fuzzer) mutatorChild(dst, parent []byte) ([]byte, bool) {
 	return dst, false
 }
 
+// tokens is the number of the mutating domains' tokens.
+func (f *fuzzer) tokens() int {
+	n := 0
+	for _, m := range f.mutators {
+		n += m.tokens()
+	}
+	return n
+}
+
+// tokenChild makes a child of parent from one token of a mutating domain
+// (the first that has tokens), whatever the domain's own odds.
+func (f *fuzzer) tokenChild(dst, parent []byte) ([]byte, bool) {
+	for _, m := range f.mutators {
+		if c, ok := m.token(f.r, dst, parent); ok {
+			return c, true
+		}
+	}
+	return dst, false
+}
+
 // domainStats writes the domains' stats keys: saved_<name> for each
 // domain (inputs saved for it and not for coverage), then each domain's own.
 func (f *fuzzer) domainStats(kv func(string, any)) {
@@ -314,6 +338,9 @@ func (f *fuzzer) domainStats(kv func(string, any)) {
 	}
 	for _, d := range f.doms {
 		d.stats(kv)
+	}
+	if rs, ok := f.strat.(reportingStrategy); ok {
+		rs.stats(kv)
 	}
 }
 

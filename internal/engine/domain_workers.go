@@ -23,7 +23,7 @@ const feedbackFilePrefix = ".feedback-"
 // writeFeedbackFile writes a worker's domain stats (nothing when no domain
 // was asked for and the target reported no waypoint).
 func (f *fuzzer) writeFeedbackFile() {
-	if f.shm == nil || (len(f.cfg.Feedback) == 0 && len(f.waypoints.best) == 0) {
+	if _, ok := f.strat.(reportingStrategy); f.shm == nil || (len(f.cfg.Feedback) == 0 && len(f.waypoints.best) == 0 && !ok) {
 		return
 	}
 	var b bytes.Buffer
@@ -66,8 +66,8 @@ func readFeedbackFiles(root string) [][]kvPair {
 	return out
 }
 
-// mergeFeedback merges the workers' domain stats: saved_* counts are
-// summed; the other keys of a domain (the prefix of a key before its
+// mergeFeedback merges the workers' domain stats: saved_* counts (and the
+// adaptive engine's arm_* counts, auto.go) are summed; the other keys of a domain (the prefix of a key before its
 // first underscore) come from the worker with the largest value of the
 // domain's mergeKey (the first worker for a domain without one, or not
 // registered), in that worker's order.
@@ -89,7 +89,7 @@ func mergeFeedback(files [][]kvPair) []kvPair {
 	}
 	for w, kvs := range files {
 		for _, p := range kvs {
-			if strings.HasPrefix(p.k, "saved_") {
+			if summed(p.k) {
 				if _, ok := sums[p.k]; !ok {
 					out = append(out, kvPair{k: p.k})
 				}
@@ -115,16 +115,22 @@ func mergeFeedback(files [][]kvPair) []kvPair {
 	for _, kvs := range files {
 		for _, p := range kvs {
 			dom, _, _ := strings.Cut(p.k, "_")
-			if strings.HasPrefix(p.k, "saved_") || done[dom] {
+			if summed(p.k) || done[dom] {
 				continue
 			}
 			done[dom] = true
 			for _, q := range files[chosen[dom]] {
-				if d, _, _ := strings.Cut(q.k, "_"); d == dom && !strings.HasPrefix(q.k, "saved_") {
+				if d, _, _ := strings.Cut(q.k, "_"); d == dom && !summed(q.k) {
 					out = append(out, q)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// summed tells whether the workers' values of key k are summed: counts of
+// inputs saved for a domain, and the arms' counts.
+func summed(k string) bool {
+	return strings.HasPrefix(k, "saved_") || strings.HasPrefix(k, "arm_")
 }

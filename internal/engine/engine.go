@@ -40,6 +40,7 @@ type fuzzer struct {
 	recorder Recorder
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
+	hits     *edgeHits  // fairfuzz.go: executions per edge and path (engineDef.hits), or nil
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -367,6 +368,9 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	valid := out.Result == Valid
 	n := f.cov.check(valid)
 	f.lastUnique = f.div.observe(f.cov)
+	if f.hits != nil {
+		f.hits.observe(f.cov)
+	}
 	f.handled = out
 	keepCov := f.fb.keep(n, valid)
 	imp := f.checkDomains(&out, valid)
@@ -482,7 +486,10 @@ func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 // nil); an engine that keeps records gets one by executing data again if
 // it is missing.
 func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) *entry {
-	e := &entry{data: data, edges: m.edges, valid: valid}
+	e := &entry{data: data, edges: m.edges, valid: valid, trace: f.cov.trace}
+	if f.hits != nil {
+		e.hit = f.cov.hitEdges(nil) // before keepRecord, which may run it again
+	}
 	if f.def.records {
 		f.keepRecord(e, rec)
 	}
@@ -508,7 +515,9 @@ func (f *fuzzer) loop() {
 	defer f.publishMetrics()
 	gs, _ := f.strat.(guidedStrategy)
 	bp, _ := f.strat.(byteParent)
+	ls, _ := f.strat.(learningStrategy)
 	for !f.done() {
+		nf := len(f.newFailures)
 		if gs != nil {
 			if g := gs.nextGuide(); g != nil {
 				out := f.execGuided(g)
@@ -520,6 +529,9 @@ func (f *fuzzer) loop() {
 				}
 				e := f.handle(out, true)
 				gs.executed(g, out, e)
+				if ls != nil {
+					ls.found(f.yieldOf(out, e, nf))
+				}
 				continue
 			}
 		}
@@ -536,11 +548,28 @@ func (f *fuzzer) loop() {
 			out := f.exec(f.child)
 			f.recorder.SetRecording(false)
 			f.met.noteDistance(p, out.Record, out.Consumed)
-			f.handle(out, true)
+			e := f.handle(out, true)
+			if ls != nil {
+				ls.found(f.yieldOf(out, e, nf))
+			}
 			continue
 		}
-		f.handle(f.exec(f.child), true)
+		out := f.exec(f.child)
+		e := f.handle(out, true)
+		if ls != nil {
+			ls.found(f.yieldOf(out, e, nf))
+		}
 	}
+}
+
+// yieldOf is what the execution whose outcome is out found: e is the
+// entry handle queued (or nil), nf the number of new failures before it.
+func (f *fuzzer) yieldOf(out Outcome, e *entry, nf int) yield {
+	y := yield{result: out.Result, queued: e, failure: len(f.newFailures) > nf}
+	if e != nil {
+		y.reason = f.mbuf.novelty.reason()
+	}
+	return y
 }
 
 // execGuided runs a guided child: its parameters are drawn as it runs

@@ -59,7 +59,8 @@ func (f *fuzzer) printFinal() {
 	f.printf("gfz: done: %s\n", f.statusText(el))
 	m := f.metricsRow()
 	f.printf("gfz: metrics: %s\n", m.text())
-	for _, line := range feedbackSummary(f.domainKV()) {
+	kvs := f.domainKV()
+	for _, line := range append(armsSummary(kvs), feedbackSummary(kvs)...) {
 		f.printf("gfz: %s\n", line)
 	}
 	f.printf("gfz: %s; work directory %s\n", signature.FinalFailuresText(len(f.newFailures), f.known), f.wd.Root)

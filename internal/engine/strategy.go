@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gfz-dev/gfz/param"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // An engine is a strategy (what to execute next) plus a feedback (what is
@@ -47,6 +48,34 @@ type guidedStrategy interface {
 	strategy
 	nextGuide() *childGuide
 	executed(g *childGuide, out Outcome, queued *entry)
+}
+
+// A learningStrategy learns from what the inputs it makes find: found is
+// called after every execution of the loop's fuzzing phase (after
+// executed, for a guided child) with what it found. A child the loop
+// skips as a zero mutation is not executed: found is not called for it.
+type learningStrategy interface {
+	strategy
+	found(y yield)
+}
+
+// yield is what one execution of the loop found.
+type yield struct {
+	result Result
+	// queued is the entry the execution was saved as (nil: not saved);
+	// reason why it was saved for coverage (reasonNone with queued set:
+	// for a feedback domain alone).
+	queued *entry
+	reason saveReason
+	// failure tells whether it was a failure this run had not seen.
+	failure bool
+}
+
+// A reportingStrategy has stats of its own (auto's arms, fairfuzz's
+// masks): written to the stats file with the feedback domains' keys (and
+// by a worker to its feedback file, which the supervisor merges).
+type reportingStrategy interface {
+	stats(kv func(string, any))
 }
 
 // A strategyEnv is what an engine's strategy and feedback see of the
@@ -107,6 +136,17 @@ type strategyEnv interface {
 	// execution and its stability recheck, so keep can tell that it is
 	// asked again about the same execution.
 	execNumber() int64
+	// hits are the per-edge and per-path execution counts (fairfuzz.go),
+	// nil unless the engine asks for them (engineDef.hits).
+	hits() *edgeHits
+	// lastHit reports whether the execution last run hit edge (a byte
+	// of the probe map; read before the next execution).
+	lastHit(edge int) bool
+	// tokens is the number of mutation tokens of the mutating feedback
+	// domains (-feedback cmp's operands); tokenChild makes a child of
+	// parent in dst's storage with one of them (ok false: no token).
+	tokens() int
+	tokenChild(dst, parent []byte) (child []byte, ok bool)
 }
 
 // loopView is the fuzzer's strategyEnv.
@@ -122,6 +162,11 @@ func (v loopView) otherInput() []byte   { return v.f.randomEntry() }
 func (v loopView) handled() *Outcome    { return &v.f.handled }
 func (v loopView) uniqueTrace() bool    { return v.f.lastUnique }
 func (v loopView) execNumber() int64    { return v.f.execs }
+func (v loopView) hits() *edgeHits      { return v.f.hits }
+func (v loopView) lastHit(e int) bool   { return gfzrt.Map[e&(gfzrt.MapSize-1)] != 0 }
+func (v loopView) tokens() int          { return v.f.tokens() }
+
+func (v loopView) tokenChild(dst, parent []byte) ([]byte, bool) { return v.f.tokenChild(dst, parent) }
 
 func (v loopView) newGuide() *childGuide {
 	if v.f.gex == nil {
@@ -142,6 +187,10 @@ type engineDef struct {
 	records bool
 	// classes is the hit-count classification of coverage keys.
 	classes *[256]uint8
+	// hits tells whether the loop counts the executions that hit each
+	// edge and path (edgeHits: fairfuzz, auto) and keeps each queued
+	// input's edges (entry.hit).
+	hits bool
 	// build makes the engine's strategy and feedback, which see the
 	// fuzzer through env only.
 	build func(env strategyEnv) (strategy, feedback)
@@ -182,6 +231,16 @@ var engines = map[string]engineDef{
 		t := newRLTurns(env)
 		return t, newRLFeedback(env, t)
 	}},
+	// The adaptive engine: bandits choose each child's operator among
+	// the other engines' and each turn's parent schedule, auto.go.
+	"auto": {queue: true, hits: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		return newAutoTurns(env), &zestFeedback{owners: owners{}}
+	}},
+	// FairFuzz: parents hitting rare edges, mutation masks that keep
+	// the rare edge hit, fairfuzz.go.
+	"fairfuzz": {queue: true, hits: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
+		return newFairTurns(env), &zestFeedback{owners: owners{}}
+	}},
 	// Typed mutation of a native target's arguments, Go-like schedule and
 	// trimming, args.go.
 	"args": {queue: true, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
@@ -194,7 +253,11 @@ var engines = map[string]engineDef{
 	}},
 }
 
-// DefaultEngine is the engine used when none is named.
+// DefaultEngine is the engine used when none is named (native targets
+// have their own, driver.NativeDefaultEngine). It is not auto: on the real
+// bugs of testdata/bugs, which auto was not tuned on, auto needed more
+// executions than the best single engine (docs/BENCHMARKS.md, "The
+// adaptive engine").
 const DefaultEngine = "zest"
 
 // Engines returns the names of the registered engines, the default first,
@@ -233,6 +296,10 @@ func (f *fuzzer) setEngine(name string) error {
 	f.sites = newSiteKinds()
 	f.div = newDiversity()
 	f.cov = newCoverageWith(def.classes)
+	f.hits = nil
+	if def.hits {
+		f.hits = newEdgeHits()
+	}
 	f.strat, f.fb = def.build(loopView{f})
 	return nil
 }
@@ -250,6 +317,12 @@ type entry struct {
 	rec     *param.Record
 	shape   uint64
 	byIndex map[uint64]int32
+
+	// trace is the hash of its saved execution's set of edges
+	// (diversity.go); hit lists those edges when the engine counts hits
+	// (engineDef.hits).
+	trace uint64
+	hit   []uint32
 }
 
 // owners records, for each coverage key a feedback hands out, the index in

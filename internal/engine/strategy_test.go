@@ -23,6 +23,9 @@ type scriptEnv struct {
 	out    Outcome
 	unique bool
 	execs  int64
+	counts *edgeHits    // hits (nil: made on first use)
+	edges1 map[int]bool // lastHit: the edges the last execution hit
+	toks   [][]byte     // tokens: tokenChild overwrites the child's start with one
 }
 
 func (e *scriptEnv) rand() *prng          { return e.r }
@@ -43,6 +46,25 @@ func (e *scriptEnv) otherInput() []byte {
 }
 
 func (e *scriptEnv) domainChild(dst, _ []byte) ([]byte, bool) { return dst, false }
+
+func (e *scriptEnv) hits() *edgeHits {
+	if e.counts == nil {
+		e.counts = newEdgeHits()
+	}
+	return e.counts
+}
+
+func (e *scriptEnv) lastHit(edge int) bool { return e.edges1[edge] }
+func (e *scriptEnv) tokens() int           { return len(e.toks) }
+
+func (e *scriptEnv) tokenChild(dst, parent []byte) ([]byte, bool) {
+	if len(e.toks) == 0 || len(parent) == 0 {
+		return dst, false
+	}
+	dst = append(dst[:0], parent...)
+	copy(dst, e.toks[e.r.below(len(e.toks))])
+	return dst, true
+}
 
 func (e *scriptEnv) newGuide() *childGuide {
 	if !e.guides {

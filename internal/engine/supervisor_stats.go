@@ -220,7 +220,8 @@ func (s *supervisor) printFinal() {
 	s.printf("gfz: done: %s\n", s.statusText(s.totals(), sum.Elapsed))
 	m := s.metrics()
 	s.printf("gfz: metrics: %s\n", m.text())
-	for _, line := range feedbackSummary(mergeFeedback(readFeedbackFiles(s.wd.Root))) {
+	kvs := mergeFeedback(readFeedbackFiles(s.wd.Root))
+	for _, line := range append(armsSummary(kvs), feedbackSummary(kvs)...) {
 		s.printf("gfz: %s\n", line)
 	}
 	if note := stabilityNote(sum.Stability, len(s.slots)); note != "" {

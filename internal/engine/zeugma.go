@@ -102,13 +102,21 @@ func (s *zeugmaTurns) next(dst []byte) []byte {
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *zeugmaTurns) turn() *entry {
 	p := s.zest.advance()
+	s.pointsOf(p)
+	return p
+}
+
+// pointsOf makes p the current parent and returns its application points,
+// recomputed when the parent changed or the queue has grown (the caller
+// indexes new entries first: indexNew).
+func (s *zeugmaTurns) pointsOf(p *entry) []int32 {
 	q := s.env.queue()
 	if p != s.parent || s.pointsAt != len(q) {
 		s.parent = p
 		s.pointsAt = len(q)
 		s.points = s.zeugmaPoints(p, s.points)
 	}
-	return p
+	return s.points
 }
 
 // indexNew adds the spans of the entries queued since the last call to

@@ -79,6 +79,7 @@ type page struct {
 	Runs      int // runs recorded in plot_data
 	Failures  []failure
 	Coverage  coverage
+	Arms      []armRow // the adaptive engine's arms (arms.go)
 }
 
 // Render renders the report of o.Workdir to w.
@@ -105,6 +106,7 @@ func build(o Options) *page {
 	}
 	stats, notes := readStats(filepath.Join(wd, "stats"))
 	p.Stats, p.Notes = stats.Lines(), append(p.Notes, notes...)
+	p.Arms = readArms(stats)
 	rows, notes := readPlot(filepath.Join(wd, "plot_data"))
 	p.Notes = append(p.Notes, notes...)
 	if len(rows) > 0 {

@@ -1,0 +1,495 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gfz-dev/gfz/internal/signature"
+	"github.com/gfz-dev/gfz/param"
+)
+
+// The engine "auto": one loop that chooses, for every child, how to make
+// it (an operator arm) and, for every parent's turn, how to pick the
+// parent and its number of children (a parent arm), each by a bandit
+// (bandit.go: discounted Thompson sampling) that credits every execution
+// to the arms that made it, with what it found per execution.
+//
+// Operator arms (a child of the turn's parent P; an arm is offered only
+// when it can make a child of P):
+//
+//	zest      Zest's byte runs (mutateZest)
+//	bytes     AFL-style havoc, with splicing (mutateBytes, the bytes engine's)
+//	ei        typed choice mutation of 1 + Geometric(1/2) choices, guided (ei.go)
+//	struct    the same, structural choices only (BeDivFuzz's structure-changing)
+//	value     the same, value choices only (BeDivFuzz's structure-preserving)
+//	zeugma    linked splices of same-generator calls, with Zest's runs (zeugma.go)
+//	random    fresh random generation (empty parameters, no parent)
+//	cmp       one comparison token (-feedback cmp's operands; cmp.go)
+//	dict      one dictionary token (Config.Dictionary: native targets; dict.go)
+//	fairfuzz  FairFuzz's masked havoc for P's rare edge (fairfuzz.go); the
+//	          mask's 3 executions a byte are this arm's executions
+//
+// Parent arms (at each turn's start):
+//
+//	turns     Zest's round robin and children formula (zestChildren,
+//	          evaluated before every child, as zest does)
+//	fast      AFLFast's FAST power schedule: the parent of a tournament of
+//	          4 queued inputs with the least-exercised path (f(i): executions
+//	          whose trace fell in its trace's slot; ties: picked least
+//	          often), and energy zestChildren(P) * 2^s(i) / f(i), s(i) the
+//	          times it was picked before, between 1 and 1000
+//	rare      FairFuzz's selection: the next queued input whose rarest edge is
+//	          rare, with Zest's children formula (falls back to turns when no
+//	          input looked at is rare)
+//
+// Reward of an execution (rewardOf): 1 for a new failure, or for an input
+// saved for a new edge (+cov) or a new valid edge (+valid); 0.5 for one
+// saved for a new hit-count class only (+count) or for a feedback domain
+// alone; 0 otherwise. Cost: one execution, whatever the arm (a guided
+// child, which records, costs more engine time on a cheap target; on
+// realistic targets the target's time dominates, and an execution count
+// keeps the choices a function of the seed: the same seed makes the same
+// choices).
+//
+// Saving is Zest's (zestFeedback), hit-count classes Zest's.
+
+// Operator arms.
+const (
+	armZest = iota
+	armBytes
+	armEI
+	armStruct
+	armValue
+	armZeugma
+	armRandom
+	armCmp
+	armDict
+	armFair
+	numArms
+)
+
+var armNames = []string{"zest", "bytes", "ei", "struct", "value", "zeugma", "random", "cmp", "dict", "fairfuzz"}
+
+// Parent arms.
+const (
+	schedTurns = iota
+	schedFast
+	schedRare
+)
+
+var schedNames = []string{"turns", "fast", "rare"}
+
+const (
+	fastTournament = 4
+	fastMaxEnergy  = childrenBaseline * childrenFavoredMul
+	// autoZeroCost is what a child skipped as a zero mutation costs its
+	// arms, in executions without a reward: no execution, but the
+	// mutation and the check (on a cheap target, a sizeable part of an
+	// execution's time; without a cost an arm making only zero mutations
+	// would look free).
+	autoZeroCost = 0.1
+)
+
+// autoArmsEnv restricts the arms of a run, for measurements: a list of
+// arm names ("zest,ei,turns"); the operator and parent arms not named are
+// never chosen (zest and turns stay available when no arm of their kind is
+// named). Read when the engine is built.
+const autoArmsEnv = "GFZ_AUTO_ARMS"
+
+// autoTurns is the auto strategy.
+type autoTurns struct {
+	env   strategyEnv
+	ops   *bandit
+	sched *bandit
+	// allowed arms (autoArmsEnv).
+	opsMask, schedMask uint64
+
+	// The turn: its parent arm, parent, children made, and target (for
+	// fast; turns and rare evaluate Zest's formula before each child).
+	sch    int
+	parent *entry
+	made   int
+	target int
+	qi     int     // the turns schedule's round robin
+	picks  []int32 // fast: s(i) by queue index
+	rare   rareParents
+
+	// What each queued input offers as a parent (autoInfo), and the
+	// current parent's choices (for ei; made when first needed).
+	info       map[*entry]*autoInfo
+	infoP      *entry // the parent of infoLast (a turn asks for one parent's again and again)
+	infoLast   *autoInfo
+	choices    []int32
+	choicesFor *entry
+	fairEdge   int
+
+	// The arms' machinery.
+	bd *bedivTurns // struct/value (and, through bd.ei, ei's typed mutation and guide)
+	zg *zeugmaTurns
+	fm *fairMasks
+
+	// The decision in flight: its operator arm, whether it awaits found
+	// (else, at the next decision, it was skipped as a zero mutation),
+	// and whether next was planned by nextGuide.
+	arm     int
+	pending bool
+	planned bool
+}
+
+func newAutoTurns(env strategyEnv) *autoTurns {
+	s := &autoTurns{
+		env: env, ops: newBandit(armNames...), sched: newBandit(schedNames...),
+		rare: rareParents{env: env}, qi: -1,
+		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
+		info: map[*entry]*autoInfo{},
+	}
+	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
+	return s
+}
+
+// autoArms parses autoArmsEnv's value into the masks of allowed operator
+// and parent arms.
+func autoArms(v string) (ops, sched uint64) {
+	for _, name := range strings.Split(v, ",") {
+		name = strings.TrimSpace(name)
+		for i, n := range armNames {
+			if n == name {
+				ops |= 1 << i
+			}
+		}
+		for i, n := range schedNames {
+			if n == name {
+				sched |= 1 << i
+			}
+		}
+	}
+	switch {
+	case v == "":
+		ops, sched = 1<<numArms-1, 1<<len(schedNames)-1
+	case ops == 0:
+		ops = 1 << armZest
+	}
+	if sched == 0 {
+		sched = 1 << schedTurns
+	}
+	return ops, sched
+}
+
+// nextGuide decides the next child: its parent (advancing the turn) and
+// its operator arm; it returns the guide of a guided arm's child, else nil
+// (next makes the child).
+func (s *autoTurns) nextGuide() *childGuide {
+	s.settle()
+	s.planned = true
+	if s.fm.busy() {
+		s.arm, s.pending = armFair, true
+		return nil
+	}
+	p := s.advance()
+	r := s.env.rand()
+	s.arm = s.ops.choose(r, s.available(p))
+	s.pending = true
+	switch s.arm {
+	case armStruct, armValue:
+		t := mutStructure
+		if s.arm == armValue {
+			t = mutValue
+		}
+		if s.bd.splitChoices(p); len(s.bd.cand[t]) > 0 {
+			s.bd.ei.mutate(p, s.bd.cand[t])
+			break
+		}
+		s.arm = armEI // P has no choice of that kind: an ei child, credited to ei
+		fallthrough
+	case armEI:
+		if s.choicesFor != p {
+			s.choices, s.choicesFor = choicesOf(p.rec, s.choices), p
+		}
+		s.bd.ei.mutate(p, s.choices)
+	default:
+		return nil
+	}
+	g := s.bd.ei.guide
+	g.reset(p, s.bd.ei.over, r.next())
+	return g
+}
+
+// next makes the child nextGuide planned (or plans one without guided
+// arms when called alone).
+func (s *autoTurns) next(dst []byte) []byte {
+	if !s.planned {
+		s.settle()
+		if s.fm.busy() {
+			s.arm, s.pending = armFair, true
+		} else {
+			p := s.advance()
+			s.arm = max(s.ops.choose(s.env.rand(), s.available(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
+			s.pending = true
+		}
+	}
+	s.planned = false
+	r := s.env.rand()
+	p := s.parent
+	switch s.arm {
+	case armBytes:
+		return mutateBytes(r, dst, p.data, s.env.maxSize(), s.env.otherInput)
+	case armZeugma:
+		s.zg.pointsOf(p)
+		return s.zg.child(dst, p)
+	case armRandom:
+		return nil
+	case armCmp:
+		if c, ok := s.env.tokenChild(dst, p.data); ok {
+			return c
+		}
+	case armDict:
+		c := append(dst[:0], p.data...)
+		return dictOp(r, c, s.env.maxSize(), s.env.dictionary())
+	case armFair:
+		if s.fm.busy() {
+			return s.fm.probe(dst)
+		}
+		m := s.fm.maskFor(p, s.fairEdge)
+		if !m.done {
+			return s.fm.probe(dst)
+		}
+		return s.fm.child(dst, p, m)
+	}
+	return mutateZest(r, dst, p.data)
+}
+
+// settle closes a decision whose child was never executed (the loop
+// skipped it as a zero mutation): no execution, nothing to credit.
+func (s *autoTurns) settle() {
+	if s.pending {
+		s.pending = false
+		s.ops.charge(s.arm, autoZeroCost)
+		s.sched.charge(s.sch, autoZeroCost)
+	}
+	s.fm.settle()
+}
+
+// advance counts one more child of the turn, first starting a new turn
+// when this one has had its children, and returns the parent.
+func (s *autoTurns) advance() *entry {
+	if s.parent == nil || s.made >= s.turnTarget() {
+		s.startTurn()
+	}
+	s.made++
+	return s.parent
+}
+
+func (s *autoTurns) turnTarget() int {
+	if s.sch == schedFast {
+		return s.target
+	}
+	return zestChildren(s.parent, s.env.totalEdges())
+}
+
+// startTurn picks the parent arm and, by it, the next parent.
+func (s *autoTurns) startTurn() {
+	q := s.env.queue()
+	r := s.env.rand()
+	s.made = 0
+	s.sch = s.sched.choose(r, s.schedMask)
+	switch s.sch {
+	case schedFast:
+		for len(s.picks) < len(q) {
+			s.picks = append(s.picks, 0)
+		}
+		h := s.env.hits()
+		best, bf, bs := -1, uint32(0), int32(0)
+		for range fastTournament {
+			i := r.below(len(q))
+			f, n := h.path(q[i].trace), s.picks[i]
+			if best < 0 || f < bf || f == bf && n < bs {
+				best, bf, bs = i, f, n
+			}
+		}
+		p := q[best]
+		s.picks[best]++
+		e := float64(zestChildren(p, s.env.totalEdges())) * float64(uint64(1)<<min(bs, 16)) / float64(max(bf, 1))
+		s.parent, s.target = p, int(min(max(e, 1), fastMaxEnergy))
+		return
+	case schedRare:
+		if p, _, ok := s.rare.next(); ok {
+			s.parent = p
+			return
+		}
+		s.sch = schedTurns // no rare input: a turn of the round robin
+	}
+	s.qi = (s.qi + 1) % len(q)
+	s.parent = q[s.qi]
+}
+
+// autoInfo is what a queued input offers as a parent: the operator arms
+// that need something of it (a record with choices: ei, struct, value;
+// application points: zeugma; a rare edge: fairfuzz). It is computed when
+// the input is first a parent, and again when the queue has grown (new
+// donors) or, for the rare edge, after autoRareEvery more executions.
+type autoInfo struct {
+	at       int    // queue length when computed
+	avail    uint64 // armEI, armStruct, armValue, armZeugma
+	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
+	rare     bool
+	fairEdge int
+}
+
+const autoRareEvery = 1024
+
+// available returns the operator arms that can make a child of p.
+func (s *autoTurns) available(p *entry) uint64 {
+	in := s.infoLast
+	if p != s.infoP {
+		if in = s.info[p]; in == nil {
+			in = &autoInfo{at: -1, rareAt: -1}
+			s.info[p] = in
+		}
+		s.infoP, s.infoLast = p, in
+	}
+	if q := len(s.env.queue()); in.at != q {
+		in.at, in.avail = q, 0
+		if p.rec != nil && len(p.data) > 0 {
+			if hasChoice(p.rec) && s.bd.ei.guided() {
+				in.avail |= 1<<armEI | 1<<armStruct | 1<<armValue
+			}
+			s.zg.indexNew()
+			if len(s.zg.pointsOf(p)) > 0 {
+				in.avail |= 1 << armZeugma
+			}
+		}
+	}
+	a := in.avail | 1<<armZest | 1<<armBytes | 1<<armRandom
+	if h := s.env.hits(); h != nil {
+		if in.rareAt < 0 || h.seen-in.rareAt >= autoRareEvery {
+			in.rareAt = h.seen
+			in.fairEdge, in.rare = h.rareTarget(p)
+		}
+		if in.rare {
+			if m := s.fm.masks[p]; m == nil || m.edge != in.fairEdge || !m.none {
+				a |= 1 << armFair
+				s.fairEdge = in.fairEdge
+			}
+		}
+	}
+	if len(s.env.dictionary()) > 0 {
+		a |= 1 << armDict
+	}
+	if len(p.data) > 0 && s.env.tokens() > 0 {
+		a |= 1 << armCmp
+	}
+	if a&s.opsMask == 0 {
+		return 1 << armZest
+	}
+	return a & s.opsMask
+}
+
+// hasChoice reports whether rec has a draw that consumed bytes.
+func hasChoice(rec *param.Record) bool {
+	for i := range rec.Draws {
+		if rec.Draws[i].Width > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *autoTurns) lastParent() *entry {
+	switch {
+	case s.arm == armRandom:
+		return nil
+	case s.fm.busy():
+		return s.fm.jobP
+	}
+	return s.parent
+}
+
+// executed learns structure labels from a guided child that changed one
+// choice (as ei does).
+func (s *autoTurns) executed(g *childGuide, out Outcome, queued *entry) {
+	if i := s.bd.ei.single; i >= 0 {
+		s.env.sites().learn(g.parent, &g.parent.rec.Draws[i], out.Record, out.Result)
+	}
+}
+
+// found credits the execution of the decision in flight to its arms.
+func (s *autoTurns) found(y yield) {
+	if !s.pending {
+		return
+	}
+	s.pending = false
+	if s.arm == armFair && s.fm.busy() && s.fm.out {
+		s.fm.probed((y.result == Valid || y.result == Invalid) && s.env.lastHit(s.fm.job.edge))
+	}
+	r := rewardOf(y)
+	s.ops.credit(s.arm, r)
+	s.sched.credit(s.sch, r)
+}
+
+// rewardOf is an execution's reward (see the package comment above).
+func rewardOf(y yield) float64 {
+	switch {
+	case y.failure:
+		return 1
+	case y.queued == nil:
+		return 0
+	case y.reason == reasonCov || y.reason == reasonValid:
+		return 1
+	}
+	return 0.5 // +count, or a feedback domain alone
+}
+
+// stats: the arms' decisions, executions and finds (executions with a
+// reward), operator arms then parent arms ("arms" and "arms_parents" list
+// them), and the fairfuzz arm's masks.
+func (s *autoTurns) stats(kv func(string, any)) {
+	kv("arms", strings.Join(armNames, ","))
+	kv("arms_parents", strings.Join(schedNames, ","))
+	for _, b := range []*bandit{s.ops, s.sched} {
+		for i, n := range b.names {
+			kv("arm_"+n+"_chosen", b.chosen[i])
+			kv("arm_"+n+"_execs", b.execs[i])
+			kv("arm_"+n+"_finds", b.finds[i])
+			kv("arm_"+n+"_zero", b.zero[i])
+		}
+	}
+	kv("arm_fairfuzz_masks", s.fm.made)
+}
+
+// armsSummary makes the final summary's lines about the arms from the
+// stats keys (this run's or the workers' merged): each arm's share of the
+// executions and its finds, the arms never used left out.
+func armsSummary(kvs []kvPair) []string {
+	list := lookup(kvs, "arms")
+	if list == "" {
+		return nil
+	}
+	line := func(names string) string {
+		var total int64
+		type arm struct {
+			name         string
+			execs, finds int64
+		}
+		var arms []arm
+		for _, n := range strings.Split(names, ",") {
+			e, _ := strconv.ParseInt(lookup(kvs, "arm_"+n+"_execs"), 10, 64)
+			f, _ := strconv.ParseInt(lookup(kvs, "arm_"+n+"_finds"), 10, 64)
+			total += e
+			if e > 0 {
+				arms = append(arms, arm{n, e, f})
+			}
+		}
+		var parts []string
+		for _, a := range arms {
+			parts = append(parts, fmt.Sprintf("%s %.1f%% (%s)", a.name, 100*float64(a.execs)/float64(total), signature.Plural(int(a.finds), "find")))
+		}
+		return strings.Join(parts, ", ")
+	}
+	out := "arms: executions and finds by operator: " + line(list)
+	if p := lookup(kvs, "arms_parents"); p != "" {
+		out += "; by parent schedule: " + line(p)
+	}
+	return []string{out}
+}

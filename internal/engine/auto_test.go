@@ -1,0 +1,193 @@
+package engine
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// autoScript drives the auto strategy from a scripted env, as the loop
+// does: nextGuide, then next when it returns no guide, then found with the
+// yield pay decides for the arm that made the child.
+func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*autoTurns, []int) {
+	t.Helper()
+	q := []*entry{
+		recordedEntry([]byte{0, 1, 2, 3, 4, 5}, true),
+		recordedEntry([]byte{3, 9, 8, 7, 6, 5, 4, 3, 2}, true),
+		recordedEntry([]byte{2, 4, 4, 4, 4, 1, 1}, false),
+	}
+	for _, e := range q {
+		e.hit = []uint32{1, 2}
+	}
+	env := &scriptEnv{r: newPRNG(seed), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
+	s := newAutoTurns(env)
+	env.hits().n[1], env.hits().n[2] = 1000, 1000 // no rare edge: no mask to compute
+	var arms []int
+	var child []byte
+	world := newPRNG(seed + 99)
+	for i := range n {
+		env.execs = int64(i)
+		if g := s.nextGuide(); g != nil {
+			out := Outcome{Result: Valid, Record: g.parent.rec, Consumed: g.drawn()}
+			s.executed(g, out, nil)
+		} else {
+			child = s.next(child)
+			if len(child) > env.max {
+				t.Fatalf("child of %d bytes, limit %d", len(child), env.max)
+			}
+		}
+		arms = append(arms, s.arm)
+		y := yield{result: Valid}
+		if pay(i, s.arm) && world.next()%20 == 0 {
+			y.queued, y.reason = q[0], reasonCov
+		}
+		s.found(y)
+	}
+	return s, arms
+}
+
+func armShare(arms []int, arm int) float64 {
+	n := 0
+	for _, a := range arms {
+		if a == arm {
+			n++
+		}
+	}
+	return float64(n) / float64(len(arms))
+}
+
+// TestAutoLearnsArm: an operator arm whose children find things (one in
+// 20) gets most of the decisions once the others stop paying, and loses
+// them when it stops while another pays; the same seed makes the same
+// choices.
+func TestAutoLearnsArm(t *testing.T) {
+	const phase = 30_000
+	pay := func(i, arm int) bool {
+		switch {
+		case i < phase:
+			return arm == armBytes
+		default:
+			return arm == armValue
+		}
+	}
+	s, arms := autoScript(t, 1, 2*phase, pay)
+	b1, v1 := armShare(arms[phase/2:phase], armBytes), armShare(arms[phase/2:phase], armValue)
+	b2, v2 := armShare(arms[3*phase/2:], armBytes), armShare(arms[3*phase/2:], armValue)
+	t.Logf("bytes %.3f then %.3f; value %.3f then %.3f; arms chosen %v", b1, b2, v1, v2, s.ops.chosen)
+	if b1 < 0.4 || v2 < 0.4 || b2 > b1/3 || v1 > v2/3 {
+		t.Errorf("bytes' share %.3f while it pays, %.3f after; value's %.3f before it pays, %.3f while it pays", b1, b2, v1, v2)
+	}
+	for a := range numArms {
+		if a == armCmp || a == armDict || a == armFair {
+			continue // not available: no tokens, no dictionary, no rare edge
+		}
+		if s.ops.chosen[a] == 0 {
+			t.Errorf("arm %s never chosen", armNames[a])
+		}
+	}
+	_, again := autoScript(t, 1, 2*phase, pay)
+	if !bytes.Equal(intsToBytes(arms), intsToBytes(again)) {
+		t.Error("the same seed made other choices")
+	}
+}
+
+func intsToBytes(xs []int) []byte {
+	b := make([]byte, len(xs))
+	for i, x := range xs {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+// TestAutoRun: auto on the maze finds the planted failure, the same seed
+// gives the same corpus and arm counts, and its arms are in stats and in
+// the final summary.
+func TestAutoRun(t *testing.T) {
+	var corpora []map[string]string
+	var armStats []string
+	for range 2 {
+		dir := t.TempDir()
+		var status bytes.Buffer
+		s := run(t, Config{Engine: "auto", Seed: 5, Runs: 60_000, Workdir: dir, Status: &status},
+			newMaze(mazeKey, mazeMod, mazeValid))
+		if s.NewFailures == 0 {
+			t.Errorf("auto did not find the maze's failure in 60,000 executions")
+		}
+		corpora = append(corpora, dirContents(t, dir+"/corpus"))
+		st := readStatsFile(t, dir)
+		var keys []string
+		total := int64(0)
+		for _, n := range append(append([]string{}, armNames...), schedNames...) {
+			keys = append(keys, n+"="+st["arm_"+n+"_execs"]+"/"+st["arm_"+n+"_finds"])
+			if strings.Contains(strings.Join(armNames, ","), n) {
+				v, _ := strconv.ParseInt(st["arm_"+n+"_execs"], 10, 64)
+				total += v
+			}
+		}
+		armStats = append(armStats, strings.Join(keys, " "))
+		if st["arms"] != strings.Join(armNames, ",") {
+			t.Errorf("stats arms: %q", st["arms"])
+		}
+		// The loop's executions past the seeds are all credited.
+		if execs, _ := strconv.ParseInt(st["execs"], 10, 64); total == 0 || total > execs {
+			t.Errorf("arms credited with %d executions of %d", total, execs)
+		}
+		if !strings.Contains(status.String(), "gfz: arms: executions and finds by operator: zest ") ||
+			!strings.Contains(status.String(), "; by parent schedule: turns ") {
+			t.Errorf("final summary without the arms:\n%s", status.String())
+		}
+	}
+	if armStats[0] != armStats[1] {
+		t.Errorf("same seed, other arm counts:\n%s\n%s", armStats[0], armStats[1])
+	}
+	if len(corpora[0]) == 0 || strings.Join(sortedKeys(corpora[0]), " ") != strings.Join(sortedKeys(corpora[1]), " ") {
+		t.Errorf("same seed, other corpus: %d and %d files", len(corpora[0]), len(corpora[1]))
+	}
+	t.Logf("arms: %s", armStats[0])
+}
+
+// TestAutoArmsEnv: GFZ_AUTO_ARMS restricts the arms a run may choose.
+func TestAutoArmsEnv(t *testing.T) {
+	t.Setenv(autoArmsEnv, "bytes,random,fast")
+	dir := t.TempDir()
+	run(t, Config{Engine: "auto", Seed: 1, Runs: 5000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+	st := readStatsFile(t, dir)
+	for _, n := range append(append([]string{}, armNames...), schedNames...) {
+		used := st["arm_"+n+"_execs"] != "0"
+		if want := n == "bytes" || n == "random" || n == "fast"; used != want {
+			t.Errorf("arm %s: %s executions", n, st["arm_"+n+"_execs"])
+		}
+	}
+	ops, sched := autoArms("")
+	if ops != 1<<numArms-1 || sched != 1<<len(schedNames)-1 {
+		t.Errorf("no restriction: masks %b %b", ops, sched)
+	}
+}
+
+// TestArmsMergeAndSummary: the workers' arm counts are summed (their arm
+// lists taken once), and the final summary's line gives each arm's share
+// of the executions and its finds, arms without executions left out.
+func TestArmsMergeAndSummary(t *testing.T) {
+	w := func(ze, zf, be int) []kvPair {
+		return []kvPair{{"arms", "zest,bytes,cmp"}, {"arms_parents", "turns"},
+			{"arm_zest_execs", strconv.Itoa(ze)}, {"arm_zest_finds", strconv.Itoa(zf)},
+			{"arm_bytes_execs", strconv.Itoa(be)}, {"arm_bytes_finds", "0"},
+			{"arm_cmp_execs", "0"}, {"arm_cmp_finds", "0"},
+			{"arm_turns_execs", strconv.Itoa(ze + be)}, {"arm_turns_finds", strconv.Itoa(zf)}}
+	}
+	m := mergeFeedback([][]kvPair{w(300, 2, 100), w(200, 1, 400)})
+	for k, want := range map[string]string{"arms": "zest,bytes,cmp", "arm_zest_execs": "500", "arm_zest_finds": "3", "arm_bytes_execs": "500", "arm_turns_execs": "1000"} {
+		if got := lookup(m, k); got != want {
+			t.Errorf("merged %s = %q, want %q", k, got, want)
+		}
+	}
+	got := armsSummary(m)
+	want := "arms: executions and finds by operator: zest 50.0% (3 finds), bytes 50.0% (0 finds); by parent schedule: turns 100.0% (3 finds)"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("summary %q\nwant %q", got, want)
+	}
+	if armsSummary([]kvPair{{"saved_cmp", "1"}}) != nil {
+		t.Error("a run without arms has an arms line")
+	}
+}

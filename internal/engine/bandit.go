@@ -1,0 +1,279 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+)
+
+// A multi-armed bandit for the adaptive engine (auto.go): discounted
+// Thompson sampling, made cheap by probability matching and deterministic
+// by drawing every random number from the run's PRNG.
+//
+// Each arm has a Beta(1 + S, 1/m + F) posterior over the probability that
+// one execution spent on it finds something, where m is the pooled rate of
+// all arms, (1 + sum S) / (2 + sum S + sum F): the prior is one find in the
+// executions the average arm needs for one, so an arm with little history
+// (new, or forgotten) looks like the average arm with a wide uncertainty,
+// not like an arm that pays every other execution (Beta(1, 1)'s mean), which
+// would make the bandit spend thousands of executions on it every time its
+// history fades when finds come one in thousands. An execution is one trial:
+// S grows by its reward r in [0, 1] (auto.go's rewardOf: 1 for a new edge,
+// a new valid edge or a new failure, less for lesser finds), F by 1 - r.
+// Both are discounted, by gamma, at every reward event of any arm: the
+// memory of the bandit is the last 1/(1-gamma) finds, whatever the number
+// of executions between them. Finds come every few executions at the start
+// of a campaign and every hundred thousand late in it; a discount per
+// execution would either forget everything between two late finds or
+// remember the start forever. So an arm that stops paying keeps its past
+// successes only until the other arms have found about 1/(1-gamma) things,
+// while its failures go on growing; an arm that starts paying again gains
+// at once.
+//
+// Thompson sampling picks the arm whose posterior sample is largest, that
+// is each arm with the probability that it is the best. Sampling K Beta
+// variables for every child would cost more than a cheap target's
+// execution, so the probabilities are estimated by banditDraws Monte
+// Carlo rounds and reused until banditEpoch more executions have been
+// credited (banditMinEpoch after a reward event, while finds come fast):
+// counted in executions, not decisions, so that a bandit deciding once per
+// parent's turn (hundreds of executions) re-estimates as often as one
+// deciding for every child. A
+// decision is then one weighted pick among the arms available for the
+// child (restricted to them and renormalised). With probability
+// banditExplore the pick is uniform among the available arms instead: no
+// arm's share of the decisions for which it is available falls below
+// banditExplore/K, so an arm that paid nothing so far is still tried, and
+// one whose luck changes is noticed.
+
+const (
+	banditGamma    = 0.95 // discount per reward event
+	banditExplore  = 0.05 // share of uniform decisions
+	banditDraws    = 32   // Monte Carlo rounds per probability estimate
+	banditEpoch    = 4096 // executions credited between estimates
+	banditMinEpoch = 128  // ... after a reward event (while finds come fast)
+)
+
+// bandit is one set of arms.
+type bandit struct {
+	names   []string
+	gamma   float64   // banditGamma (tests change it)
+	explore float64   // banditExplore (tests change it)
+	s, f    []float64 // discounted rewards and failures (the posterior is Beta(1+s, 1/m+f))
+	p       []float64 // the probability of each arm being the best, last estimate
+	since   int       // executions credited since that estimate
+	event   bool      // a reward since then
+
+	// Totals for stats and the report (not discounted).
+	chosen []int64   // decisions that picked the arm
+	execs  []int64   // executions credited to it
+	finds  []int64   // executions with a reward
+	zero   []int64   // decisions whose child was skipped (charge)
+	reward []float64 // sum of rewards
+	wins   []int     // scratch: Monte Carlo wins
+	// cum are the cumulative weights of the arms of cumFor (pick).
+	cum    []float64
+	cumFor uint64
+	cumOK  bool
+}
+
+func newBandit(names ...string) *bandit {
+	k := len(names)
+	b := &bandit{
+		names: names, gamma: banditGamma, explore: banditExplore,
+		s: make([]float64, k), f: make([]float64, k), p: make([]float64, k),
+		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
+		reward: make([]float64, k), wins: make([]int, k),
+	}
+	for i := range b.p {
+		b.p[i] = 1 / float64(k)
+	}
+	b.since = banditEpoch // estimate before the first decision
+	return b
+}
+
+// choose picks an arm among those avail reports (bit i: arm i), or -1 if
+// none is available.
+func (b *bandit) choose(r *prng, avail uint64) int {
+	avail &= 1<<len(b.names) - 1
+	if avail == 0 {
+		return -1
+	}
+	if b.since >= banditEpoch || (b.event && b.since >= banditMinEpoch) {
+		b.estimate(r)
+	}
+	x := r.next()
+	var arm int
+	if float64(x>>11)/(1<<53) < b.explore {
+		arm = nthBit(avail, r.below(popcount(avail)))
+	} else {
+		arm = b.pick(r, avail)
+	}
+	b.chosen[arm]++
+	return arm
+}
+
+// pick draws an available arm with probability proportional to its
+// estimated probability of being the best (uniformly if all of them are
+// estimated at zero). The cumulative weights of the last set of
+// available arms are kept until it or the estimate changes.
+func (b *bandit) pick(r *prng, avail uint64) int {
+	if avail != b.cumFor || !b.cumOK {
+		b.cumFor, b.cumOK = avail, true
+		b.cum = b.cum[:0]
+		total := 0.0
+		for a := avail; a != 0; a &= a - 1 {
+			total += b.p[trailing(a)]
+			b.cum = append(b.cum, total)
+		}
+	}
+	total := b.cum[len(b.cum)-1]
+	if total <= 0 {
+		return nthBit(avail, r.below(popcount(avail)))
+	}
+	u := float64(r.next()>>11) / (1 << 53) * total
+	for i, c := range b.cum {
+		if u < c {
+			return nthBit(avail, i)
+		}
+	}
+	return nthBit(avail, len(b.cum)-1) // rounding
+}
+
+// estimate sets b.p by banditDraws rounds of Thompson sampling: the share
+// of rounds in which each arm's posterior sample was the largest.
+func (b *bandit) estimate(r *prng) {
+	b.since, b.event, b.cumOK = 0, false, false
+	clear(b.wins)
+	prior := 1 / b.pooled()
+	for range banditDraws {
+		best, bv := 0, -1.0
+		for i := range b.names {
+			if v := b.sampleBeta(r, 1+b.s[i], prior+b.f[i]); v > bv {
+				best, bv = i, v
+			}
+		}
+		b.wins[best]++
+	}
+	for i, w := range b.wins {
+		b.p[i] = float64(w) / banditDraws
+	}
+}
+
+// credit records one execution spent on arm with reward r in [0, 1]. A
+// reward discounts every arm's history first (the event's own trial has
+// weight 1).
+func (b *bandit) credit(arm int, r float64) {
+	b.execs[arm]++
+	b.since++
+	if r <= 0 {
+		b.f[arm]++
+		return
+	}
+	b.finds[arm]++
+	b.reward[arm] += r
+	for i := range b.s {
+		b.s[i] *= b.gamma
+		b.f[i] *= b.gamma
+	}
+	b.s[arm] += r
+	b.f[arm] += 1 - r
+	b.event = true
+}
+
+// pooled is the rate of all arms together, (1 + sum S) / (2 + sum S + sum
+// F).
+func (b *bandit) pooled() float64 {
+	var s, f float64
+	for i := range b.s {
+		s += b.s[i]
+		f += b.f[i]
+	}
+	return (1 + s) / (2 + s + f)
+}
+
+// charge records a decision whose child was never executed (a zero
+// mutation the loop skipped) as cost failures without an execution.
+func (b *bandit) charge(arm int, cost float64) {
+	b.zero[arm]++
+	b.f[arm] += cost
+}
+
+// mean is the posterior mean of arm's reward per execution.
+func (b *bandit) mean(arm int) float64 {
+	return (1 + b.s[arm]) / (1 + b.s[arm] + 1/b.pooled() + b.f[arm])
+}
+
+// sampleBeta draws from Beta(a, b) as X/(X+Y), X ~ Gamma(a), Y ~ Gamma(b).
+func (b *bandit) sampleBeta(r *prng, x, y float64) float64 {
+	gx := b.sampleGamma(r, x)
+	gy := b.sampleGamma(r, y)
+	if gx+gy == 0 {
+		return 0
+	}
+	return gx / (gx + gy)
+}
+
+// sampleGamma draws from Gamma(a, 1) by Marsaglia and Tsang's method (a
+// < 1: Gamma(a+1) * U^(1/a)).
+func (b *bandit) sampleGamma(r *prng, a float64) float64 {
+	if a < 1 {
+		u := unit(r)
+		return b.sampleGamma(r, a+1) * math.Pow(u, 1/a)
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := b.normal(r)
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := unit(r)
+		if u < 1-0.0331*x*x*x*x || math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+			return d * v
+		}
+	}
+}
+
+// normal draws a standard normal variate by inverting its CDF with a
+// table (normalQuantiles) and linear interpolation: a few nanoseconds,
+// where Box-Muller's logarithm, square root and sine made an estimate
+// cost about a third of a millisecond (a cheap target's 500 executions).
+// Its tails stop at about 3.7 standard deviations, which is enough to rank
+// posteriors.
+func (b *bandit) normal(r *prng) float64 {
+	x := r.next()
+	i := x >> (64 - normalBits)
+	frac := float64(x>>(64-normalBits-20)&(1<<20-1)) / (1 << 20)
+	lo := normalQuantiles[i]
+	return lo + (normalQuantiles[i+1]-lo)*frac
+}
+
+// normalQuantiles[i] is the standard normal quantile of (i+0.5)/2^normalBits
+// (one more entry, equal to the last, for the interpolation).
+const normalBits = 12
+
+var normalQuantiles = func() (t [1<<normalBits + 1]float64) {
+	n := float64(1 << normalBits)
+	for i := range 1 << normalBits {
+		t[i] = math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/n-1)
+	}
+	t[1<<normalBits] = t[1<<normalBits-1]
+	return t
+}()
+
+// unit is a uniform float64 in (0, 1].
+func unit(r *prng) float64 { return float64(r.next()>>11+1) / (1 << 53) }
+
+func popcount(x uint64) int { return bits.OnesCount64(x) }
+
+func trailing(x uint64) int { return bits.TrailingZeros64(x) }
+
+// nthBit returns the index of the n-th set bit of x (n from 0).
+func nthBit(x uint64, n int) int {
+	for ; n > 0; n-- {
+		x &= x - 1
+	}
+	return trailing(x)
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReportArms: the adaptive engine's arms in the stats file become a
+// table (arms never used left out); a stats file without arms has none.
+func TestReportArms(t *testing.T) {
+	f := newFixture(t)
+	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 4000\n"+
+		"arms: zest,bytes,cmp\narms_parents: turns,fast\n"+
+		"arm_zest_chosen: 3000\narm_zest_execs: 2990\narm_zest_finds: 12\n"+
+		"arm_bytes_chosen: 1000\narm_bytes_execs: 1000\narm_bytes_finds: 1\n"+
+		"arm_cmp_chosen: 0\narm_cmp_execs: 0\narm_cmp_finds: 0\n"+
+		"arm_turns_chosen: 40\narm_turns_execs: 3990\narm_turns_finds: 13\n"+
+		"arm_fast_chosen: 0\narm_fast_execs: 0\narm_fast_finds: 0\n")
+	p := build(f.options(""))
+	want := []armRow{
+		{Kind: "operator", Name: "zest", Chosen: "3,000", Execs: "2,990", Finds: "12", Share: "74.9%", PerThousand: "4.013"},
+		{Kind: "operator", Name: "bytes", Chosen: "1,000", Execs: "1,000", Finds: "1", Share: "25.1%", PerThousand: "1.000"},
+		{Kind: "parent schedule", Name: "turns", Chosen: "40", Execs: "3,990", Finds: "13", Share: "100.0%", PerThousand: "3.258"},
+	}
+	if len(p.Arms) != len(want) {
+		t.Fatalf("arms %+v, want %+v", p.Arms, want)
+	}
+	for i := range want {
+		if p.Arms[i] != want[i] {
+			t.Errorf("row %d: %+v, want %+v", i, p.Arms[i], want[i])
+		}
+	}
+	var b bytes.Buffer
+	if err := Render(&b, f.options("")); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := checkWellFormed(t, b.String())
+	if !strings.Contains(text, "Arms of the adaptive engine") || !strings.Contains(text, "4.013") {
+		t.Errorf("report without the arms table:\n%s", text)
+	}
+
+	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: zest\n")
+	if p := build(f.options("")); len(p.Arms) != 0 {
+		t.Errorf("zest run: arms %+v", p.Arms)
+	}
+}
