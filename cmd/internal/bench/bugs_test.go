@@ -246,6 +246,8 @@ func TestSiteNames(t *testing.T) {
 		"github.com/BurntSushi/toml.(*lexer).nextItem":             {"github.com/BurntSushi/toml", "lexer", "nextItem"},
 		"github.com/yuin/goldmark/parser.(listParser).Continue":    {"github.com/yuin/goldmark/parser", "listParser", "Continue"},
 		"github.com/pelletier/go-toml/v2/internal/danger.Subslice": {"github.com/pelletier/go-toml/v2/internal/danger", "", "Subslice"},
+		"gopkg.in/yaml%2ev3.yaml_parser_split_stem_comment":        {"gopkg.in/yaml.v3", "", "yaml_parser_split_stem_comment"},
+		"gopkg.in/yaml%2ev2.(*parser).parse":                       {"gopkg.in/yaml.v2", "parser", "parse"},
 	} {
 		recv, name := siteFuncName(fn)
 		if got := [3]string{sitePackage(fn), recv, name}; got != want {

@@ -9,6 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,6 +95,18 @@ type oracle struct {
 // sitePackage is the package of a traceback function name:
 // "github.com/a/b/v2.(*T).m" -> "github.com/a/b/v2".
 func sitePackage(fn string) string {
+	pkg := escapedPackage(fn)
+	// A traceback escapes the dots (and other odd bytes) of the last
+	// element of an import path: gopkg.in/yaml%2ev3.
+	if u, err := url.PathUnescape(pkg); err == nil {
+		return u
+	}
+	return pkg
+}
+
+// escapedPackage is the package part of a traceback name as it is written
+// there, with its last element's dots still escaped.
+func escapedPackage(fn string) string {
 	slash := strings.LastIndexByte(fn, '/')
 	dot := strings.IndexByte(fn[slash+1:], '.')
 	if dot < 0 {
@@ -105,7 +118,7 @@ func sitePackage(fn string) string {
 // siteFuncName splits the function part of a traceback name into receiver
 // type (without "(*...)") and name: "(*parser).scan" -> "parser", "scan".
 func siteFuncName(fn string) (recv, name string) {
-	rest := fn[len(sitePackage(fn))+1:]
+	rest := fn[len(escapedPackage(fn))+1:]
 	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
 		recv, name = rest[:i], rest[i+1:]
 		recv = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(recv, "("), "*"), ")")
