@@ -32,6 +32,8 @@ var targets = []target{
 	{"../..", "./testdata/targets/xmlcatalog", "FuzzCatalog", []string{"encoding/xml"}},
 	{"../..", "./testdata/targets/jsonorder", "FuzzOrder", []string{"encoding/json"}},
 	{"tomlcfg", ".", "FuzzConfig", []string{"github.com/BurntSushi/toml", "github.com/BurntSushi/toml/internal"}},
+	{"../..", "./testdata/targets/tmpl", "FuzzTemplate", []string{"text/template", "text/template/parse"}},
+	{"../..", "./testdata/targets/tmpl", "FuzzHTMLTemplate", []string{"html/template", "text/template", "text/template/parse"}},
 }
 
 func TestMeasureValidity(t *testing.T) {
