@@ -117,7 +117,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	seedgenFlag := cliflag.Duration{}
 	fs.Var(&seedgenFlag, "seedgen", "before fuzzing, generate seeds for `D` (a duration, counted in -time) with -seedgen-engine, keep the ones -seedgen-filter picks, and start -engine from them (off by default)")
 	fs.Int64Var(&cfg.seedgen.runs, "seedgen-runs", 0, "like -seedgen, but for this many executions (counted in -runs, split among the workers); for reproducible runs")
-	fs.StringVar(&cfg.seedgen.engine, "seedgen-engine", engine.DefaultSeedGenEngine, "seed generation engine: rl or random")
+	fs.StringVar(&cfg.seedgen.engine, "seedgen-engine", engine.DefaultSeedGenEngine, "seed generation engine: rl or random (a native target: random)")
 	fs.StringVar(&cfg.seedgen.filter, "seedgen-filter", engine.DefaultSeedFilter, "seed filter: rnd (uniform), par (parameter-sequence prefixes), cho (choice bigrams) or cov (generator coverage)")
 	var regress regressFlag
 	fs.Var(&regress, "regress", "also write each new failure into the package's testdata/fuzz/<FuzzTarget>/ and print the go test command that replays it (off by default); -regress alone uses the package directory gfz-build recorded, -regress=DIR names it")
@@ -253,6 +253,13 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	}
 	if !engineSet {
 		cfg.run.Engine = cfg.defaultEngine() // native targets have their own
+	}
+	if !set["seedgen-engine"] && cfg.codec() != nil {
+		cfg.seedgen.engine = "random" // rl has nothing to learn on a native target
+	}
+	if msg := cfg.nativeEngineProblem(); msg != "" {
+		fmt.Fprintln(stderr, "gfz: "+msg)
+		return nil, ExitUsage
 	}
 	if !set["feedback"] {
 		cfg.run.Feedback = cfg.defaultFeedback() // and their own feedback

@@ -123,6 +123,26 @@ func (c *config) defaultEngine() string {
 	return c.run.Engine
 }
 
+// nativeEngineProblem explains why the configured engines cannot fuzz the
+// configured target ("" when they can): RLCheck learns a generator's
+// small-domain choices, and a native target's arguments make none (their
+// values are whole machine words and byte strings whose lengths come from
+// the input), so rl would run the target on empty strings and random
+// numbers only.
+func (c *config) nativeEngineProblem() string {
+	if c.codec() == nil {
+		return ""
+	}
+	const why = "RLCheck learns a generator's small choices and a native target (f.Fuzz) makes none, so every []byte and string would be empty"
+	switch {
+	case c.run.Engine == "rl":
+		return fmt.Sprintf("-engine rl cannot fuzz the native target %s: %s; use -engine args (its default) or random", c.run.Target, why)
+	case (c.seedgen.d > 0 || c.seedgen.runs > 0) && c.seedgen.engine == "rl":
+		return fmt.Sprintf("-seedgen-engine rl cannot make seeds for the native target %s: %s; use -seedgen-engine random (a native target's default)", c.run.Target, why)
+	}
+	return ""
+}
+
 // NativeDefaultFeedback is the feedback a native target runs with under
 // its default engine (args) when -feedback is not given and its binary
 // has comparison probes, which gfz-build inserts by default in packages

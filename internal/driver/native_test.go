@@ -85,3 +85,41 @@ func TestNativeDefaultFeedback(t *testing.T) {
 		t.Errorf("-feedback none,cmp: exit %d, want %d", code, ExitUsage)
 	}
 }
+
+// TestNativeRL: rl has nothing to learn on a native target: -engine rl and
+// -seedgen-engine rl are refused with a message naming the target and
+// what to use, seed generation on a native target defaults to random, and
+// a gfz target keeps rl for both.
+func TestNativeRL(t *testing.T) {
+	info := "v=1&mapbits=16&probes=10&targets=FuzzG%2CFuzzN&native.FuzzN=string%2Cint8"
+	for _, c := range []struct {
+		args []string
+		want string // in the message; "" means accepted
+	}{
+		{[]string{"-engine", "rl", "FuzzN"}, "-engine rl cannot fuzz the native target FuzzN"},
+		{[]string{"-seedgen-runs", "10", "-runs", "100", "-seedgen-engine", "rl", "FuzzN"}, "-seedgen-engine rl cannot make seeds for the native target FuzzN"},
+		{[]string{"-seedgen-runs", "10", "-runs", "100", "FuzzN"}, ""},
+		{[]string{"-engine", "rl", "FuzzG"}, ""},
+		{[]string{"-seedgen-runs", "10", "-runs", "100", "-seedgen-engine", "rl", "FuzzG"}, ""},
+	} {
+		var errb strings.Builder
+		cfg, code := parseArgs(info, c.args, io.Discard, &errb)
+		if c.want != "" {
+			if cfg != nil || code != ExitUsage || !strings.Contains(errb.String(), c.want) || !strings.Contains(errb.String(), "random") {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d and %q naming random", c.args, code, errb.String(), ExitUsage, c.want)
+			}
+			continue
+		}
+		if cfg == nil {
+			t.Errorf("%q: refused (exit %d): %s", c.args, code, errb.String())
+			continue
+		}
+		want := "rl"
+		if c.args[len(c.args)-1] == "FuzzN" {
+			want = "random"
+		}
+		if cfg.seedgen.engine != want {
+			t.Errorf("%q: seed generation engine %q, want %q", c.args, cfg.seedgen.engine, want)
+		}
+	}
+}

@@ -55,7 +55,39 @@ func (fb *classicFeedback) credit(q []*entry, idx int, m *merged) {
 }
 
 // randomStrategy executes empty parameters every time: the generator is
-// fed by the PRNG only.
-type randomStrategy struct{}
+// fed by the PRNG only. A native target's arguments take the lengths of
+// their []byte and string values from the input's bytes, so for one the
+// strategy executes fresh random arguments instead (ArgRandomizer).
+type randomStrategy struct {
+	args ArgRandomizer // nil: not a native target
+	rand func() uint64
+	max  func() int
+	buf  []byte
+}
 
-func (randomStrategy) next([]byte) []byte { return nil }
+// ArgRandomizer is implemented by the ArgMutator of a native target
+// (native.Mutator): RandomArgs writes into dst the parameter sequence of
+// fresh random arguments, at most maxSize bytes, drawing from rand.
+type ArgRandomizer interface {
+	RandomArgs(rand func() uint64, dst []byte, maxSize int) []byte
+}
+
+func newRandomStrategy(env strategyEnv) *randomStrategy {
+	s := &randomStrategy{}
+	if am, ok := env.(interface{ argMutation() ArgMutation }); ok {
+		if m := am.argMutation(); m != nil {
+			if r, ok := m.NewArgMutator(nil).(ArgRandomizer); ok {
+				s.args, s.rand, s.max = r, env.rand().next, env.maxSize
+			}
+		}
+	}
+	return s
+}
+
+func (s *randomStrategy) next([]byte) []byte {
+	if s.args == nil {
+		return nil
+	}
+	s.buf = s.args.RandomArgs(s.rand, s.buf, s.max())
+	return s.buf
+}

@@ -249,7 +249,7 @@ var engines = map[string]engineDef{
 	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
-		return randomStrategy{}, &classicFeedback{}
+		return newRandomStrategy(env), &classicFeedback{}
 	}},
 }
 
