@@ -51,7 +51,15 @@ type writer struct {
 	b       strings.Builder
 	scopes  [][]string // declared variables, innermost last
 	inRange int
-	defined map[string]bool // template names defined so far
+	defined map[string]bool // template names defined or being defined
+	// callable are the templates whose definitions are complete: a
+	// template calls only those (and "missing", an execution error), so
+	// that no template recurses. A recursive template runs to
+	// text/template's depth limit of 100,000 calls, and one whose
+	// argument grows with the depth exhausts memory: templates are
+	// trusted code, and a fuzzer finding that finds nothing a program
+	// would care about.
+	callable []string
 }
 
 // separate runs body as the body of a template of its own (a define or a
@@ -138,7 +146,7 @@ func (w *writer) node(depth int) {
 		w.withNode(depth)
 	case 8:
 		w.open()
-		w.b.WriteString(`template "` + w.pick(append(defNames, "missing")) + `"`)
+		w.b.WriteString(`template "` + w.pick(append([]string{"missing"}, w.callable...)) + `"`)
 		if w.chance(700) {
 			w.b.WriteString(" ")
 			w.pipeline(depth+1, false)
@@ -157,6 +165,7 @@ func (w *writer) node(depth int) {
 		w.close()
 		w.separate(func() { w.body(depth) })
 		w.end()
+		w.callable = append(w.callable, name)
 	case 10:
 		if w.inRange > 0 {
 			w.open()
@@ -358,6 +367,7 @@ func write(t *gfz.T, texts []string) string {
 		w.b.WriteString(`{{define "` + name + `"}}`)
 		w.separate(func() { w.body(1) })
 		w.b.WriteString("{{end}}")
+		w.callable = append(w.callable, name)
 	}
 	w.list(0)
 	return w.b.String()
