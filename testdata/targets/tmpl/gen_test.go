@@ -18,7 +18,7 @@ import (
 // not parse.
 
 var (
-	fields = []string{".Title", ".N", ".Ok", ".Items", ".Map", ".Any", ".Ptr", ".Nil", ".Fn", ".Ch",
+	fields = []string{".Title", ".N", ".Ok", ".Items", ".Map", ".Any", ".Ptr", ".Nil", ".Fn",
 		".Ptr.Name", ".Ptr.Next.Name", ".Map.one", ".Map.missing", ".Name", ".Count", ".Tags", ".Next",
 		".Next.Name", ".Label", ".", ".Missing", ".Items.x"}
 	funcNames = []string{"and", "or", "not", "len", "index", "slice", "print", "printf", "println", "html",
