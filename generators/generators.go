@@ -136,7 +136,11 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 		name = g.name
 	}
 	if s.Recording() {
-		s.BeginCall(name, g.identity(), callsite.Caller(), reflect.TypeFor[V]())
+		site := callsite.Caller()
+		if !callsite.Library(site) {
+			userCalls(s)
+		}
+		s.BeginCall(name, g.identity(), site, reflect.TypeFor[V]())
 		if g.mark != 0 {
 			s.Mark(param.Kind(g.mark - 1))
 		}
@@ -149,6 +153,27 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 		t.Note(name, v)
 	}
 	return v
+}
+
+// userCalls tells s the frames of the user's code between the function
+// that called Draw and the library (param.Source.Calls): the plain
+// functions, recursive ones included, through which the user's code
+// reached this generator call become spans of the call tree. Call it
+// directly from Draw.
+//
+//go:noinline
+func userCalls(s *param.Source) {
+	var buf [16]callsite.Frame
+	frames, ok := callsite.User(1, buf[:]) // F is Draw
+	if !ok {
+		return
+	}
+	var pf [16]param.Frame
+	out := pf[:0]
+	for _, f := range frames {
+		out = append(out, param.Frame(f))
+	}
+	s.Calls(out)
 }
 
 // identity is the generator's identity in execution indexes and for

@@ -23,7 +23,8 @@ type Draw struct {
 	Site uint64
 }
 
-// Span is one recorded generator call.
+// Span is one recorded generator call, or one call of a plain function
+// of the user's through which generators were called (Implicit).
 type Span struct {
 	Name   string // generator label
 	Parent int32  // index of the enclosing span, or -1
@@ -43,6 +44,11 @@ type Span struct {
 	// Marked tells whether one is.
 	Mark   Kind
 	Marked bool
+	// Implicit tells a span made from a frame of the user's code (a call
+	// of a plain function, see Source.Calls) from a generator call: its
+	// Gen is the function's identity, its CallSite the frame's return
+	// address, its Name the function's name and its Type nil.
+	Implicit bool
 }
 
 // Record is the draw and span log of one execution. Slices are reused by
@@ -160,7 +166,12 @@ type frame struct {
 	draws    uint32 // draws made directly in the span so far
 	sibStart int32  // start of this frame's call-site counters in Source.sibs
 	force    int8   // kind forced on draws inside: -1 none, else a Kind
+	implicit bool   // the span is a frame of the user's code (Calls)
 	rec      int32  // index of the recorded span, or -1 for the root
+	// gen and site: the span's generator identity and call site, by
+	// which Calls matches an open implicit span with a frame.
+	gen  uint64
+	site uintptr
 }
 
 // sibCount counts the calls a frame made from one call site.
