@@ -263,3 +263,37 @@ func dumpSpans(rec *param.Record) string {
 	}
 	return b.String()
 }
+
+//go:noinline
+func ctSetup(t *gfz.T) int { return gen.IntRange(0, 9).Draw(t) }
+
+//go:noinline
+func ctRun(t *gfz.T) {
+	t.RepeatN(map[string]func(*gfz.T){"a": func(t *gfz.T) { gen.Bool().Draw(t) }}, 1, 1)
+}
+
+// TestCallTreeRepeat: a Repeat span closes the implicit spans of the calls
+// that returned before it (it is at the top level after ctSetup returned)
+// and nests in the calls it is made from (inside ctRun).
+func TestCallTreeRepeat(t *testing.T) {
+	rec := recordOf(t, func(t *gfz.T) {
+		ctSetup(t)
+		t.RepeatN(map[string]func(*gfz.T){"a": func(t *gfz.T) { gen.Bool().Draw(t) }}, 1, 1)
+		ctRun(t)
+	}, []byte{3, 0, 1, 0, 1})
+	var repeats []param.Span
+	for _, sp := range rec.Spans {
+		if sp.Name == "Repeat" {
+			repeats = append(repeats, sp)
+		}
+	}
+	if len(repeats) != 2 {
+		t.Fatalf("%d Repeat spans:\n%s", len(repeats), dumpSpans(rec))
+	}
+	if repeats[0].Parent != -1 {
+		t.Errorf("the fuzz function's Repeat is in span %d, want the top level:\n%s", repeats[0].Parent, dumpSpans(rec))
+	}
+	if p := repeats[1].Parent; p < 0 || !strings.HasSuffix(rec.Spans[p].Name, ".ctRun") {
+		t.Errorf("ctRun's Repeat is in span %d, want ctRun's:\n%s", p, dumpSpans(rec))
+	}
+}
