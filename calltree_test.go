@@ -297,3 +297,23 @@ func TestCallTreeRepeat(t *testing.T) {
 		t.Errorf("ctRun's Repeat is in span %d, want ctRun's:\n%s", p, dumpSpans(rec))
 	}
 }
+
+// ctNested is built at package level: the compiler inlines SliceOf here
+// and copies its closures into this package (their names are this
+// package's), but their code is the library's.
+var ctNested = gen.SliceOf(gen.SliceOf(gen.IntRange(0, 9), 0, 3), 0, 3)
+
+// TestCallTreeLibraryClosures: the generators' closures the compiler
+// copies into the user's package are library code: a target of nested
+// generators gets no implicit span.
+func TestCallTreeLibraryClosures(t *testing.T) {
+	rec := recordOf(t, func(t *gfz.T) {
+		xs := ctNested.Draw(t)
+		t.Assume(len(xs) == 2)
+	}, []byte{2, 1, 5, 2, 6, 7})
+	for i, sp := range rec.Spans {
+		if sp.Implicit {
+			t.Errorf("span %d is an implicit span of %s:\n%s", i, sp.Name, dumpSpans(rec))
+		}
+	}
+}

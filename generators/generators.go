@@ -137,9 +137,7 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 	}
 	if s.Recording() {
 		site := callsite.Caller()
-		if !callsite.Library(site) {
-			userCalls(s)
-		}
+		userCalls(s, site)
 		s.BeginCall(name, g.identity(), site, reflect.TypeFor[V]())
 		if g.mark != 0 {
 			s.Mark(param.Kind(g.mark - 1))
@@ -159,22 +157,35 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 // that called Draw and the library (param.Source.Calls): the plain
 // functions, recursive ones included, through which the user's code
 // reached this generator call become spans of the call tree. Call it
-// directly from Draw.
+// directly from Draw, with Draw's call site: nothing is done when it is
+// in gfz's library (one cached lookup).
 //
 //go:noinline
-func userCalls(s *param.Source) {
-	var buf [16]callsite.Frame
-	frames, ok := callsite.User(1, buf[:]) // F is Draw
-	if !ok {
+func userCalls(s *param.Source, site uintptr) {
+	if callsite.Library(site) {
 		return
 	}
-	var pf [16]param.Frame
-	out := pf[:0]
-	for _, f := range frames {
-		out = append(out, param.Frame(f))
+	var buf [16]param.Frame
+	frames, ok := callsite.User(1, asCallsiteFrames(buf[:])) // F is Draw
+	if ok {
+		s.Calls(asParamFrames(frames))
 	}
-	s.Calls(out)
 }
+
+// callsite.Frame and param.Frame have the same fields (the two packages
+// may not import each other): the frames are passed without a copy.
+func asCallsiteFrames(fs []param.Frame) []callsite.Frame {
+	return unsafe.Slice((*callsite.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), cap(fs))[:len(fs)]
+}
+
+func asParamFrames(fs []callsite.Frame) []param.Frame {
+	return unsafe.Slice((*param.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), len(fs))
+}
+
+// The conversions above need one layout.
+var _ = param.Frame(callsite.Frame{})
+var _ [unsafe.Sizeof(param.Frame{}) - unsafe.Sizeof(callsite.Frame{})]struct{}
+var _ [unsafe.Sizeof(callsite.Frame{}) - unsafe.Sizeof(param.Frame{})]struct{}
 
 // identity is the generator's identity in execution indexes and for
 // structure-aware crossover. For a library generator it hashes the
