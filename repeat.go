@@ -100,8 +100,8 @@ const (
 //go:noinline
 func (t *T) Repeat(actions map[string]func(*T)) {
 	site := callsite.Caller()
-	if t.src.Recording() && !callsite.Library(site) {
-		userCalls(t.src)
+	if t.src.Recording() {
+		userCalls(t.src, site)
 	}
 	t.runRepeat(actions, 0, DefaultRepeatSteps, site)
 }
@@ -117,8 +117,8 @@ func (t *T) RepeatN(actions map[string]func(*T), minSteps, maxSteps int) {
 		panic(fmt.Sprintf("gfz: RepeatN with steps %d to %d: want 0 <= minSteps <= maxSteps", minSteps, maxSteps))
 	}
 	site := callsite.Caller()
-	if t.src.Recording() && !callsite.Library(site) {
-		userCalls(t.src)
+	if t.src.Recording() {
+		userCalls(t.src, site)
 	}
 	t.runRepeat(actions, minSteps, maxSteps, site)
 }
@@ -129,9 +129,9 @@ func (t *T) RepeatN(actions map[string]func(*T), minSteps, maxSteps int) {
 // plain functions. Call it directly from Repeat.
 //
 //go:noinline
-func userCalls(s *param.Source) {
+func userCalls(s *param.Source, site uintptr) {
 	var buf [16]callsite.Frame
-	frames, ok := callsite.User(1, buf[:]) // F is Repeat
+	frames, ok := callsite.User(1, site, buf[:]) // F is Repeat
 	if !ok {
 		return
 	}

@@ -81,7 +81,11 @@
 // made, so that a source that records (param.Source.SetRecording) knows
 // which bytes each generator call consumed, and with what identity, call
 // site and value type: the structure-aware engines build the call tree of
-// an input from them (see AsStructure). A Draw made while no other
+// an input from them (see AsStructure). A Draw called from the user's code
+// while the source records also tells it the frames of the user's plain
+// functions it was called through (param.Source.Calls): a recursive
+// function drawing from t, with no generator of its own, gets a span per
+// call. A Draw made while no other
 // generator is drawing (a top-level draw, gfz.T.TopLevel; inside an
 // action of gfz.T.Repeat, no other generator of that action) records
 // its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
@@ -157,8 +161,8 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 // that called Draw and the library (param.Source.Calls): the plain
 // functions, recursive ones included, through which the user's code
 // reached this generator call become spans of the call tree. Call it
-// directly from Draw, with Draw's call site: nothing is done when it is
-// in gfz's library (one cached lookup).
+// directly from Draw, with Draw's call site (when it is in gfz's library,
+// one cached lookup).
 //
 //go:noinline
 func userCalls(s *param.Source, site uintptr) {
@@ -166,7 +170,7 @@ func userCalls(s *param.Source, site uintptr) {
 		return
 	}
 	var buf [16]param.Frame
-	frames, ok := callsite.User(1, asCallsiteFrames(buf[:])) // F is Draw
+	frames, ok := callsite.User(1, site, asCallsiteFrames(buf[:])) // F is Draw
 	if ok {
 		s.Calls(asParamFrames(frames))
 	}

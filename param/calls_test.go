@@ -1,6 +1,7 @@
 package param_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -13,7 +14,8 @@ import (
 func TestCallsSpans(t *testing.T) {
 	f := func(site uintptr) param.Frame { return param.Frame{Func: 100, Site: site, Name: "f"} }
 	s := param.New([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 0)
-	draw := func(frames ...param.Frame) {
+	draw := func(frames ...param.Frame) { // outermost first, for reading
+		slices.Reverse(frames)
 		s.Calls(frames)
 		s.BeginCall("g", 1, 50, nil)
 		s.Uintn(256, param.Value)

@@ -19,7 +19,8 @@
 // and execution index): kinds separate structural choices (lengths,
 // alternatives) from leaf values, spans delimit the bytes produced by one
 // generator call, and execution indexes (see Record) name each draw by its
-// place in the tree of generator calls. The record is kept on demand
+// place in the tree of generator calls (and of the user's plain functions
+// between them, implicit spans: Calls). The record is kept on demand
 // (SetRecording): the fuzz-binary executor keeps it off unless an engine
 // asks for it (the structure-aware engines do). Whether recording or not,
 // the source counts the open spans, so Depth is always right.
@@ -388,14 +389,15 @@ func (s *Source) open(name string, gen uint64, site uintptr, typ reflect.Type, i
 	if !found {
 		s.sibs = append(s.sibs, sibCount{site: site, n: 1})
 	}
-	idx := mix(mix(mix(p.index, uint64(site)), gen), uint64(k))
+	key := mix(uint64(site), gen)
+	idx := mix(p.index^key, uint64(k))
 	s.rec.Spans = append(s.rec.Spans, Span{
 		Name: name, Parent: s.cur, Depth: int32(len(s.frames) - 1), Start: int32(s.pos), End: int32(s.pos),
 		Gen: gen, CallSite: site, Type: typ, Index: idx, Implicit: implicit,
 	})
 	s.cur = int32(len(s.rec.Spans) - 1)
 	s.frames = append(s.frames, frame{
-		index: idx, key: mix(uint64(site), gen), sibStart: int32(len(s.sibs)),
+		index: idx, key: key, sibStart: int32(len(s.sibs)),
 		force: p.force, implicit: implicit, rec: s.cur, gen: gen, site: site,
 	})
 }
@@ -410,20 +412,21 @@ type Frame struct {
 }
 
 // Calls tells a recording source the frames of the user's code through
-// which the next generator call (BeginCall) is made, outermost first, so
-// that each becomes a span of its own, marked Implicit (the generators
-// package calls it from Draw; see docs/ENGINE.md, "The call tree"). The
-// frames are taken relative to the innermost open generator call (or
-// the top level): the implicit spans open above it that match frames'
-// prefix (same function and call site) stay open, the others are closed
-// (their End is the current offset), and the rest of frames are opened,
-// each counted as a call from its site like a generator call, so the left
-// and right calls of a recursive function get different execution
-// indexes. An implicit span is closed by the next Calls that does not
-// list it, by the End of the generator call it is in, or, at the top
-// level, stays open until the end of the execution (Record sets its
-// End). Calls with no frames closes the implicit spans above the
-// innermost generator call. It does nothing while not recording.
+// which the next generator call (BeginCall) is made, innermost first (the
+// function that calls the generator first), so that each becomes a span
+// of its own, marked Implicit (the generators package calls it from Draw;
+// see docs/ENGINE.md, "The call tree"). The frames are taken relative to
+// the innermost open generator call (or the top level): the implicit spans
+// open above it that match the outermost frames (same function and call
+// site) stay open, the others are closed (their End is the current
+// offset), and the remaining frames are opened, each counted as a call
+// from its site like a generator call, so the left and right calls of a
+// recursive function get different execution indexes. An implicit span is
+// closed by the next Calls that does not list it, by the End of the
+// generator call it is in, or, at the top level, stays open until the end
+// of the execution (Record sets its End). Calls with no frames closes the
+// implicit spans above the innermost generator call. It does nothing while
+// not recording.
 func (s *Source) Calls(frames []Frame) {
 	if !s.record {
 		return
@@ -432,10 +435,10 @@ func (s *Source) Calls(frames []Frame) {
 	for s.frames[e].implicit {
 		e--
 	}
-	m := 0
+	m := 0 // frames matched, from the outermost (frames[len(frames)-1])
 	for m < len(frames) && e+1+m < len(s.frames) {
-		f := &s.frames[e+1+m]
-		if f.gen != frames[m].Func || f.site != frames[m].Site {
+		f, fr := &s.frames[e+1+m], &frames[len(frames)-1-m]
+		if f.gen != fr.Func || f.site != fr.Site {
 			break
 		}
 		m++
@@ -443,7 +446,8 @@ func (s *Source) Calls(frames []Frame) {
 	for len(s.frames) > e+1+m {
 		s.pop()
 	}
-	for _, fr := range frames[m:] {
+	for i := len(frames) - 1 - m; i >= 0; i-- {
+		fr := &frames[i]
 		s.open(fr.Name, fr.Func, fr.Site, nil, true)
 	}
 }

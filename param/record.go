@@ -68,7 +68,10 @@ type Span struct {
 // function by their call site, and removing a node's left subtree leaves
 // the indexes of its right subtree unchanged: the right child is called
 // from another line. This is JQF's execution indexing (call site plus
-// count at each level of the call stack) restricted to generator calls.
+// count at each level of the call stack) over generator calls and, when
+// the generators say (Calls), the calls of the user's plain functions
+// between them: implicit spans are counted and hashed as generator calls
+// are.
 type Record struct {
 	Draws []Draw
 	Spans []Span

@@ -6,3 +6,17 @@ package callsite
 //
 //go:noinline
 func LibCall(fn func()) { fn() }
+
+// LibCall2 is LibCall.
+//
+//go:noinline
+func LibCall2(fn func()) { fn() }
+
+// LibProbe asks User for the frames above it, as a generator's Draw
+// called by the library would.
+//
+//go:noinline
+func LibProbe() ([]Frame, bool) { return libProbe() }
+
+//go:noinline
+func libProbe() ([]Frame, bool) { return User(0, Caller(), nil) }

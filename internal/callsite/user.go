@@ -146,32 +146,36 @@ func Library(pc uintptr) bool { return lookup(pc).lib }
 // (deep recursion) is not resolved.
 const maxUserFrames = 4096
 
-// User returns the frames of the user's code on the stack, outermost
+// User returns the frames of the user's code on the stack, innermost
 // first, appended to buf[:0]: the frames between the caller of a function
 // F and the nearest frame above it whose call was made by gfz's library.
 // F is User's caller when skip is 0, its caller when skip is 1, and so
 // on; like Caller, it only works if the functions from User's caller to
-// F are not inlined (//go:noinline). The outermost user frame, the one
+// F are not inlined (//go:noinline). site is what Caller returns in F
+// (the return address of F's frame). The outermost user frame, the one
 // the library called (the fuzz function, the function given to Custom),
-// is left out: the library's own span stands for it. ok is false if no
-// library frame was found (a goroutine of the user's, or a chain deeper
-// than 4096 frames).
+// is left out: the library's own span stands for it. ok is false if F
+// was called by the library itself (there is no user frame to tell), or
+// if no library frame was found (a goroutine of the user's, or a chain
+// deeper than 4096 frames).
 //
 // Precisely: with p_0, p_1, ... the return addresses of the frames of F,
-// of F's caller and so on (p_0 is what Caller returns in F), F_k the
-// function whose frame p_{k-1} returns into, and p_j the first return
-// address into library code, the result is F_{j-1}, ..., F_1, each with
-// Func of F_k and Site p_k. So for a generator's Draw called from g, a
-// recursive function the fuzz function called, there is one frame per
-// active call of g.
+// of F's caller and so on (p_0 = site), F_k the function whose frame
+// p_{k-1} returns into, and p_j the first return address into library
+// code, the result is F_1, ..., F_{j-1}, each with Func of F_k and Site
+// p_k. So for a generator's Draw called from g, a recursive function the
+// fuzz function called, there is one frame per active call of g.
 //
 //go:noinline
-func User(skip int, buf []Frame) (frames []Frame, ok bool) {
+func User(skip int, site uintptr, buf []Frame) (frames []Frame, ok bool) {
 	frames = buf[:0]
+	prev := lookup(site)
+	if prev.lib {
+		return frames, false
+	}
 	var pcs [16]uintptr
-	var prev *info
 	chunk := 6 // most stacks reach the library within a few frames
-	for i := 0; i < maxUserFrames; chunk = len(pcs) {
+	for i := 1; i < maxUserFrames; chunk = len(pcs) {
 		// Walk again from here on for each chunk: resolving a PC may
 		// have moved the stack since the last one.
 		n := Walk(1+skip+i, pcs[:chunk])
@@ -181,23 +185,14 @@ func User(skip int, buf []Frame) (frames []Frame, ok bool) {
 		for _, pc := range pcs[:n] {
 			p := lookup(pc)
 			if p.lib {
-				reverse(frames)
 				return frames, true
 			}
-			if prev != nil {
-				frames = append(frames, Frame{Func: prev.id, Site: pc, Name: prev.name})
-			}
+			frames = append(frames, Frame{Func: prev.id, Site: pc, Name: prev.name})
 			prev = p
 			i++
 		}
 	}
 	return frames[:0], false
-}
-
-func reverse(fs []Frame) {
-	for i, j := 0, len(fs)-1; i < j; i, j = i+1, j-1 {
-		fs[i], fs[j] = fs[j], fs[i]
-	}
 }
 
 // hashString is FNV-1a.

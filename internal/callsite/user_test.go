@@ -2,6 +2,7 @@ package callsite_test
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestIsLibrary(t *testing.T) {
 //go:noinline
 func probe() ([]callsite.Frame, bool) {
 	var buf [4]callsite.Frame // small: deeper stacks grow the slice
-	return callsite.User(0, buf[:])
+	return callsite.User(0, callsite.Caller(), buf[:])
 }
 
 // rec recurses n times from two call sites (left for odd n, right for
@@ -61,7 +62,7 @@ func rec(n int, out *[]callsite.Frame, ok *bool) {
 func outer(n int, out *[]callsite.Frame, ok *bool) { rec(n, out, ok) }
 
 // TestUser: the frames between probe's caller and the library frame, less
-// the outermost (the function the library called), outermost first, each
+// the outermost (the function the library called), innermost first, each
 // with the function's identity and the return address of its call.
 func TestUser(t *testing.T) {
 	var frames []callsite.Frame
@@ -70,6 +71,7 @@ func TestUser(t *testing.T) {
 	if !ok {
 		t.Fatal("no library frame found")
 	}
+	slices.Reverse(frames) // outermost first, for reading
 	// The closure called outer (outer is a frame); outer called rec(6),
 	// rec(6) ... rec(1) called rec(n-1): 1 + 6 frames; rec(0) called probe
 	// and is a frame too: outer, rec(6), ..., rec(0) = 8 frames.
@@ -123,13 +125,24 @@ func TestUserNoAnchor(t *testing.T) {
 	}
 }
 
-// TestUserLibraryCaller: called from library code, no frames.
-func TestUserLibraryCaller(t *testing.T) {
+// TestUserOutermost: called from the function the library called, no
+// frames (that function stands for the library's span), ok; called from
+// the library itself, not ok (nothing to tell).
+func TestUserOutermost(t *testing.T) {
 	var frames []callsite.Frame
 	var ok bool
 	callsite.LibCall(func() { frames, ok = probe() })
 	if !ok || len(frames) != 0 {
-		t.Errorf("frames %v (ok %v) for a probe called by the function the library called, want none", frames, ok)
+		t.Errorf("frames %v (ok %v) for a probe called by the function the library called, want none, ok", frames, ok)
+	}
+	ok = true
+	callsite.LibCall(func() { callsite.LibCall2(func() { frames, ok = probe() }) })
+	if !ok || len(frames) != 0 {
+		t.Errorf("frames %v (ok %v) for a probe called by the function the library called, want none, ok", frames, ok)
+	}
+	frames, ok = callsite.LibProbe()
+	if ok || len(frames) != 0 {
+		t.Errorf("frames %v (ok %v) for a probe called by the library, want none, not ok", frames, ok)
 	}
 }
 
