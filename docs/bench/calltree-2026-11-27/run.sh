@@ -10,7 +10,8 @@
 #   RESULTS_FILE gets one tab-separated line per finished run; runs already
 #   in it are skipped, so a stopped evaluation resumes where it stopped.
 # SEEDS (default 1..10), ENGINES (zest ei zeugma bediv bytes random) and
-# BUDGET (1000000) select the runs.
+# BUDGET (1000000) select the runs; TARGET (FuzzDelete) the fuzz target (a
+# line's build is then BUILD:TARGET unless TARGET is FuzzDelete).
 #
 # A run stops at its first failure (SIGINT once failures/ holds a report;
 # the report's "worker 0 at its execution N" is exact whatever the moment
@@ -23,10 +24,12 @@ touch "$results"
 seeds=${SEEDS:-$(seq 1 10)}
 engines=${ENGINES:-zest ei zeugma bediv bytes random}
 budget=${BUDGET:-1000000}
+target=${TARGET:-FuzzDelete}
 tmp=$(mktemp -d /tmp/calltree-run.XXXX)
 trap 'rm -rf "$tmp"' EXIT
 for spec in "$@"; do
 	build=${spec%%=*}; bin=${spec#*=}
+	[ "$target" != FuzzDelete ] && build=$build:$target
 	for e in $engines; do
 		for s in $seeds; do
 			if awk -v b="$build" -v e="$e" -v s="$s" -v n="$budget" -F'\t' \
@@ -35,7 +38,7 @@ for spec in "$@"; do
 			fi
 			wd=$tmp/wd
 			rm -rf "$wd"
-			"$bin" -engine "$e" -seed "$s" -runs "$budget" -workers 1 -shrinkruns 0 -workdir "$wd" FuzzDelete >"$tmp/out.txt" 2>&1 &
+			"$bin" -engine "$e" -seed "$s" -runs "$budget" -workers 1 -shrinkruns 0 -workdir "$wd" "$target" >"$tmp/out.txt" 2>&1 &
 			pid=$!
 			while kill -0 "$pid" 2>/dev/null; do
 				if ls "$wd/failures/"*.txt >/dev/null 2>&1; then

@@ -42,6 +42,26 @@ func FuzzDelete(f *testing.F) {
 	})
 }
 
+// FuzzDeletePlain is FuzzDelete with genTree called by the fuzz function
+// itself, no Custom around it: before the call tree came from the stack,
+// its only spans were the one-draw generator calls.
+func FuzzDeletePlain(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		root := genTree(t, 5)
+		t.Assume(root != nil && Valid(root))
+		keys := Keys(root)
+		key := keys[gen.IntRange(0, len(keys)-1).Draw(t)]
+		root = Delete(root, key)
+		if !Valid(root) {
+			t.Fatalf("tree is no longer a search tree after deleting %d", key)
+		}
+		want := slices.DeleteFunc(slices.Clone(keys), func(k int) bool { return k == key })
+		if got := Keys(root); !slices.Equal(got, want) {
+			t.Fatalf("after deleting %d from %v: got keys %v, want %v", key, keys, got, want)
+		}
+	})
+}
+
 // TestDeleteBug pins the planted bug: 10 has two children, its successor
 // 11 is the left child of 20 and has a right child 13 with a left child
 // 12.
