@@ -99,7 +99,11 @@ const (
 //
 //go:noinline
 func (t *T) Repeat(actions map[string]func(*T)) {
-	t.runRepeat(actions, 0, DefaultRepeatSteps, callsite.Caller())
+	site := callsite.Caller()
+	if t.src.Recording() {
+		userCalls(t.src, site)
+	}
+	t.runRepeat(actions, 0, DefaultRepeatSteps, site)
 }
 
 // RepeatN is Repeat with the number of steps drawn from minSteps to
@@ -112,7 +116,31 @@ func (t *T) RepeatN(actions map[string]func(*T), minSteps, maxSteps int) {
 	if minSteps < 0 || minSteps > maxSteps {
 		panic(fmt.Sprintf("gfz: RepeatN with steps %d to %d: want 0 <= minSteps <= maxSteps", minSteps, maxSteps))
 	}
-	t.runRepeat(actions, minSteps, maxSteps, callsite.Caller())
+	site := callsite.Caller()
+	if t.src.Recording() {
+		userCalls(t.src, site)
+	}
+	t.runRepeat(actions, minSteps, maxSteps, site)
+}
+
+// userCalls tells s the frames of the user's code between the caller of
+// Repeat (or RepeatN) and the library, as generators' Draw does
+// (param.Source.Calls), so that the Repeat span nests in the call tree of
+// plain functions. Call it directly from Repeat.
+//
+//go:noinline
+func userCalls(s *param.Source, site uintptr) {
+	var buf [16]callsite.Frame
+	frames, ok := callsite.User(1, site, buf[:]) // F is Repeat
+	if !ok {
+		return
+	}
+	var pf [16]param.Frame
+	out := pf[:0]
+	for _, f := range frames {
+		out = append(out, param.Frame(f))
+	}
+	s.Calls(out)
 }
 
 // runRepeat is Repeat; site is where the user called it.

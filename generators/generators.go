@@ -81,7 +81,11 @@
 // made, so that a source that records (param.Source.SetRecording) knows
 // which bytes each generator call consumed, and with what identity, call
 // site and value type: the structure-aware engines build the call tree of
-// an input from them (see AsStructure). A Draw made while no other
+// an input from them (see AsStructure). A Draw called from the user's code
+// while the source records also tells it the frames of the user's plain
+// functions it was called through (param.Source.Calls): a recursive
+// function drawing from t, with no generator of its own, gets a span per
+// call. A Draw made while no other
 // generator is drawing (a top-level draw, gfz.T.TopLevel; inside an
 // action of gfz.T.Repeat, no other generator of that action) records
 // its value with gfz.T.Note when the T keeps values (gfz.T.Noting);
@@ -136,7 +140,9 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 		name = g.name
 	}
 	if s.Recording() {
-		s.BeginCall(name, g.identity(), callsite.Caller(), reflect.TypeFor[V]())
+		site := callsite.Caller()
+		userCalls(s, site)
+		s.BeginCall(name, g.identity(), site, reflect.TypeFor[V]())
 		if g.mark != 0 {
 			s.Mark(param.Kind(g.mark - 1))
 		}
@@ -150,6 +156,40 @@ func (g Generator[V]) Draw(t *gfz.T) V {
 	}
 	return v
 }
+
+// userCalls tells s the frames of the user's code between the function
+// that called Draw and the library (param.Source.Calls): the plain
+// functions, recursive ones included, through which the user's code
+// reached this generator call become spans of the call tree. Call it
+// directly from Draw, with Draw's call site (when it is in gfz's library,
+// one cached lookup).
+//
+//go:noinline
+func userCalls(s *param.Source, site uintptr) {
+	if callsite.Library(site) {
+		return
+	}
+	var buf [16]param.Frame
+	frames, ok := callsite.User(1, site, asCallsiteFrames(buf[:])) // F is Draw
+	if ok {
+		s.Calls(asParamFrames(frames))
+	}
+}
+
+// callsite.Frame and param.Frame have the same fields (the two packages
+// may not import each other): the frames are passed without a copy.
+func asCallsiteFrames(fs []param.Frame) []callsite.Frame {
+	return unsafe.Slice((*callsite.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), cap(fs))[:len(fs)]
+}
+
+func asParamFrames(fs []callsite.Frame) []param.Frame {
+	return unsafe.Slice((*param.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), len(fs))
+}
+
+// The conversions above need one layout.
+var _ = param.Frame(callsite.Frame{})
+var _ [unsafe.Sizeof(param.Frame{}) - unsafe.Sizeof(callsite.Frame{})]struct{}
+var _ [unsafe.Sizeof(callsite.Frame{}) - unsafe.Sizeof(param.Frame{})]struct{}
 
 // identity is the generator's identity in execution indexes and for
 // structure-aware crossover. For a library generator it hashes the

@@ -19,7 +19,8 @@
 // and execution index): kinds separate structural choices (lengths,
 // alternatives) from leaf values, spans delimit the bytes produced by one
 // generator call, and execution indexes (see Record) name each draw by its
-// place in the tree of generator calls. The record is kept on demand
+// place in the tree of generator calls (and of the user's plain functions
+// between them, implicit spans: Calls). The record is kept on demand
 // (SetRecording): the fuzz-binary executor keeps it off unless an engine
 // asks for it (the structure-aware engines do). Whether recording or not,
 // the source counts the open spans, so Depth is always right.
@@ -173,8 +174,14 @@ func (s *Source) Pos() int { return s.pos }
 func (s *Source) Consumed() []byte { return s.buf[:s.pos] }
 
 // Record returns the record of the current execution. It aliases internal
-// storage until the next Reset.
-func (s *Source) Record() *Record { return &s.rec }
+// storage until the next Reset. The implicit spans still open (Calls) end
+// at the current offset.
+func (s *Source) Record() *Record {
+	for i := len(s.frames) - 1; i > 0 && s.frames[i].implicit; i-- {
+		s.rec.Spans[s.frames[i].rec].End = int32(s.pos)
+	}
+	return &s.rec
+}
 
 // splitmix64 step.
 func (s *Source) next64() uint64 {
@@ -358,11 +365,15 @@ func (s *Source) Begin(name string) {
 // (0: unknown) and producing a value of type typ (nil: unknown). Every
 // BeginCall must be matched by End. Like Begin, it does not retain name.
 func (s *Source) BeginCall(name string, gen uint64, site uintptr, typ reflect.Type) {
-	depth := s.depth
 	s.depth++
 	if !s.record {
 		return
 	}
+	s.open(s.name(name), gen, site, typ, false)
+}
+
+// open pushes a recorded span and its frame.
+func (s *Source) open(name string, gen uint64, site uintptr, typ reflect.Type, implicit bool) {
 	p := &s.frames[len(s.frames)-1]
 	// Count the earlier calls p made from this call site.
 	var k uint32
@@ -378,16 +389,77 @@ func (s *Source) BeginCall(name string, gen uint64, site uintptr, typ reflect.Ty
 	if !found {
 		s.sibs = append(s.sibs, sibCount{site: site, n: 1})
 	}
-	idx := mix(mix(mix(p.index, uint64(site)), gen), uint64(k))
+	key := mix(uint64(site), gen)
+	idx := mix(p.index^key, uint64(k))
 	s.rec.Spans = append(s.rec.Spans, Span{
-		Name: s.name(name), Parent: s.cur, Depth: depth, Start: int32(s.pos), End: int32(s.pos),
-		Gen: gen, CallSite: site, Type: typ, Index: idx,
+		Name: name, Parent: s.cur, Depth: int32(len(s.frames) - 1), Start: int32(s.pos), End: int32(s.pos),
+		Gen: gen, CallSite: site, Type: typ, Index: idx, Implicit: implicit,
 	})
 	s.cur = int32(len(s.rec.Spans) - 1)
 	s.frames = append(s.frames, frame{
-		index: idx, key: mix(uint64(site), gen), sibStart: int32(len(s.sibs)),
-		force: p.force, rec: s.cur,
+		index: idx, key: key, sibStart: int32(len(s.sibs)),
+		force: p.force, implicit: implicit, rec: s.cur, gen: gen, site: site,
 	})
+}
+
+// A Frame is a frame of the user's code through which a generator is
+// called: a call of a plain function (not a generator) between the fuzz
+// function, or the function a generator runs, and the generator's Draw.
+type Frame struct {
+	Func uint64  // the function's identity (the span's Gen)
+	Site uintptr // where it was called: the frame's return address
+	Name string  // the function's name (kept as it is: pass a static string)
+}
+
+// Calls tells a recording source the frames of the user's code through
+// which the next generator call (BeginCall) is made, innermost first (the
+// function that calls the generator first), so that each becomes a span
+// of its own, marked Implicit (the generators package calls it from Draw;
+// see docs/ENGINE.md, "The call tree"). The frames are taken relative to
+// the innermost open generator call (or the top level): the implicit spans
+// open above it that match the outermost frames (same function and call
+// site) stay open, the others are closed (their End is the current
+// offset), and the remaining frames are opened, each counted as a call
+// from its site like a generator call, so the left and right calls of a
+// recursive function get different execution indexes. An implicit span is
+// closed by the next Calls that does not list it, by the End of the
+// generator call it is in, or, at the top level, stays open until the end
+// of the execution (Record sets its End). Calls with no frames closes the
+// implicit spans above the innermost generator call. It does nothing while
+// not recording.
+func (s *Source) Calls(frames []Frame) {
+	if !s.record {
+		return
+	}
+	e := len(s.frames) - 1
+	for s.frames[e].implicit {
+		e--
+	}
+	m := 0 // frames matched, from the outermost (frames[len(frames)-1])
+	for m < len(frames) && e+1+m < len(s.frames) {
+		f, fr := &s.frames[e+1+m], &frames[len(frames)-1-m]
+		if f.gen != fr.Func || f.site != fr.Site {
+			break
+		}
+		m++
+	}
+	for len(s.frames) > e+1+m {
+		s.pop()
+	}
+	for i := len(frames) - 1 - m; i >= 0; i-- {
+		fr := &frames[i]
+		s.open(fr.Name, fr.Func, fr.Site, nil, true)
+	}
+}
+
+// pop closes the innermost open recorded span.
+func (s *Source) pop() {
+	n := len(s.frames)
+	s.sibs = s.sibs[:s.frames[n-1].sibStart]
+	s.frames = s.frames[:n-1]
+	sp := &s.rec.Spans[s.cur]
+	sp.End = int32(s.pos)
+	s.cur = sp.Parent
 }
 
 // Mark forces kind k on every draw made inside the innermost open span
@@ -409,7 +481,8 @@ func (s *Source) Mark(k Kind) {
 // argument).
 func (s *Source) name(n string) string { return intern.String(n) }
 
-// End closes the innermost open span.
+// End closes the innermost open span opened by Begin or BeginCall, and
+// first the implicit spans (Calls) inside it.
 func (s *Source) End() {
 	if s.depth > 0 {
 		s.depth--
@@ -417,13 +490,12 @@ func (s *Source) End() {
 	if !s.record || s.cur < 0 {
 		return
 	}
-	if n := len(s.frames); n > 1 {
-		s.sibs = s.sibs[:s.frames[n-1].sibStart]
-		s.frames = s.frames[:n-1]
+	for len(s.frames) > 1 && s.frames[len(s.frames)-1].implicit {
+		s.pop()
 	}
-	sp := &s.rec.Spans[s.cur]
-	sp.End = int32(s.pos)
-	s.cur = sp.Parent
+	if len(s.frames) > 1 {
+		s.pop()
+	}
 }
 
 // Depth returns the number of currently open spans (0 outside any

@@ -23,7 +23,8 @@ type Draw struct {
 	Site uint64
 }
 
-// Span is one recorded generator call.
+// Span is one recorded generator call, or one call of a plain function
+// of the user's through which generators were called (Implicit).
 type Span struct {
 	Name   string // generator label
 	Parent int32  // index of the enclosing span, or -1
@@ -43,6 +44,11 @@ type Span struct {
 	// Marked tells whether one is.
 	Mark   Kind
 	Marked bool
+	// Implicit tells a span made from a frame of the user's code (a call
+	// of a plain function, see Source.Calls) from a generator call: its
+	// Gen is the function's identity, its CallSite the frame's return
+	// address, its Name the function's name and its Type nil.
+	Implicit bool
 }
 
 // Record is the draw and span log of one execution. Slices are reused by
@@ -62,7 +68,10 @@ type Span struct {
 // function by their call site, and removing a node's left subtree leaves
 // the indexes of its right subtree unchanged: the right child is called
 // from another line. This is JQF's execution indexing (call site plus
-// count at each level of the call stack) restricted to generator calls.
+// count at each level of the call stack) over generator calls and, when
+// the generators say (Calls), the calls of the user's plain functions
+// between them: implicit spans are counted and hashed as generator calls
+// are.
 type Record struct {
 	Draws []Draw
 	Spans []Span
@@ -160,7 +169,12 @@ type frame struct {
 	draws    uint32 // draws made directly in the span so far
 	sibStart int32  // start of this frame's call-site counters in Source.sibs
 	force    int8   // kind forced on draws inside: -1 none, else a Kind
+	implicit bool   // the span is a frame of the user's code (Calls)
 	rec      int32  // index of the recorded span, or -1 for the root
+	// gen and site: the span's generator identity and call site, by
+	// which Calls matches an open implicit span with a frame.
+	gen  uint64
+	site uintptr
 }
 
 // sibCount counts the calls a frame made from one call site.
