@@ -23,7 +23,7 @@ import (
 //
 // Measured 2026-11-27 on this tree (args with -feedback cmp, the native
 // default), one worker, 30,000 executions: with -grimoire the bug at
-// executions 7,465, 6,094, 4,054, 8,746 and 14,098 (seeds 1-5); without,
+// executions 3,378, 4,272, 6,016, 5,394 and 4,576 (seeds 1-5); without,
 // nothing at any of the five seeds. The target was written for this test
 // (nesting is what recombining generalised inputs makes); it says nothing
 // of how often real targets are like it (docs/ENGINE.md, "args: structure
