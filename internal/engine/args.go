@@ -160,7 +160,7 @@ func (s *argsTurns) next(dst []byte) []byte {
 		s.started = true
 		for i, e := range q {
 			s.data = append(s.data, e.data)
-			if keys := s.newKeys[i]; s.grim != nil && len(keys) > 0 {
+			if keys := s.newKeys[i]; s.grim != nil && len(keys) > 0 && len(s.seedGen) < argsGrimSeeds {
 				s.seedGen = append(s.seedGen, seedKeys{i, keys})
 			}
 			delete(s.newKeys, i)

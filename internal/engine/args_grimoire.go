@@ -37,6 +37,10 @@ const (
 	// argsGrimEvery: with generalisation, one child in argsGrimEvery (a
 	// counter, as argsGenEvery) is a recombined one.
 	argsGrimEvery = 4
+	// argsGrimSeeds bounds the seeds (and resumed corpus inputs)
+	// generalised at the start: the first argsGrimSeeds that brought
+	// coverage keys, in queue order.
+	argsGrimSeeds = 256
 )
 
 // grimoireOn is the loop's Config.Grimoire.

@@ -202,3 +202,28 @@ func TestArgsGrimoireOff(t *testing.T) {
 		}
 	}
 }
+
+// TestArgsGrimoireSeedCap: of the seeds (and resumed inputs) that brought
+// keys, only the first argsGrimSeeds are generalised at the start.
+func TestArgsGrimoireSeedCap(t *testing.T) {
+	defer gfzrt.Reset()
+	env := &scriptEnv{r: newPRNG(1), max: 64}
+	fake := &grimArgs{}
+	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true})
+	fb := &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: s}
+	for i := range argsGrimSeeds + 10 {
+		env.q = append(env.q, &entry{data: []byte(fmt.Sprintf("seed%d", i))})
+		fb.credit(env.q, i, &merged{keys: []uint32{uint32(8 * (i + 1))}})
+	}
+	for {
+		s.next(nil)
+		if !s.trying {
+			break
+		}
+		gfzrt.Reset()
+		fb.keep(0, true) // no key covered: each generalisation ends after one candidate
+	}
+	if len(fake.gens) != argsGrimSeeds || fake.gens[0] != "seed0" || fake.gens[argsGrimSeeds-1] != fmt.Sprintf("seed%d", argsGrimSeeds-1) {
+		t.Errorf("%d seeds generalised (first %q), want the first %d", len(fake.gens), fake.gens[0], argsGrimSeeds)
+	}
+}
