@@ -73,8 +73,6 @@ type grimoire struct {
 	keys    []string // byInput's keys, oldest first (a ring of 2*grimoireInputs)
 	nkeys   int
 	ninputs int // inputs generalised
-	// scratch
-	tokens [][]byte
 }
 
 // gpool is the pool of one argument.
@@ -478,8 +476,8 @@ func (m *Mutator) GrimoireArgs(rand func() uint64, dst, parent []byte, maxSize i
 	} else {
 		form = gform{nil}
 	}
-	toks := m.grimTokens(pool)
-	op := m.pick(grimWeights[:], func(op int) bool { return op != grimString || len(toks) > 0 })
+	ntok := len(m.dict) + len(pool.frags)
+	op := m.pick(grimWeights[:], func(op int) bool { return op != grimString || ntok > 0 })
 	switch op {
 	case grimExtend:
 		form = m.extend(form, pool)
@@ -491,7 +489,7 @@ func (m *Mutator) GrimoireArgs(rand func() uint64, dst, parent []byte, maxSize i
 			form = m.replaceGap(form, pool)
 		}
 	case grimString:
-		b := m.replaceString(form.fill(nil), toks)
+		b := m.replaceString(form.fill(nil), pool)
 		form = gform{b}
 	}
 	// Fill the gaps left: nothing, or one in four a random fragment.
@@ -550,23 +548,24 @@ func (m *Mutator) replaceGap(form gform, pool *gpool) gform {
 	return form
 }
 
-// grimTokens returns the tokens of string replacement: the dictionary's
-// and pool's fragments (valid until the next call).
-func (m *Mutator) grimTokens(pool *gpool) [][]byte {
-	t := append(m.grim.tokens[:0], m.dict...)
-	t = append(t, pool.frags...)
-	m.grim.tokens = t
-	return t
+// grimToken returns token i of string replacement: the dictionary's, then
+// the pool's fragments.
+func (m *Mutator) grimToken(pool *gpool, i int) []byte {
+	if i < len(m.dict) {
+		return m.dict[i]
+	}
+	return pool.frags[i-len(m.dict)]
 }
 
-// replaceString replaces in b a token of toks it contains (a few tried at
+// replaceString replaces in b a token (grimToken) it contains (a few tried at
 // random), or else the word or punctuation byte at a random position, by
 // a random token: one occurrence, or one time in two every occurrence.
-func (m *Mutator) replaceString(b []byte, toks [][]byte) []byte {
-	with := toks[m.below(len(toks))]
+func (m *Mutator) replaceString(b []byte, pool *gpool) []byte {
+	n := len(m.dict) + len(pool.frags)
+	with := m.grimToken(pool, m.below(n))
 	var old []byte
 	for range 8 {
-		t := toks[m.below(len(toks))]
+		t := m.grimToken(pool, m.below(n))
 		if len(t) > 0 && bytes.Contains(b, t) {
 			old = t
 			break
