@@ -137,6 +137,10 @@ type Config struct {
 	// from their generalised forms (args_grimoire.go; the fuzz binary's
 	// -grimoire).
 	Grimoire bool
+	// Restarted tells that the worker replaces one of its slot that died
+	// (a later incarnation): args does not generalise its seeds again
+	// (the same candidates in the same order would meet the same death).
+	Restarted bool
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
 	MaxInputSize int
 	// StackLimitMB, if positive, limits every goroutine's stack in the

@@ -158,9 +158,10 @@ func (s *argsTurns) next(dst []byte) []byte {
 		// Seeds and resumed inputs are not trimmed (go test -fuzz does
 		// not minimize its seed corpus either).
 		s.started = true
+		seeds := s.grim != nil && generalizesSeeds(s.env)
 		for i, e := range q {
 			s.data = append(s.data, e.data)
-			if keys := s.newKeys[i]; s.grim != nil && len(keys) > 0 && len(s.seedGen) < argsGrimSeeds {
+			if keys := s.newKeys[i]; seeds && len(keys) > 0 && len(s.seedGen) < argsGrimSeeds {
 				s.seedGen = append(s.seedGen, seedKeys{i, keys})
 			}
 			delete(s.newKeys, i)

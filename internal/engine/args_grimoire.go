@@ -46,6 +46,18 @@ const (
 // grimoireOn is the loop's Config.Grimoire.
 func (v loopView) grimoireOn() bool { return v.f.cfg.Grimoire }
 
+// restarted is the loop's Config.Restarted.
+func (v loopView) restarted() bool { return v.f.cfg.Restarted }
+
+// generalizesSeeds tells whether args generalises env's seeds at the start:
+// not in a restarted worker, whose seeds are the corpus the dead one
+// replayed, generalised by it already (and in the same order, so that a
+// candidate that killed it would kill this one at the same execution).
+func generalizesSeeds(env strategyEnv) bool {
+	r, ok := env.(interface{ restarted() bool })
+	return !ok || !r.restarted()
+}
+
 // argsGrimoire returns mut as an ArgGeneralizer, enabled, when env's
 // configuration asks for generalisation and mut can; nil otherwise.
 func argsGrimoire(env strategyEnv, mut ArgMutator) ArgGeneralizer {

@@ -70,10 +70,11 @@ func (t *headTrim) Current() []byte { return t.cur }
 // grimEnv is a mutEnv whose configuration says whether to generalise.
 type grimEnv struct {
 	mutEnv
-	on bool
+	on, restart bool
 }
 
 func (e grimEnv) grimoireOn() bool { return e.on }
+func (e grimEnv) restarted() bool  { return e.restart }
 
 // TestArgsGrimoire pins args' rules with generalisation on: the seeds are
 // generalised first, each with the keys it brought (a candidate kept iff
@@ -88,7 +89,7 @@ func TestArgsGrimoire(t *testing.T) {
 	env := &scriptEnv{r: newPRNG(1), max: 64}
 	env.q = []*entry{{data: []byte("xyseed")}}
 	fake := &grimArgs{}
-	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true})
+	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true, false})
 	if s.grim == nil || !fake.enabled {
 		t.Fatal("args with Config.Grimoire did not enable the mutator's generalisation")
 	}
@@ -179,7 +180,7 @@ func TestArgsGrimoireOff(t *testing.T) {
 	}{{"off", false, &grimArgs{}}, {"no generalizer", true, &fakeArgs{}}} {
 		off := &scriptEnv{r: newPRNG(1), max: 64, q: []*entry{{data: []byte("seed")}}}
 		plain := &scriptEnv{r: newPRNG(1), max: 64, q: []*entry{{data: []byte("seed")}}}
-		s1 := newArgsTurns(grimEnv{mutEnv{off, tc.mut}, tc.on})
+		s1 := newArgsTurns(grimEnv{mutEnv{off, tc.mut}, tc.on, false})
 		s2 := newArgsTurns(mutEnv{plain, &fakeArgs{}})
 		if s1.grim != nil {
 			t.Fatalf("%s: args generalises", tc.name)
@@ -209,7 +210,7 @@ func TestArgsGrimoireSeedCap(t *testing.T) {
 	defer gfzrt.Reset()
 	env := &scriptEnv{r: newPRNG(1), max: 64}
 	fake := &grimArgs{}
-	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true})
+	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true, false})
 	fb := &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: s}
 	for i := range argsGrimSeeds + 10 {
 		env.q = append(env.q, &entry{data: []byte(fmt.Sprintf("seed%d", i))})
@@ -225,5 +226,30 @@ func TestArgsGrimoireSeedCap(t *testing.T) {
 	}
 	if len(fake.gens) != argsGrimSeeds || fake.gens[0] != "seed0" || fake.gens[argsGrimSeeds-1] != fmt.Sprintf("seed%d", argsGrimSeeds-1) {
 		t.Errorf("%d seeds generalised (first %q), want the first %d", len(fake.gens), fake.gens[0], argsGrimSeeds)
+	}
+}
+
+// TestArgsGrimoireRestarted: a restarted worker (Config.Restarted) does not
+// generalise its seeds (the corpus its dead predecessor replayed and
+// generalised, in the same order: a candidate that killed it would kill
+// this one at the same execution); it generalises what it saves.
+func TestArgsGrimoireRestarted(t *testing.T) {
+	defer gfzrt.Reset()
+	env := &scriptEnv{r: newPRNG(1), max: 64, q: []*entry{{data: []byte("xyseed")}}}
+	fake := &grimArgs{}
+	s := newArgsTurns(grimEnv{mutEnv{env, fake}, true, true})
+	fb := &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: s}
+	fb.credit(env.q, 0, &merged{keys: []uint32{3 * 8}})
+	if c := s.next(nil); s.trying || string(c) != "xyseedx" {
+		t.Fatalf("first child of a restarted worker %q (a candidate: %v), want xyseedx", c, s.trying)
+	}
+	env.q = append(env.q, &entry{data: []byte("xyseedNEW")})
+	fb.credit(env.q, 1, &merged{keys: []uint32{4 * 8}})
+	for s.next(nil) != nil && s.trying {
+		gfzrt.Reset()
+		fb.keep(0, true)
+	}
+	if len(fake.gens) != 1 || fake.gens[0] == "xyseed" {
+		t.Errorf("a restarted worker generalised %q, want only the input it saved", fake.gens)
 	}
 }
