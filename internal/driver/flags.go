@@ -114,6 +114,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	fs.StringVar(&cfg.format, "format", FormatAuto, "native targets: mix in children from the near-miss generator of `FORMAT` (auto: the format of the seeds, if most look like one; none: off; or one of "+strings.Join(formatreg.Names, ", ")+")")
+	fs.BoolVar(&cfg.run.Grimoire, "grimoire", false, "native targets under -engine args: generalise the short []byte and string arguments of new inputs and recombine their fragments into one child kind (Grimoire; docs/ENGINE.md)")
 	seedgenFlag := cliflag.Duration{}
 	fs.Var(&seedgenFlag, "seedgen", "before fuzzing, generate seeds for `D` (a duration, counted in -time) with -seedgen-engine, keep the ones -seedgen-filter picks, and start -engine from them (off by default)")
 	fs.Int64Var(&cfg.seedgen.runs, "seedgen-runs", 0, "like -seedgen, but for this many executions (counted in -runs, split among the workers); for reproducible runs")

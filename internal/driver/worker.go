@@ -299,6 +299,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 	if w := c.worker; w != nil {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
+		ecfg.Restarted = w.Incarnation > 0
 		// No debug.SetMemoryLimit soft guard: near the limit the garbage
 		// collector runs continuously, which turns a runaway allocation
 		// into a slow hang (measured: a timeout before the RSS limit).

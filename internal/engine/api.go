@@ -132,6 +132,15 @@ type Config struct {
 	// targets, whose arguments are raw bytes (gfz targets' generators use
 	// the dictionary themselves).
 	Dictionary [][]byte
+	// Grimoire makes the engine args generalise the short []byte and
+	// string arguments of the inputs it queues and make one kind of child
+	// from their generalised forms (args_grimoire.go; the fuzz binary's
+	// -grimoire).
+	Grimoire bool
+	// Restarted tells that the worker replaces one of its slot that died
+	// (a later incarnation): args does not generalise its seeds again
+	// (the same candidates in the same order would meet the same death).
+	Restarted bool
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
 	MaxInputSize int
 	// StackLimitMB, if positive, limits every goroutine's stack in the

@@ -104,6 +104,17 @@ type argsTurns struct {
 	// generator); sinceGen counts the children made since the last one.
 	gen      ArgGenerator
 	sinceGen int
+	// grim generalises queued inputs and recombines them (nil without
+	// Config.Grimoire, args_grimoire.go); sinceGrim counts the children
+	// since the last recombined one, generalizing tells that trim is a
+	// generalisation, lastGrim that the last child was recombined.
+	grim         ArgGeneralizer
+	sinceGrim    int
+	generalizing bool
+	genSeed      bool       // ... of a seed
+	seedGen      []seedKeys // seeds waiting for their generalisation
+	lastGrim     bool
+	gst          grimStats
 
 	data    [][]byte // per queue entry: its children's parent
 	fresh   []int    // queue entries saved by the loop, waiting for their first turn
@@ -137,6 +148,7 @@ func newArgsTurns(env strategyEnv) *argsTurns {
 	if g, ok := s.mut.(ArgGenerator); ok && g.Generates() {
 		s.gen = g
 	}
+	s.grim = argsGrimoire(env, s.mut)
 	return s
 }
 
@@ -146,8 +158,12 @@ func (s *argsTurns) next(dst []byte) []byte {
 		// Seeds and resumed inputs are not trimmed (go test -fuzz does
 		// not minimize its seed corpus either).
 		s.started = true
+		seeds := s.grim != nil && generalizesSeeds(s.env)
 		for i, e := range q {
 			s.data = append(s.data, e.data)
+			if keys := s.newKeys[i]; seeds && len(keys) > 0 && len(s.seedGen) < argsGrimSeeds {
+				s.seedGen = append(s.seedGen, seedKeys{i, keys})
+			}
 			delete(s.newKeys, i)
 		}
 		s.qi, s.rr, s.left = 0, 0, argsTurn
@@ -156,6 +172,10 @@ func (s *argsTurns) next(dst []byte) []byte {
 		s.trying = false
 		s.trim.Kept(s.kept)
 	}
+	if len(s.data) < len(q) && s.lastGrim {
+		s.gst.saved += int64(len(q) - len(s.data))
+	}
+	s.lastGrim = false
 	if len(s.data) < len(q) {
 		// Children were saved: the turn ends (unless a trimming is under
 		// way, which finishes first) and they wait for their turns.
@@ -172,11 +192,39 @@ func (s *argsTurns) next(dst []byte) []byte {
 		if s.trim != nil {
 			if cand, ok := s.trim.Next(); ok {
 				s.trying, s.kept = true, false
+				if s.generalizing {
+					s.gst.execs++
+				}
 				return append(dst[:0], cand...)
+			}
+			if s.genSeed {
+				// A seed's generalisation: its children's parent stays
+				// the seed as given.
+				s.trim, s.genSeed, s.generalizing = nil, false, false
+				continue
 			}
 			s.data[s.trimIdx] = append([]byte(nil), s.trim.Current()...)
 			s.trim = nil
+			if s.grim != nil && !s.generalizing {
+				// The trimmed input is generalised before its turn.
+				if g, ok := s.grim.GeneralizeArgs(s.data[s.trimIdx], argsGrimBudget).(ArgTrimmer); ok {
+					s.trim, s.generalizing = g, true
+					continue
+				}
+			}
+			s.generalizing = false
 			s.qi, s.left = s.trimIdx, argsTurn
+		}
+		if len(s.seedGen) > 0 {
+			// With generalisation, the seeds are generalised first
+			// (with the keys each brought), one after the other.
+			sk := s.seedGen[0]
+			s.seedGen = s.seedGen[1:]
+			if g, ok := s.grim.GeneralizeArgs(s.data[sk.idx], argsGrimBudget).(ArgTrimmer); ok {
+				s.trim, s.trimIdx, s.trimKeys = g, sk.idx, sk.keys
+				s.generalizing, s.genSeed = true, true
+			}
+			continue
 		}
 		if s.left > 0 {
 			break
@@ -213,6 +261,18 @@ func (s *argsTurns) next(dst []byte) []byte {
 				// be instrumented (-cover of std packages): its hits
 				// must not count as the child's.
 				gfzrt.Reset()
+				return c
+			}
+		}
+	}
+	if s.grim != nil {
+		// One child in argsGrimEvery is recombined from the
+		// generalised inputs (once there are any).
+		if s.sinceGrim++; s.sinceGrim >= argsGrimEvery {
+			s.sinceGrim = 0
+			if c, ok := s.grim.GrimoireArgs(s.rand, dst, s.data[s.qi], s.env.maxSize()); ok {
+				s.lastGrim = true
+				s.gst.children++
 				return c
 			}
 		}

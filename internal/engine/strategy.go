@@ -245,7 +245,7 @@ var engines = map[string]engineDef{
 	// trimming, args.go.
 	"args": {queue: true, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {
 		t := newArgsTurns(env)
-		return t, &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: t}
+		return argsStrategy(t), &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: t}
 	}},
 	// The QuickCheck baseline, classic.go.
 	"random": {queue: false, classes: &aflClasses, build: func(env strategyEnv) (strategy, feedback) {

@@ -43,6 +43,7 @@ type Mutator struct {
 	next   func() uint64
 	mix    *Mix          // SetMix
 	src    *param.Source // the mix's source, reused
+	grim   *grimoire     // EnableGrimoire (grimoire.go)
 }
 
 // NewMutator returns a mutator of ts's inputs drawing tokens from dict

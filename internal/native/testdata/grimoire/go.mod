@@ -1,0 +1,3 @@
+module example.com/grimoire
+
+go 1.22
