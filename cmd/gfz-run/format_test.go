@@ -33,3 +33,25 @@ func TestFormatPassedOn(t *testing.T) {
 		t.Errorf("-format ini: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestGrimoirePassedOn: gfz-run passes -grimoire to the fuzz binaries
+// when given, with its value, and not otherwise.
+func TestGrimoirePassedOn(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"."}, ""},
+		{[]string{"-grimoire", "."}, "-grimoire=true"},
+		{[]string{"-grimoire=false", "."}, "-grimoire=false"},
+	} {
+		o, code := parse(c.args, io.Discard)
+		if o == nil {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		got := strings.Join(o.run, " ")
+		if c.want == "" && strings.Contains(got, "-grimoire") || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%v: binary flags %q, want %q", c.args, got, c.want)
+		}
+	}
+}

@@ -99,6 +99,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		rssLimit  int
 		feedback  string
 		format    string
+		grimoire  bool
 	)
 	o.build.AddFlags(fs)
 	fs.StringVar(&o.keep, "o", "", "put the built fuzz binaries in this `directory` (default: <workdir>/bin, so that the reproduce commands in failure reports keep working)")
@@ -112,6 +113,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
 	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+", or none (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp; default: the binaries' own, cmp for native targets)")
 	fs.StringVar(&format, "format", "auto", "native targets: the format generator whose near misses are mixed into the run (the fuzz binaries' -format: auto, none or one of "+strings.Join(formatreg.Names, ", ")+"); passed only when given")
+	fs.BoolVar(&grimoire, "grimoire", false, "native targets under -engine args: Grimoire-style generalisation and recombined children (the fuzz binaries' -grimoire); passed only when given")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
 	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); 1 makes runs reproducible")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
@@ -202,6 +204,8 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 			o.run = append(o.run, "-shrinkruns", *shrinkRuns)
 		case "format":
 			o.run = append(o.run, "-format", format)
+		case "grimoire":
+			o.run = append(o.run, "-grimoire="+strconv.FormatBool(grimoire))
 		}
 	})
 	if workers > 0 && !o.ci.on && rounds {
