@@ -191,3 +191,50 @@ func TestArmsMergeAndSummary(t *testing.T) {
 		t.Error("a run without arms has an arms line")
 	}
 }
+
+// TestAutoChargesFairMask: the executions of a fairfuzz mask (3 a byte of
+// the parent, made one after the other before the next decision) are the
+// cost of the one decision that started it, for the operator arm and for
+// the turn's parent arm, and the weights use it after the next estimate.
+func TestAutoChargesFairMask(t *testing.T) {
+	p := &entry{data: bytes.Repeat([]byte{7}, 40), edges: 2, hit: []uint32{1, 2}}
+	env := &scriptEnv{r: newPRNG(1), q: []*entry{p}, edges: 2, max: 64, edges1: map[int]bool{1: true}}
+	h := env.hits()
+	h.n[1], h.n[2] = 1, 1000 // edge 1 is rare (and every mutant hits it)
+	h.refresh()
+	s := newAutoTurns(env)
+	s.opsMask = 1 << armFair
+	var child []byte
+	execs := 0
+	for s.fm.made == 0 {
+		if g := s.nextGuide(); g != nil {
+			t.Fatal("a guided child without guided arms")
+		}
+		child = s.next(child)
+		if s.arm != armFair {
+			t.Fatalf("arm %s, only fairfuzz allowed", armNames[s.arm])
+		}
+		s.found(yield{result: Valid})
+		if execs++; execs > 1000 {
+			t.Fatal("no mask after 1,000 executions")
+		}
+	}
+	if execs != 3*len(p.data) {
+		t.Fatalf("the mask took %d executions, want %d", execs, 3*len(p.data))
+	}
+	if s.ops.dn[armFair] != 0 {
+		t.Fatalf("the mask's decision closed before the next one")
+	}
+	s.nextGuide() // the next decision closes the mask's
+	if s.ops.dcost[armFair] != float64(execs) || s.ops.dn[armFair] != 1 || s.ops.chosen[armFair] != 2 {
+		t.Errorf("fairfuzz: decision cost %g over %g decisions (%d chosen); want %d over 1 (2 chosen)",
+			s.ops.dcost[armFair], s.ops.dn[armFair], s.ops.chosen[armFair], execs)
+	}
+	s.ops.estimate(env.r)
+	if c := s.ops.cost[armFair]; c < float64(execs)/2 {
+		t.Errorf("fairfuzz's cost per decision %g after an estimate, want about %d", c, (execs+1)/2)
+	}
+	if s.sched.open != s.sch || s.sched.spent < float64(execs) {
+		t.Errorf("the turn's parent arm %d was charged %g, want at least the mask's %d executions", s.sched.open, s.sched.spent, execs)
+	}
+}

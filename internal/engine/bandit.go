@@ -37,13 +37,30 @@ import (
 // credited (banditMinEpoch after a reward event, while finds come fast):
 // counted in executions, not decisions, so that a bandit deciding once per
 // parent's turn (hundreds of executions) re-estimates as often as one
-// deciding for every child. A
-// decision is then one weighted pick among the arms available for the
-// child (restricted to them and renormalised). With probability
-// banditExplore the pick is uniform among the available arms instead: no
-// arm's share of the decisions for which it is available falls below
-// banditExplore/K, so an arm that paid nothing so far is still tried, and
-// one whose luck changes is noticed.
+// deciding for every child.
+//
+// Charging by cost. The posterior is over the reward of one execution, but
+// a decision may commit many executions (a fairfuzz mask: 3 a byte of the
+// parent; a parent arm's turn: its children), so choosing each arm with
+// its probability of being the best would give an arm whose decisions cost
+// c executions c times that share of the executions. Each arm's cost per
+// decision is learned instead: the executions (and zero-mutation charges)
+// credited between its choice and the bandit's next choice, averaged over
+// its last ~banditCostMemory decisions (a discounted ratio, starting from
+// one decision of one execution), and a decision picks arm i with weight
+// p_i / cost_i, so that its expected share of the executions, not of the
+// decisions, is p_i. The costs the weights use are those of the last
+// estimate. Cost is counted in executions, not CPU time: the choices stay
+// a function of the seed.
+//
+// A decision is one weighted pick among the arms available for the child
+// (restricted to them and renormalised). With probability banditExplore the
+// pick is among the available arms with weights 1/cost_i instead (uniform
+// in executions): an arm's share of the executions spent on the decisions
+// for which it is available does not fall below about banditExplore/K, so
+// an arm that paid nothing so far is still tried, and one whose luck
+// changes is noticed, and an expensive arm's exploration costs no more
+// executions than a cheap one's.
 
 const (
 	banditGamma    = 0.95 // discount per reward event
@@ -51,6 +68,9 @@ const (
 	banditDraws    = 32   // Monte Carlo rounds per probability estimate
 	banditEpoch    = 4096 // executions credited between estimates
 	banditMinEpoch = 128  // ... after a reward event (while finds come fast)
+
+	banditCostMemory = 32   // decisions of an arm its cost per decision averages over (discounted)
+	banditMinCost    = 0.05 // floor of a cost per decision (executions)
 )
 
 // bandit is one set of arms.
@@ -63,6 +83,14 @@ type bandit struct {
 	since   int       // executions credited since that estimate
 	event   bool      // a reward since then
 
+	// Cost per decision (see "Charging by cost"): dcost and dn are each
+	// arm's discounted executions and decisions, cost their ratio at the
+	// last estimate; open is the arm of the decision in flight (-1: none)
+	// and spent what was credited or charged since it was made.
+	dcost, dn, cost []float64
+	open            int
+	spent           float64
+
 	// Totals for stats and the report (not discounted).
 	chosen []int64   // decisions that picked the arm
 	execs  []int64   // executions credited to it
@@ -70,10 +98,11 @@ type bandit struct {
 	zero   []int64   // decisions whose child was skipped (charge)
 	reward []float64 // sum of rewards
 	wins   []int     // scratch: Monte Carlo wins
-	// cum are the cumulative weights of the arms of cumFor (pick).
-	cum    []float64
-	cumFor uint64
-	cumOK  bool
+	// cum are the cumulative weights of the arms of cumFor (pick), xcum
+	// those of exploration, 1/cost (explorePick).
+	cum, xcum     []float64
+	cumFor, xFor  uint64
+	cumOK, xcumOK bool
 }
 
 func newBandit(names ...string) *bandit {
@@ -83,66 +112,109 @@ func newBandit(names ...string) *bandit {
 		s: make([]float64, k), f: make([]float64, k), p: make([]float64, k),
 		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
+		dcost: make([]float64, k), dn: make([]float64, k), cost: make([]float64, k), open: -1,
 	}
 	for i := range b.p {
 		b.p[i] = 1 / float64(k)
+		b.cost[i] = 1
 	}
 	b.since = banditEpoch // estimate before the first decision
 	return b
 }
 
 // choose picks an arm among those avail reports (bit i: arm i), or -1 if
-// none is available.
+// none is available. It closes the decision in flight: what was credited
+// or charged since it was made is its cost.
 func (b *bandit) choose(r *prng, avail uint64) int {
 	avail &= 1<<len(b.names) - 1
 	if avail == 0 {
 		return -1
 	}
+	b.closeDecision()
 	if b.since >= banditEpoch || (b.event && b.since >= banditMinEpoch) {
 		b.estimate(r)
 	}
 	x := r.next()
 	var arm int
 	if float64(x>>11)/(1<<53) < b.explore {
-		arm = nthBit(avail, r.below(popcount(avail)))
+		arm = b.explorePick(r, avail)
 	} else {
 		arm = b.pick(r, avail)
 	}
 	b.chosen[arm]++
+	b.open, b.spent = arm, 0
 	return arm
 }
 
+// closeDecision adds the decision in flight's cost to its arm's
+// discounted average (the memory is about banditCostMemory of the arm's
+// decisions).
+func (b *bandit) closeDecision() {
+	if a := b.open; a >= 0 {
+		const keep = 1 - 1.0/banditCostMemory
+		b.dcost[a] = b.dcost[a]*keep + b.spent
+		b.dn[a] = b.dn[a]*keep + 1
+		b.open = -1
+	}
+}
+
 // pick draws an available arm with probability proportional to its
-// estimated probability of being the best (uniformly if all of them are
-// estimated at zero). The cumulative weights of the last set of
-// available arms are kept until it or the estimate changes.
+// estimated probability of being the best divided by its cost per
+// decision (explorePick if all of them are estimated at zero). The
+// cumulative weights of the last set of available arms are kept until it
+// or the estimate changes.
 func (b *bandit) pick(r *prng, avail uint64) int {
 	if avail != b.cumFor || !b.cumOK {
 		b.cumFor, b.cumOK = avail, true
 		b.cum = b.cum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			total += b.p[trailing(a)]
+			i := trailing(a)
+			total += b.p[i] / b.cost[i]
 			b.cum = append(b.cum, total)
 		}
 	}
 	total := b.cum[len(b.cum)-1]
 	if total <= 0 {
-		return nthBit(avail, r.below(popcount(avail)))
+		return b.explorePick(r, avail)
 	}
-	u := float64(r.next()>>11) / (1 << 53) * total
-	for i, c := range b.cum {
-		if u < c {
-			return nthBit(avail, i)
+	return nthBit(avail, drawCum(r, b.cum, total))
+}
+
+// explorePick draws an available arm with probability proportional to
+// 1/cost: uniform in executions.
+func (b *bandit) explorePick(r *prng, avail uint64) int {
+	if avail != b.xFor || !b.xcumOK {
+		b.xFor, b.xcumOK = avail, true
+		b.xcum = b.xcum[:0]
+		total := 0.0
+		for a := avail; a != 0; a &= a - 1 {
+			total += 1 / b.cost[trailing(a)]
+			b.xcum = append(b.xcum, total)
 		}
 	}
-	return nthBit(avail, len(b.cum)-1) // rounding
+	return nthBit(avail, drawCum(r, b.xcum, b.xcum[len(b.xcum)-1]))
+}
+
+// drawCum draws an index of the cumulative weights cum (total their last).
+func drawCum(r *prng, cum []float64, total float64) int {
+	u := float64(r.next()>>11) / (1 << 53) * total
+	for i, c := range cum {
+		if u < c {
+			return i
+		}
+	}
+	return len(cum) - 1 // rounding
 }
 
 // estimate sets b.p by banditDraws rounds of Thompson sampling: the share
 // of rounds in which each arm's posterior sample was the largest.
+// The costs per decision are updated with it.
 func (b *bandit) estimate(r *prng) {
-	b.since, b.event, b.cumOK = 0, false, false
+	b.since, b.event, b.cumOK, b.xcumOK = 0, false, false, false
+	for i := range b.cost {
+		b.cost[i] = max((b.dcost[i]+1)/(b.dn[i]+1), banditMinCost)
+	}
 	clear(b.wins)
 	prior := 1 / b.pooled()
 	for range banditDraws {
@@ -165,6 +237,7 @@ func (b *bandit) estimate(r *prng) {
 func (b *bandit) credit(arm int, r float64) {
 	b.execs[arm]++
 	b.since++
+	b.spent++
 	if r <= 0 {
 		b.f[arm]++
 		return
@@ -196,6 +269,7 @@ func (b *bandit) pooled() float64 {
 func (b *bandit) charge(arm int, cost float64) {
 	b.zero[arm]++
 	b.f[arm] += cost
+	b.spent += cost
 }
 
 // mean is the posterior mean of arm's reward per execution.
