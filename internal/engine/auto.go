@@ -112,9 +112,13 @@ type autoTurns struct {
 	parent *entry
 	made   int
 	target int
-	qi     int     // the turns schedule's round robin
-	picks  []int32 // fast: s(i) by queue index
-	rare   rareParents
+	qi     int // the turns schedule's round robin
+	// zc is zestChildren of the parent for zcEdges total edges and
+	// favour zcFav (zcEdges -1: not computed for this parent).
+	zc, zcEdges int
+	zcFav       bool
+	picks       []int32 // fast: s(i) by queue index
+	rare        rareParents
 
 	// What each queued input offers as a parent (autoInfo), and the
 	// current parent's choices (for ei; made when first needed).
@@ -190,6 +194,7 @@ func (s *autoTurns) nextGuide() *childGuide {
 	p := s.advance()
 	r := s.env.rand()
 	s.arm = s.ops.choose(r, s.available(p))
+	s.fairEdge = s.infoLast.fairEdge
 	s.pending = true
 	switch s.arm {
 	case armStruct, armValue:
@@ -226,6 +231,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 		} else {
 			p := s.advance()
 			s.arm = max(s.ops.choose(s.env.rand(), s.available(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
+			s.fairEdge = s.infoLast.fairEdge
 			s.pending = true
 		}
 	}
@@ -281,18 +287,24 @@ func (s *autoTurns) advance() *entry {
 	return s.parent
 }
 
+// turnTarget is the turn's number of children: fast's energy, or Zest's
+// formula for the parent, evaluated again when the total coverage or the
+// parent's favour changes.
 func (s *autoTurns) turnTarget() int {
 	if s.sch == schedFast {
 		return s.target
 	}
-	return zestChildren(s.parent, s.env.totalEdges())
+	if e, fav := s.env.totalEdges(), s.parent.resp > 0; e != s.zcEdges || fav != s.zcFav {
+		s.zcEdges, s.zcFav, s.zc = e, fav, zestChildren(s.parent, e)
+	}
+	return s.zc
 }
 
 // startTurn picks the parent arm and, by it, the next parent.
 func (s *autoTurns) startTurn() {
 	q := s.env.queue()
 	r := s.env.rand()
-	s.made = 0
+	s.made, s.zcEdges = 0, -1
 	s.sch = s.sched.choose(r, s.schedMask)
 	switch s.sch {
 	case schedFast:
@@ -328,28 +340,44 @@ func (s *autoTurns) startTurn() {
 // that need something of it (a record with choices: ei, struct, value;
 // application points: zeugma; a rare edge: fairfuzz). It is computed when
 // the input is first a parent, and again when the queue has grown (new
-// donors) or, for the rare edge, after autoRareEvery more executions.
+// donors) or, for the rare edge, after autoRareEvery more executions. The
+// whole set of arms available (with cmp's tokens, the dictionary and the
+// fairfuzz mask's state) is kept for autoAvailEvery executions: an arm that
+// becomes available is offered from the next check on.
 type autoInfo struct {
 	at       int    // queue length when computed
 	avail    uint64 // armEI, armStruct, armValue, armZeugma
 	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
 	rare     bool
 	fairEdge int
+
+	all     uint64 // every arm available, as of checkAt
+	checkAt int64  // execNumber when all was computed (-1: never)
+	masks   int64  // fairMasks.made then
 }
 
-const autoRareEvery = 1024
+const (
+	autoRareEvery  = 1024
+	autoAvailEvery = 64
+)
 
 // available returns the operator arms that can make a child of p.
 func (s *autoTurns) available(p *entry) uint64 {
 	in := s.infoLast
 	if p != s.infoP {
 		if in = s.info[p]; in == nil {
-			in = &autoInfo{at: -1, rareAt: -1}
+			in = &autoInfo{at: -1, rareAt: -1, checkAt: -1}
 			s.info[p] = in
 		}
 		s.infoP, s.infoLast = p, in
 	}
-	if q := len(s.env.queue()); in.at != q {
+	now := s.env.execNumber()
+	q := len(s.env.queue())
+	if in.at == q && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
+		return in.all
+	}
+	in.checkAt, in.masks = now, s.fm.made
+	if in.at != q {
 		in.at, in.avail = q, 0
 		if p.rec != nil && len(p.data) > 0 {
 			if hasChoice(p.rec) && s.bd.ei.guided() {
@@ -370,7 +398,6 @@ func (s *autoTurns) available(p *entry) uint64 {
 		if in.rare {
 			if m := s.fm.masks[p]; m == nil || m.edge != in.fairEdge || !m.none {
 				a |= 1 << armFair
-				s.fairEdge = in.fairEdge
 			}
 		}
 	}
@@ -381,9 +408,11 @@ func (s *autoTurns) available(p *entry) uint64 {
 		a |= 1 << armCmp
 	}
 	if a&s.opsMask == 0 {
-		return 1 << armZest
+		in.all = 1 << armZest
+	} else {
+		in.all = a & s.opsMask
 	}
-	return a & s.opsMask
+	return in.all
 }
 
 // hasChoice reports whether rec has a draw that consumed bytes.

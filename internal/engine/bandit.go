@@ -90,6 +90,11 @@ type bandit struct {
 	dcost, dn, cost []float64
 	open            int
 	spent           float64
+	// w and xw are the weights of pick (p/cost) and of explorePick
+	// (1/cost) at the last estimate; exploreCut is explore as a fraction
+	// of 2^64 (a decision explores when a uniform uint64 is below it).
+	w, xw      []float64
+	exploreCut uint64
 
 	// Totals for stats and the report (not discounted).
 	chosen []int64   // decisions that picked the arm
@@ -113,6 +118,7 @@ func newBandit(names ...string) *bandit {
 		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
 		dcost: make([]float64, k), dn: make([]float64, k), cost: make([]float64, k), open: -1,
+		w: make([]float64, k), xw: make([]float64, k),
 	}
 	for i := range b.p {
 		b.p[i] = 1 / float64(k)
@@ -134,11 +140,13 @@ func (b *bandit) choose(r *prng, avail uint64) int {
 	if b.since >= banditEpoch || (b.event && b.since >= banditMinEpoch) {
 		b.estimate(r)
 	}
-	x := r.next()
 	var arm int
-	if float64(x>>11)/(1<<53) < b.explore {
+	switch {
+	case avail&(avail-1) == 0: // one arm: no draw
+		arm = trailing(avail)
+	case r.next() < b.exploreCut:
 		arm = b.explorePick(r, avail)
-	} else {
+	default:
 		arm = b.pick(r, avail)
 	}
 	b.chosen[arm]++
@@ -169,8 +177,7 @@ func (b *bandit) pick(r *prng, avail uint64) int {
 		b.cum = b.cum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			i := trailing(a)
-			total += b.p[i] / b.cost[i]
+			total += b.w[trailing(a)]
 			b.cum = append(b.cum, total)
 		}
 	}
@@ -189,7 +196,7 @@ func (b *bandit) explorePick(r *prng, avail uint64) int {
 		b.xcum = b.xcum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			total += 1 / b.cost[trailing(a)]
+			total += b.xw[trailing(a)]
 			b.xcum = append(b.xcum, total)
 		}
 	}
@@ -229,6 +236,25 @@ func (b *bandit) estimate(r *prng) {
 	for i, w := range b.wins {
 		b.p[i] = float64(w) / banditDraws
 	}
+	b.weigh()
+}
+
+// weigh sets the weights of the decisions from p, the costs and explore.
+func (b *bandit) weigh() {
+	for i := range b.p {
+		b.w[i], b.xw[i] = b.p[i]/b.cost[i], 1/b.cost[i]
+	}
+	b.exploreCut = exploreCut(b.explore)
+	b.cumOK, b.xcumOK = false, false
+}
+
+// exploreCut is the share e in [0, 1] of uint64 values: a uniform uint64
+// is below it with probability e.
+func exploreCut(e float64) uint64 {
+	if e >= 1 {
+		return math.MaxUint64
+	}
+	return uint64(max(e, 0) * (1 << 63) * 2)
 }
 
 // credit records one execution spent on arm with reward r in [0, 1]. A
