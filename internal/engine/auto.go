@@ -206,7 +206,10 @@ func (s *autoTurns) nextGuide() *childGuide {
 			s.bd.ei.mutate(p, s.bd.cand[t])
 			break
 		}
-		s.arm = armEI // P has no choice of that kind: an ei child, credited to ei
+		// P has no choice of that kind (labels learned since its arms were
+		// checked): an ei child, the decision and its credit ei's.
+		s.arm = armEI
+		s.ops.reassign(armEI)
 		fallthrough
 	case armEI:
 		if s.choicesFor != p {
@@ -337,10 +340,11 @@ func (s *autoTurns) startTurn() {
 }
 
 // autoInfo is what a queued input offers as a parent: the operator arms
-// that need something of it (a record with choices: ei, struct, value;
-// application points: zeugma; a rare edge: fairfuzz). It is computed when
-// the input is first a parent, and again when the queue has grown (new
-// donors) or, for the rare edge, after autoRareEvery more executions. The
+// that need something of it (a record with choices: ei; with structural,
+// or value, choices: struct, value; application points: zeugma; a rare
+// edge: fairfuzz). It is computed when the input is first a parent, and
+// again when the queue has grown (new donors) or a structural site has been
+// learned, or, for the rare edge, after autoRareEvery more executions. The
 // whole set of arms available (with cmp's tokens, the dictionary and the
 // fairfuzz mask's state) is kept for autoAvailEvery executions: an arm that
 // becomes available is offered from the next check on.
@@ -350,6 +354,7 @@ type autoInfo struct {
 	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
 	rare     bool
 	fairEdge int
+	learned  int // structural sites learned when avail was computed
 
 	all     uint64 // every arm available, as of checkAt
 	checkAt int64  // execNumber when all was computed (-1: never)
@@ -377,11 +382,24 @@ func (s *autoTurns) available(p *entry) uint64 {
 		return in.all
 	}
 	in.checkAt, in.masks = now, s.fm.made
-	if in.at != q {
-		in.at, in.avail = q, 0
+	learned := 0
+	if k := s.env.sites(); k != nil {
+		learned = len(k.structural)
+	}
+	if in.at != q || in.learned != learned {
+		in.at, in.learned, in.avail = q, learned, 0
 		if p.rec != nil && len(p.data) > 0 {
 			if hasChoice(p.rec) && s.bd.ei.guided() {
-				in.avail |= 1<<armEI | 1<<armStruct | 1<<armValue
+				in.avail |= 1 << armEI
+				// struct and value only for a parent with choices of their
+				// kind (an arm offered but never able to make its child
+				// would never be credited, and keep its prior).
+				if s.bd.splitChoices(p); len(s.bd.cand[mutStructure]) > 0 {
+					in.avail |= 1 << armStruct
+				}
+				if len(s.bd.cand[mutValue]) > 0 {
+					in.avail |= 1 << armValue
+				}
 			}
 			s.zg.indexNew()
 			if len(s.zg.pointsOf(p)) > 0 {

@@ -154,6 +154,16 @@ func (b *bandit) choose(r *prng, avail uint64) int {
 	return arm
 }
 
+// reassign moves the decision in flight to arm (the arm chosen could not
+// make its child and another made it).
+func (b *bandit) reassign(arm int) {
+	if b.open >= 0 && b.open != arm {
+		b.chosen[b.open]--
+		b.chosen[arm]++
+		b.open = arm
+	}
+}
+
 // closeDecision adds the decision in flight's cost to its arm's
 // discounted average (the memory is about banditCostMemory of the arm's
 // decisions).
