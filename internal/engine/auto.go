@@ -14,7 +14,8 @@ import (
 // it (an operator arm) and, for every parent's turn, how to pick the
 // parent and its number of children (a parent arm), each by a bandit
 // (bandit.go: discounted Thompson sampling) that credits every execution
-// to the arms that made it, with what it found per execution.
+// to the arms that made it, with what it found per execution, and charges
+// each decision the executions it committed.
 //
 // Operator arms (a child of the turn's parent P; an arm is offered only
 // when it can make a child of P):
@@ -47,11 +48,14 @@ import (
 // Reward of an execution (rewardOf): 1 for a new failure, or for an input
 // saved for a new edge (+cov) or a new valid edge (+valid); 0.5 for one
 // saved for a new hit-count class only (+count) or for a feedback domain
-// alone; 0 otherwise. Cost: one execution, whatever the arm (a guided
-// child, which records, costs more engine time on a cheap target; on
-// realistic targets the target's time dominates, and an execution count
-// keeps the choices a function of the seed: the same seed makes the same
-// choices).
+// alone; 0 otherwise. Cost: the executions a decision commits (one for a
+// child; a fairfuzz mask's 3 a byte for the decision that starts it; a
+// parent arm's turn, its children), which the bandits learn per arm and
+// divide its weight by (bandit.go, "Charging by cost"), so that each arm's
+// share of the executions, not of the decisions, follows its reward per
+// execution. Executions, not CPU time (a guided child, which records, costs
+// more engine time on a cheap target): the same seed makes the same
+// choices.
 //
 // Saving is Zest's (zestFeedback), hit-count classes Zest's.
 
@@ -193,7 +197,7 @@ func (s *autoTurns) nextGuide() *childGuide {
 	}
 	p := s.advance()
 	r := s.env.rand()
-	s.arm = s.ops.choose(r, s.available(p))
+	s.arm = s.ops.choose(r, s.offer(p))
 	s.fairEdge = s.infoLast.fairEdge
 	s.pending = true
 	switch s.arm {
@@ -233,7 +237,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 			s.arm, s.pending = armFair, true
 		} else {
 			p := s.advance()
-			s.arm = max(s.ops.choose(s.env.rand(), s.available(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
+			s.arm = max(s.ops.choose(s.env.rand(), s.offer(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
 			s.fairEdge = s.infoLast.fairEdge
 			s.pending = true
 		}
@@ -431,6 +435,23 @@ func (s *autoTurns) available(p *entry) uint64 {
 		in.all = a & s.opsMask
 	}
 	return in.all
+}
+
+// offer returns the operator arms available for a child of p and tells
+// the bandit what a fairfuzz decision would cost: the mask's executions
+// (3 a byte of p, at most fairMaskMax bytes) when p has no mask for its
+// rare edge yet, one execution (a masked child) when it has.
+func (s *autoTurns) offer(p *entry) uint64 {
+	a := s.available(p)
+	c := 0.0
+	if a&(1<<armFair) != 0 {
+		c = 1
+		if m := s.fm.masks[p]; m == nil || m.edge != s.infoLast.fairEdge {
+			c = float64(3 * min(len(p.data), fairMaskMax))
+		}
+	}
+	s.ops.hint(armFair, c)
+	return a
 }
 
 // hasChoice reports whether rec has a draw that consumed bytes.

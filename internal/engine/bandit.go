@@ -95,6 +95,10 @@ type bandit struct {
 	// of 2^64 (a decision explores when a uniform uint64 is below it).
 	w, xw      []float64
 	exploreCut uint64
+	// hintArm's cost for the next decision is hintCost instead of its
+	// learned cost (hint; -1: none).
+	hintArm  int
+	hintCost float64
 
 	// Totals for stats and the report (not discounted).
 	chosen []int64   // decisions that picked the arm
@@ -118,7 +122,7 @@ func newBandit(names ...string) *bandit {
 		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
 		dcost: make([]float64, k), dn: make([]float64, k), cost: make([]float64, k), open: -1,
-		w: make([]float64, k), xw: make([]float64, k),
+		w: make([]float64, k), xw: make([]float64, k), hintArm: -1,
 	}
 	for i := range b.p {
 		b.p[i] = 1 / float64(k)
@@ -154,6 +158,29 @@ func (b *bandit) choose(r *prng, avail uint64) int {
 	return arm
 }
 
+// hint sets the cost of arm for the next decision only, when the caller
+// knows it (a fairfuzz decision for a parent without its mask: the mask's
+// executions), instead of the arm's learned average; cost <= 0 clears it.
+func (b *bandit) hint(arm int, cost float64) {
+	if cost <= 0 {
+		arm, cost = -1, 0
+	} else {
+		cost = max(cost, banditMinCost)
+	}
+	if arm != b.hintArm || cost != b.hintCost {
+		b.hintArm, b.hintCost = arm, cost
+		b.cumOK, b.xcumOK = false, false
+	}
+}
+
+// weight is arm's weight in pick (p/cost) and in explorePick (1/cost).
+func (b *bandit) weight(i int) (w, xw float64) {
+	if i == b.hintArm {
+		return b.p[i] / b.hintCost, 1 / b.hintCost
+	}
+	return b.w[i], b.xw[i]
+}
+
 // reassign moves the decision in flight to arm (the arm chosen could not
 // make its child and another made it).
 func (b *bandit) reassign(arm int) {
@@ -178,7 +205,7 @@ func (b *bandit) closeDecision() {
 
 // pick draws an available arm with probability proportional to its
 // estimated probability of being the best divided by its cost per
-// decision (explorePick if all of them are estimated at zero). The
+// decision (the hinted cost for the hinted arm; explorePick if all of them are estimated at zero). The
 // cumulative weights of the last set of available arms are kept until it
 // or the estimate changes.
 func (b *bandit) pick(r *prng, avail uint64) int {
@@ -187,7 +214,8 @@ func (b *bandit) pick(r *prng, avail uint64) int {
 		b.cum = b.cum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			total += b.w[trailing(a)]
+			w, _ := b.weight(trailing(a))
+			total += w
 			b.cum = append(b.cum, total)
 		}
 	}
@@ -206,7 +234,8 @@ func (b *bandit) explorePick(r *prng, avail uint64) int {
 		b.xcum = b.xcum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			total += b.xw[trailing(a)]
+			_, xw := b.weight(trailing(a))
+			total += xw
 			b.xcum = append(b.xcum, total)
 		}
 	}
