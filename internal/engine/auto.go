@@ -53,7 +53,8 @@ import (
 // parent arm's turn, its children), which the bandits learn per arm and
 // divide its weight by (bandit.go, "Charging by cost"), so that each arm's
 // share of the executions, not of the decisions, follows its reward per
-// execution. Executions, not CPU time (a guided child, which records, costs
+// execution; a fairfuzz decision's cost is known before it is made (offer)
+// and replaces the learned one. Executions, not CPU time (a guided child, which records, costs
 // more engine time on a cheap target): the same seed makes the same
 // choices.
 //
