@@ -14,7 +14,8 @@ import (
 // it (an operator arm) and, for every parent's turn, how to pick the
 // parent and its number of children (a parent arm), each by a bandit
 // (bandit.go: discounted Thompson sampling) that credits every execution
-// to the arms that made it, with what it found per execution.
+// to the arms that made it, with what it found per execution, and charges
+// each decision the executions it committed.
 //
 // Operator arms (a child of the turn's parent P; an arm is offered only
 // when it can make a child of P):
@@ -47,11 +48,15 @@ import (
 // Reward of an execution (rewardOf): 1 for a new failure, or for an input
 // saved for a new edge (+cov) or a new valid edge (+valid); 0.5 for one
 // saved for a new hit-count class only (+count) or for a feedback domain
-// alone; 0 otherwise. Cost: one execution, whatever the arm (a guided
-// child, which records, costs more engine time on a cheap target; on
-// realistic targets the target's time dominates, and an execution count
-// keeps the choices a function of the seed: the same seed makes the same
-// choices).
+// alone; 0 otherwise. Cost: the executions a decision commits (one for a
+// child; a fairfuzz mask's 3 a byte for the decision that starts it; a
+// parent arm's turn, its children), which the bandits learn per arm and
+// divide its weight by (bandit.go, "Charging by cost"), so that each arm's
+// share of the executions, not of the decisions, follows its reward per
+// execution; a fairfuzz decision's cost is known before it is made (offer)
+// and replaces the learned one. Executions, not CPU time (a guided child, which records, costs
+// more engine time on a cheap target): the same seed makes the same
+// choices.
 //
 // Saving is Zest's (zestFeedback), hit-count classes Zest's.
 
@@ -112,9 +117,13 @@ type autoTurns struct {
 	parent *entry
 	made   int
 	target int
-	qi     int     // the turns schedule's round robin
-	picks  []int32 // fast: s(i) by queue index
-	rare   rareParents
+	qi     int // the turns schedule's round robin
+	// zc is zestChildren of the parent for zcEdges total edges and
+	// favour zcFav (zcEdges -1: not computed for this parent).
+	zc, zcEdges int
+	zcFav       bool
+	picks       []int32 // fast: s(i) by queue index
+	rare        rareParents
 
 	// What each queued input offers as a parent (autoInfo), and the
 	// current parent's choices (for ei; made when first needed).
@@ -189,7 +198,8 @@ func (s *autoTurns) nextGuide() *childGuide {
 	}
 	p := s.advance()
 	r := s.env.rand()
-	s.arm = s.ops.choose(r, s.available(p))
+	s.arm = s.ops.choose(r, s.offer(p))
+	s.fairEdge = s.infoLast.fairEdge
 	s.pending = true
 	switch s.arm {
 	case armStruct, armValue:
@@ -201,7 +211,10 @@ func (s *autoTurns) nextGuide() *childGuide {
 			s.bd.ei.mutate(p, s.bd.cand[t])
 			break
 		}
-		s.arm = armEI // P has no choice of that kind: an ei child, credited to ei
+		// P has no choice of that kind (labels learned since its arms were
+		// checked): an ei child, the decision and its credit ei's.
+		s.arm = armEI
+		s.ops.reassign(armEI)
 		fallthrough
 	case armEI:
 		if s.choicesFor != p {
@@ -225,7 +238,8 @@ func (s *autoTurns) next(dst []byte) []byte {
 			s.arm, s.pending = armFair, true
 		} else {
 			p := s.advance()
-			s.arm = max(s.ops.choose(s.env.rand(), s.available(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
+			s.arm = max(s.ops.choose(s.env.rand(), s.offer(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
+			s.fairEdge = s.infoLast.fairEdge
 			s.pending = true
 		}
 	}
@@ -281,18 +295,24 @@ func (s *autoTurns) advance() *entry {
 	return s.parent
 }
 
+// turnTarget is the turn's number of children: fast's energy, or Zest's
+// formula for the parent, evaluated again when the total coverage or the
+// parent's favour changes.
 func (s *autoTurns) turnTarget() int {
 	if s.sch == schedFast {
 		return s.target
 	}
-	return zestChildren(s.parent, s.env.totalEdges())
+	if e, fav := s.env.totalEdges(), s.parent.resp > 0; e != s.zcEdges || fav != s.zcFav {
+		s.zcEdges, s.zcFav, s.zc = e, fav, zestChildren(s.parent, e)
+	}
+	return s.zc
 }
 
 // startTurn picks the parent arm and, by it, the next parent.
 func (s *autoTurns) startTurn() {
 	q := s.env.queue()
 	r := s.env.rand()
-	s.made = 0
+	s.made, s.zcEdges = 0, -1
 	s.sch = s.sched.choose(r, s.schedMask)
 	switch s.sch {
 	case schedFast:
@@ -325,35 +345,66 @@ func (s *autoTurns) startTurn() {
 }
 
 // autoInfo is what a queued input offers as a parent: the operator arms
-// that need something of it (a record with choices: ei, struct, value;
-// application points: zeugma; a rare edge: fairfuzz). It is computed when
-// the input is first a parent, and again when the queue has grown (new
-// donors) or, for the rare edge, after autoRareEvery more executions.
+// that need something of it (a record with choices: ei; with structural,
+// or value, choices: struct, value; application points: zeugma; a rare
+// edge: fairfuzz). It is computed when the input is first a parent, and
+// again when the queue has grown (new donors) or a structural site has been
+// learned, or, for the rare edge, after autoRareEvery more executions. The
+// whole set of arms available (with cmp's tokens, the dictionary and the
+// fairfuzz mask's state) is kept for autoAvailEvery executions: an arm that
+// becomes available is offered from the next check on.
 type autoInfo struct {
 	at       int    // queue length when computed
 	avail    uint64 // armEI, armStruct, armValue, armZeugma
 	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
 	rare     bool
 	fairEdge int
+	learned  int // structural sites learned when avail was computed
+
+	all     uint64 // every arm available, as of checkAt
+	checkAt int64  // execNumber when all was computed (-1: never)
+	masks   int64  // fairMasks.made then
 }
 
-const autoRareEvery = 1024
+const (
+	autoRareEvery  = 1024
+	autoAvailEvery = 64
+)
 
 // available returns the operator arms that can make a child of p.
 func (s *autoTurns) available(p *entry) uint64 {
 	in := s.infoLast
 	if p != s.infoP {
 		if in = s.info[p]; in == nil {
-			in = &autoInfo{at: -1, rareAt: -1}
+			in = &autoInfo{at: -1, rareAt: -1, checkAt: -1}
 			s.info[p] = in
 		}
 		s.infoP, s.infoLast = p, in
 	}
-	if q := len(s.env.queue()); in.at != q {
-		in.at, in.avail = q, 0
+	now := s.env.execNumber()
+	q := len(s.env.queue())
+	if in.at == q && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
+		return in.all
+	}
+	in.checkAt, in.masks = now, s.fm.made
+	learned := 0
+	if k := s.env.sites(); k != nil {
+		learned = len(k.structural)
+	}
+	if in.at != q || in.learned != learned {
+		in.at, in.learned, in.avail = q, learned, 0
 		if p.rec != nil && len(p.data) > 0 {
 			if hasChoice(p.rec) && s.bd.ei.guided() {
-				in.avail |= 1<<armEI | 1<<armStruct | 1<<armValue
+				in.avail |= 1 << armEI
+				// struct and value only for a parent with choices of their
+				// kind (an arm offered but never able to make its child
+				// would never be credited, and keep its prior).
+				if s.bd.splitChoices(p); len(s.bd.cand[mutStructure]) > 0 {
+					in.avail |= 1 << armStruct
+				}
+				if len(s.bd.cand[mutValue]) > 0 {
+					in.avail |= 1 << armValue
+				}
 			}
 			s.zg.indexNew()
 			if len(s.zg.pointsOf(p)) > 0 {
@@ -370,7 +421,6 @@ func (s *autoTurns) available(p *entry) uint64 {
 		if in.rare {
 			if m := s.fm.masks[p]; m == nil || m.edge != in.fairEdge || !m.none {
 				a |= 1 << armFair
-				s.fairEdge = in.fairEdge
 			}
 		}
 	}
@@ -381,9 +431,28 @@ func (s *autoTurns) available(p *entry) uint64 {
 		a |= 1 << armCmp
 	}
 	if a&s.opsMask == 0 {
-		return 1 << armZest
+		in.all = 1 << armZest
+	} else {
+		in.all = a & s.opsMask
 	}
-	return a & s.opsMask
+	return in.all
+}
+
+// offer returns the operator arms available for a child of p and tells
+// the bandit what a fairfuzz decision would cost: the mask's executions
+// (3 a byte of p, at most fairMaskMax bytes) when p has no mask for its
+// rare edge yet, one execution (a masked child) when it has.
+func (s *autoTurns) offer(p *entry) uint64 {
+	a := s.available(p)
+	c := 0.0
+	if a&(1<<armFair) != 0 {
+		c = 1
+		if m := s.fm.masks[p]; m == nil || m.edge != s.infoLast.fairEdge {
+			c = float64(3 * min(len(p.data), fairMaskMax))
+		}
+	}
+	s.ops.hint(armFair, c)
+	return a
 }
 
 // hasChoice reports whether rec has a draw that consumed bytes.

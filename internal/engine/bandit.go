@@ -37,13 +37,30 @@ import (
 // credited (banditMinEpoch after a reward event, while finds come fast):
 // counted in executions, not decisions, so that a bandit deciding once per
 // parent's turn (hundreds of executions) re-estimates as often as one
-// deciding for every child. A
-// decision is then one weighted pick among the arms available for the
-// child (restricted to them and renormalised). With probability
-// banditExplore the pick is uniform among the available arms instead: no
-// arm's share of the decisions for which it is available falls below
-// banditExplore/K, so an arm that paid nothing so far is still tried, and
-// one whose luck changes is noticed.
+// deciding for every child.
+//
+// Charging by cost. The posterior is over the reward of one execution, but
+// a decision may commit many executions (a fairfuzz mask: 3 a byte of the
+// parent; a parent arm's turn: its children), so choosing each arm with
+// its probability of being the best would give an arm whose decisions cost
+// c executions c times that share of the executions. Each arm's cost per
+// decision is learned instead: the executions (and zero-mutation charges)
+// credited between its choice and the bandit's next choice, averaged over
+// its last ~banditCostMemory decisions (a discounted ratio, starting from
+// one decision of one execution), and a decision picks arm i with weight
+// p_i / cost_i, so that its expected share of the executions, not of the
+// decisions, is p_i. The costs the weights use are those of the last
+// estimate. Cost is counted in executions, not CPU time: the choices stay
+// a function of the seed.
+//
+// A decision is one weighted pick among the arms available for the child
+// (restricted to them and renormalised). With probability banditExplore the
+// pick is among the available arms with weights 1/cost_i instead (uniform
+// in executions): an arm's share of the executions spent on the decisions
+// for which it is available does not fall below about banditExplore/K, so
+// an arm that paid nothing so far is still tried, and one whose luck
+// changes is noticed, and an expensive arm's exploration costs no more
+// executions than a cheap one's.
 
 const (
 	banditGamma    = 0.95 // discount per reward event
@@ -51,6 +68,9 @@ const (
 	banditDraws    = 32   // Monte Carlo rounds per probability estimate
 	banditEpoch    = 4096 // executions credited between estimates
 	banditMinEpoch = 128  // ... after a reward event (while finds come fast)
+
+	banditCostMemory = 32   // decisions of an arm its cost per decision averages over (discounted)
+	banditMinCost    = 0.05 // floor of a cost per decision (executions)
 )
 
 // bandit is one set of arms.
@@ -63,6 +83,23 @@ type bandit struct {
 	since   int       // executions credited since that estimate
 	event   bool      // a reward since then
 
+	// Cost per decision (see "Charging by cost"): dcost and dn are each
+	// arm's discounted executions and decisions, cost their ratio at the
+	// last estimate; open is the arm of the decision in flight (-1: none)
+	// and spent what was credited or charged since it was made.
+	dcost, dn, cost []float64
+	open            int
+	spent           float64
+	// w and xw are the weights of pick (p/cost) and of explorePick
+	// (1/cost) at the last estimate; exploreCut is explore as a fraction
+	// of 2^64 (a decision explores when a uniform uint64 is below it).
+	w, xw      []float64
+	exploreCut uint64
+	// hintArm's cost for the next decision is hintCost instead of its
+	// learned cost (hint; -1: none).
+	hintArm  int
+	hintCost float64
+
 	// Totals for stats and the report (not discounted).
 	chosen []int64   // decisions that picked the arm
 	execs  []int64   // executions credited to it
@@ -70,10 +107,11 @@ type bandit struct {
 	zero   []int64   // decisions whose child was skipped (charge)
 	reward []float64 // sum of rewards
 	wins   []int     // scratch: Monte Carlo wins
-	// cum are the cumulative weights of the arms of cumFor (pick).
-	cum    []float64
-	cumFor uint64
-	cumOK  bool
+	// cum are the cumulative weights of the arms of cumFor (pick), xcum
+	// those of exploration, 1/cost (explorePick).
+	cum, xcum     []float64
+	cumFor, xFor  uint64
+	cumOK, xcumOK bool
 }
 
 func newBandit(names ...string) *bandit {
@@ -83,66 +121,146 @@ func newBandit(names ...string) *bandit {
 		s: make([]float64, k), f: make([]float64, k), p: make([]float64, k),
 		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
+		dcost: make([]float64, k), dn: make([]float64, k), cost: make([]float64, k), open: -1,
+		w: make([]float64, k), xw: make([]float64, k), hintArm: -1,
 	}
 	for i := range b.p {
 		b.p[i] = 1 / float64(k)
+		b.cost[i] = 1
 	}
 	b.since = banditEpoch // estimate before the first decision
 	return b
 }
 
 // choose picks an arm among those avail reports (bit i: arm i), or -1 if
-// none is available.
+// none is available. It closes the decision in flight: what was credited
+// or charged since it was made is its cost.
 func (b *bandit) choose(r *prng, avail uint64) int {
 	avail &= 1<<len(b.names) - 1
 	if avail == 0 {
 		return -1
 	}
+	b.closeDecision()
 	if b.since >= banditEpoch || (b.event && b.since >= banditMinEpoch) {
 		b.estimate(r)
 	}
-	x := r.next()
 	var arm int
-	if float64(x>>11)/(1<<53) < b.explore {
-		arm = nthBit(avail, r.below(popcount(avail)))
-	} else {
+	switch {
+	case avail&(avail-1) == 0: // one arm: no draw
+		arm = trailing(avail)
+	case r.next() < b.exploreCut:
+		arm = b.explorePick(r, avail)
+	default:
 		arm = b.pick(r, avail)
 	}
 	b.chosen[arm]++
+	b.open, b.spent = arm, 0
 	return arm
 }
 
+// hint sets the cost of arm for the next decision only, when the caller
+// knows it (a fairfuzz decision for a parent without its mask: the mask's
+// executions), instead of the arm's learned average; cost <= 0 clears it.
+func (b *bandit) hint(arm int, cost float64) {
+	if cost <= 0 {
+		arm, cost = -1, 0
+	} else {
+		cost = max(cost, banditMinCost)
+	}
+	if arm != b.hintArm || cost != b.hintCost {
+		b.hintArm, b.hintCost = arm, cost
+		b.cumOK, b.xcumOK = false, false
+	}
+}
+
+// weight is arm's weight in pick (p/cost) and in explorePick (1/cost).
+func (b *bandit) weight(i int) (w, xw float64) {
+	if i == b.hintArm {
+		return b.p[i] / b.hintCost, 1 / b.hintCost
+	}
+	return b.w[i], b.xw[i]
+}
+
+// reassign moves the decision in flight to arm (the arm chosen could not
+// make its child and another made it).
+func (b *bandit) reassign(arm int) {
+	if b.open >= 0 && b.open != arm {
+		b.chosen[b.open]--
+		b.chosen[arm]++
+		b.open = arm
+	}
+}
+
+// closeDecision adds the decision in flight's cost to its arm's
+// discounted average (the memory is about banditCostMemory of the arm's
+// decisions).
+func (b *bandit) closeDecision() {
+	if a := b.open; a >= 0 {
+		const keep = 1 - 1.0/banditCostMemory
+		b.dcost[a] = b.dcost[a]*keep + b.spent
+		b.dn[a] = b.dn[a]*keep + 1
+		b.open = -1
+	}
+}
+
 // pick draws an available arm with probability proportional to its
-// estimated probability of being the best (uniformly if all of them are
-// estimated at zero). The cumulative weights of the last set of
-// available arms are kept until it or the estimate changes.
+// estimated probability of being the best divided by its cost per
+// decision (the hinted cost for the hinted arm; explorePick if all of them are estimated at zero). The
+// cumulative weights of the last set of available arms are kept until it
+// or the estimate changes.
 func (b *bandit) pick(r *prng, avail uint64) int {
 	if avail != b.cumFor || !b.cumOK {
 		b.cumFor, b.cumOK = avail, true
 		b.cum = b.cum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			total += b.p[trailing(a)]
+			w, _ := b.weight(trailing(a))
+			total += w
 			b.cum = append(b.cum, total)
 		}
 	}
 	total := b.cum[len(b.cum)-1]
 	if total <= 0 {
-		return nthBit(avail, r.below(popcount(avail)))
+		return b.explorePick(r, avail)
 	}
-	u := float64(r.next()>>11) / (1 << 53) * total
-	for i, c := range b.cum {
-		if u < c {
-			return nthBit(avail, i)
+	return nthBit(avail, drawCum(r, b.cum, total))
+}
+
+// explorePick draws an available arm with probability proportional to
+// 1/cost: uniform in executions.
+func (b *bandit) explorePick(r *prng, avail uint64) int {
+	if avail != b.xFor || !b.xcumOK {
+		b.xFor, b.xcumOK = avail, true
+		b.xcum = b.xcum[:0]
+		total := 0.0
+		for a := avail; a != 0; a &= a - 1 {
+			_, xw := b.weight(trailing(a))
+			total += xw
+			b.xcum = append(b.xcum, total)
 		}
 	}
-	return nthBit(avail, len(b.cum)-1) // rounding
+	return nthBit(avail, drawCum(r, b.xcum, b.xcum[len(b.xcum)-1]))
+}
+
+// drawCum draws an index of the cumulative weights cum (total their last).
+func drawCum(r *prng, cum []float64, total float64) int {
+	u := float64(r.next()>>11) / (1 << 53) * total
+	for i, c := range cum {
+		if u < c {
+			return i
+		}
+	}
+	return len(cum) - 1 // rounding
 }
 
 // estimate sets b.p by banditDraws rounds of Thompson sampling: the share
 // of rounds in which each arm's posterior sample was the largest.
+// The costs per decision are updated with it.
 func (b *bandit) estimate(r *prng) {
-	b.since, b.event, b.cumOK = 0, false, false
+	b.since, b.event, b.cumOK, b.xcumOK = 0, false, false, false
+	for i := range b.cost {
+		b.cost[i] = max((b.dcost[i]+1)/(b.dn[i]+1), banditMinCost)
+	}
 	clear(b.wins)
 	prior := 1 / b.pooled()
 	for range banditDraws {
@@ -157,6 +275,25 @@ func (b *bandit) estimate(r *prng) {
 	for i, w := range b.wins {
 		b.p[i] = float64(w) / banditDraws
 	}
+	b.weigh()
+}
+
+// weigh sets the weights of the decisions from p, the costs and explore.
+func (b *bandit) weigh() {
+	for i := range b.p {
+		b.w[i], b.xw[i] = b.p[i]/b.cost[i], 1/b.cost[i]
+	}
+	b.exploreCut = exploreCut(b.explore)
+	b.cumOK, b.xcumOK = false, false
+}
+
+// exploreCut is the share e in [0, 1] of uint64 values: a uniform uint64
+// is below it with probability e.
+func exploreCut(e float64) uint64 {
+	if e >= 1 {
+		return math.MaxUint64
+	}
+	return uint64(max(e, 0) * (1 << 63) * 2)
 }
 
 // credit records one execution spent on arm with reward r in [0, 1]. A
@@ -165,6 +302,7 @@ func (b *bandit) estimate(r *prng) {
 func (b *bandit) credit(arm int, r float64) {
 	b.execs[arm]++
 	b.since++
+	b.spent++
 	if r <= 0 {
 		b.f[arm]++
 		return
@@ -196,6 +334,7 @@ func (b *bandit) pooled() float64 {
 func (b *bandit) charge(arm int, cost float64) {
 	b.zero[arm]++
 	b.f[arm] += cost
+	b.spent += cost
 }
 
 // mean is the posterior mean of arm's reward per execution.

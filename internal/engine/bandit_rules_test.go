@@ -74,7 +74,8 @@ func TestBanditEstimateEpoch(t *testing.T) {
 	}
 	// Decisions between estimates follow the estimate: an arm estimated
 	// at 0 is chosen only by exploration (5%, half of it this arm).
-	b.p[0], b.p[1], b.cumOK = 0, 1, false
+	b.p[0], b.p[1] = 0, 1
+	b.weigh()
 	n := 0
 	for range 2000 {
 		if b.choose(r, 3) == 0 {
@@ -196,5 +197,99 @@ func TestAutoFastSchedule(t *testing.T) {
 	s.schedMask = 1 << schedFast
 	if s.startTurn(); s.target != 1 {
 		t.Errorf("energy %d for a path exercised 1,000 times (10 * 1/1000): want the floor 1", s.target)
+	}
+}
+
+// playCosts makes decisions until n executions have been credited: a
+// decision of arm a commits cost[a] executions, and pays(a, k) tells
+// whether the k-th of them (from 0) is rewarded (1) or not. It returns the
+// executions and the decisions of each arm.
+func playCosts(b *bandit, r *prng, n int, cost []int, pays func(a, k int) bool) (execs, decisions []int) {
+	execs, decisions = make([]int, len(cost)), make([]int, len(cost))
+	for total := 0; total < n; {
+		a := b.choose(r, 1<<len(cost)-1)
+		decisions[a]++
+		for k := range cost[a] {
+			rw := 0.0
+			if pays(a, k) {
+				rw = 1
+			}
+			b.credit(a, rw)
+			execs[a]++
+			total++
+		}
+	}
+	return execs, decisions
+}
+
+// TestBanditChargesByCost: an arm is charged by the executions its
+// decision commits. (1) Arm 0's decision costs 50 executions, arm 1's one,
+// and a decision of either finds something with the same probability, 1
+// in 20: arm 0 yields 50 times less per execution and gets less than a
+// fifth of the executions and fewer decisions than arm 1 (choosing by the
+// probability of being best per decision, each arm's share of the
+// decisions, gave arm 0 more than half of the executions through
+// exploration alone). (2) Both arms yield 1 in 100 per execution: the
+// executions split about evenly, not 50 to 1. Seeds 1-3.
+func TestBanditChargesByCost(t *testing.T) {
+	cost := []int{50, 1}
+	for seed := int64(1); seed <= 3; seed++ {
+		world := newPRNG(seed + 100)
+		b := newBandit("dear", "cheap")
+		execs, dec := playCosts(b, newPRNG(seed), 200_000, cost, func(a, k int) bool {
+			return k == 0 && world.below(20) == 0 // one find in 20 decisions, whatever their cost
+		})
+		sh := float64(execs[0]) / float64(execs[0]+execs[1])
+		t.Logf("seed %d, same finds per decision: the 50-execution arm has %.3f of the executions, %d decisions against %d; costs %.1f, %.2f",
+			seed, sh, dec[0], dec[1], b.cost[0], b.cost[1])
+		if sh > 0.2 || dec[0] >= dec[1] {
+			t.Errorf("seed %d: the arm whose decision costs 50 executions for the finds of one got %.3f of the executions and %d decisions (the other %d): want < 0.2 and fewer",
+				seed, sh, dec[0], dec[1])
+		}
+
+		world = newPRNG(seed + 200)
+		b = newBandit("dear", "cheap")
+		execs, _ = playCosts(b, newPRNG(seed), 200_000, cost, func(a, k int) bool { return world.below(100) == 0 })
+		sh = float64(execs[0]) / float64(execs[0]+execs[1])
+		t.Logf("seed %d, same finds per execution: the 50-execution arm has %.3f of the executions", seed, sh)
+		if sh < 0.2 || sh > 0.8 {
+			t.Errorf("seed %d: two arms with the same yield per execution, one 50 times dearer per decision: it got %.3f of the executions, want about half",
+				seed, sh)
+		}
+	}
+}
+
+// TestBanditDecisionCost: a decision's cost is what was credited or
+// charged between it and the bandit's next decision; the arm's cost per
+// decision, a discounted ratio starting from one execution per decision,
+// is what the weights use after the next estimate.
+func TestBanditDecisionCost(t *testing.T) {
+	b := newBandit("a", "b")
+	r := newPRNG(1)
+	b.p[0], b.p[1], b.explore = 1, 0, 0 // only arm 0
+	b.weigh()
+	if a := b.choose(r, 1); a != 0 {
+		t.Fatalf("chose %d", a)
+	}
+	for range 99 {
+		b.credit(0, 0)
+	}
+	b.charge(0, 1) // a zero mutation's charge counts too
+	b.choose(r, 1)
+	keep := 1 - 1.0/banditCostMemory
+	if b.dcost[0] != 100 || b.dn[0] != 1 {
+		t.Fatalf("after a decision of 100: dcost %g, dn %g", b.dcost[0], b.dn[0])
+	}
+	b.credit(0, 0)
+	b.choose(r, 1)
+	if want := 100*keep + 1; math.Abs(b.dcost[0]-want) > 1e-9 || math.Abs(b.dn[0]-(keep+1)) > 1e-9 {
+		t.Errorf("after a second decision of 1: dcost %g, dn %g; want %g, %g", b.dcost[0], b.dn[0], want, keep+1)
+	}
+	if b.cost[0] != 1 {
+		t.Errorf("cost %g before an estimate, want the prior 1", b.cost[0])
+	}
+	b.estimate(r)
+	if want := (100*keep + 1 + 1) / (keep + 1 + 1); math.Abs(b.cost[0]-want) > 1e-9 || b.cost[1] != 1 {
+		t.Errorf("costs %v after the estimate, want [%g 1]", b.cost, want)
 	}
 }

@@ -74,31 +74,32 @@ const (
 // the engine asks for it (engineDef.hits) and calls observe after checking
 // every VALID or INVALID execution (not its stability recheck).
 type edgeHits struct {
-	n     []uint32 // per map byte, saturating
-	min   uint32   // a lower bound of the smallest non-zero n (exact after refresh)
-	seen  int64    // observations
-	paths []uint32 // per trace-hash slot
+	n     *[gfzrt.MapSize]uint32 // per map byte, saturating
+	min   uint32                 // a lower bound of the smallest non-zero n (exact after refresh)
+	seen  int64                  // observations
+	paths []uint32               // per trace-hash slot
 }
 
 func newEdgeHits() *edgeHits {
-	return &edgeHits{n: make([]uint32, gfzrt.MapSize), paths: make([]uint32, 1<<pathSlotBits)}
+	return &edgeHits{n: new([gfzrt.MapSize]uint32), paths: make([]uint32, 1<<pathSlotBits)}
 }
 
 // observe counts the execution just checked (c.words lists its non-zero
 // words; the map must not have been cleared since).
 func (h *edgeHits) observe(c *coverage) {
 	m := liveMap()
+	n := h.n
 	for _, j := range c.words {
 		j &= mapWords - 1
 		for f := byteFlags(m[j]); f != 0; f &= f - 1 {
-			e := int(j)*8 + bits.TrailingZeros64(f)/8
-			switch h.n[e] {
-			case 0:
+			e := (int(j)*8 + bits.TrailingZeros64(f)/8) & (gfzrt.MapSize - 1)
+			v := n[e]
+			if v == 0 {
 				h.min = 1
-			case ^uint32(0):
-				continue
 			}
-			h.n[e]++
+			if v != ^uint32(0) {
+				n[e] = v + 1
+			}
 		}
 	}
 	h.paths[c.trace&(1<<pathSlotBits-1)]++

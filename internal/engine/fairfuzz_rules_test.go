@@ -159,12 +159,12 @@ func TestFairFuzzMaskAllowsNothing(t *testing.T) {
 	}
 	a.fm.masks[p] = &fairMask{edge: 3, done: true, none: true}
 	a.infoP = nil
-	a.info[p].rareAt = -1
+	a.info[p].rareAt, a.info[p].checkAt = -1, -1 // as if the arms were checked again
 	if a.available(p)&(1<<armFair) != 0 {
 		t.Error("auto offers fairfuzz for a parent whose mask for that edge allows nothing")
 	}
 	a.fm.masks[p] = &fairMask{edge: 9, done: true, none: true} // another edge's mask
-	a.info[p].rareAt = -1
+	a.info[p].rareAt, a.info[p].checkAt = -1, -1
 	if a.available(p)&(1<<armFair) == 0 {
 		t.Error("auto refuses fairfuzz because of another edge's mask")
 	}
