@@ -74,6 +74,17 @@ func argMutationOf(ex Executor) ArgMutation {
 // then mutates the parameter sequence as one []byte argument).
 func (v loopView) argMutation() ArgMutation { return argMutationOf(v.f.ex) }
 
+// nativeMutator returns the mutator of a native target's arguments made
+// with dict (nil for any other target or an environment without one).
+func nativeMutator(env strategyEnv, dict [][]byte) any {
+	if am, ok := env.(interface{ argMutation() ArgMutation }); ok {
+		if m := am.argMutation(); m != nil {
+			return m.NewArgMutator(dict)
+		}
+	}
+	return nil
+}
+
 // The schedule of args.
 const (
 	// argsTurn is the number of children of a parent's turn, which ends
@@ -137,11 +148,7 @@ func newArgsTurns(env strategyEnv) *argsTurns {
 	s := &argsTurns{env: env, newKeys: map[int][]uint32{}}
 	r := env.rand()
 	s.rand = r.next
-	if am, ok := env.(interface{ argMutation() ArgMutation }); ok {
-		if m := am.argMutation(); m != nil {
-			s.mut, _ = m.NewArgMutator(env.dictionary()).(ArgMutator)
-		}
-	}
+	s.mut, _ = nativeMutator(env, env.dictionary()).(ArgMutator)
 	if s.mut == nil {
 		s.mut = rawArgs{r}
 	}

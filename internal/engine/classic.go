@@ -74,12 +74,8 @@ type ArgRandomizer interface {
 
 func newRandomStrategy(env strategyEnv) *randomStrategy {
 	s := &randomStrategy{}
-	if am, ok := env.(interface{ argMutation() ArgMutation }); ok {
-		if m := am.argMutation(); m != nil {
-			if r, ok := m.NewArgMutator(nil).(ArgRandomizer); ok {
-				s.args, s.rand, s.max = r, env.rand().next, env.maxSize
-			}
-		}
+	if r, ok := nativeMutator(env, nil).(ArgRandomizer); ok {
+		s.args, s.rand, s.max = r, env.rand().next, env.maxSize
 	}
 	return s
 }
