@@ -13,17 +13,12 @@ import (
 	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
-// shallowModule copies the reproductions of shallow bugs near a seed
-// (internal/native/testdata/shallow, docs/BENCHMARKS.md "Native targets:
-// executions to a shallow bug") into a temporary directory, builds their
-// fuzz binary and returns the binary and the module's directory.
-func shallowModule(t *testing.T) (bin, mod string) {
+// copyModule copies the files of the module internal/native/testdata/name
+// into a new temporary directory and returns it.
+func copyModule(t *testing.T, name string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs a fuzz binary")
-	}
-	mod = t.TempDir()
-	src := filepath.Join("internal", "native", "testdata", "shallow")
+	mod := t.TempDir()
+	src := filepath.Join("internal", "native", "testdata", name)
 	ents, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +35,19 @@ func shallowModule(t *testing.T) (bin, mod string) {
 			t.Fatal(err)
 		}
 	}
+	return mod
+}
+
+// shallowModule copies the reproductions of shallow bugs near a seed
+// (internal/native/testdata/shallow, docs/BENCHMARKS.md "Native targets:
+// executions to a shallow bug") into a temporary directory, builds their
+// fuzz binary and returns the binary and the module's directory.
+func shallowModule(t *testing.T) (bin, mod string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a fuzz binary")
+	}
+	mod = copyModule(t, "shallow")
 	bin = filepath.Join(t.TempDir(), "shallow.gfz")
 	if log, err := testmod.GfzBuild(mod, "-o", bin, "."); err != nil {
 		t.Fatalf("gfz-build: %v\n%s", err, log)

@@ -30,21 +30,7 @@ func TestFormatMix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a fuzz binary")
 	}
-	mod := t.TempDir()
-	src := filepath.Join("internal", "native", "testdata", "formatmix")
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(mod, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	mod := copyModule(t, "formatmix")
 	bin := filepath.Join(t.TempDir(), "formatmix.gfz")
 	if log, err := testmod.GfzBuild(mod, "-o", bin, "."); err != nil {
 		t.Fatalf("gfz-build: %v\n%s", err, log)
