@@ -8,6 +8,14 @@ import (
 	"syscall"
 )
 
+// diedOfInterrupt reports whether the process ended killed by SIGINT, the
+// signal interrupt sends: a fuzz binary stopped before it had set up its
+// handler.
+func diedOfInterrupt(ps *os.ProcessState) bool {
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGINT
+}
+
 // ownGroup makes cmd the leader of a process group of its own, so that
 // its workers and their children can be signalled together. The
 // terminal's Ctrl-C then no longer reaches it: gfz-run forwards it.

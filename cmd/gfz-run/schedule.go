@@ -693,6 +693,11 @@ func (r *runner) ended(sl *slice) {
 	case sl.killed:
 		// Killed by the runner at the end: not the target's doing.
 		jr.state = "waiting"
+	case code < 0 && sl.stopping && diedOfInterrupt(ps):
+		// Asked to stop before its handler was set up (it had just
+		// started): it had nothing to save, and it stopped as asked.
+		sl.code = 0
+		jr.state = "waiting"
 	case code < 0:
 		r.printf(r.stderr, "gfz-run: %s %s: %v\n", j.bin.Package, j.target, ps)
 		j.code = max(j.code, 1)
