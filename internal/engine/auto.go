@@ -26,7 +26,8 @@ import (
 //	struct    the same, structural choices only (BeDivFuzz's structure-changing)
 //	value     the same, value choices only (BeDivFuzz's structure-preserving)
 //	zeugma    linked splices of same-generator calls, with Zest's runs (zeugma.go)
-//	random    fresh random generation (empty parameters, no parent)
+//	random    fresh random generation (empty parameters, or a native target's
+//	          random arguments: randomStrategy; no parent)
 //	cmp       one comparison token (-feedback cmp's operands; cmp.go)
 //	dict      one dictionary token (Config.Dictionary: native targets; dict.go)
 //	fairfuzz  FairFuzz's masked havoc for P's rare edge (fairfuzz.go); the
@@ -135,9 +136,10 @@ type autoTurns struct {
 	fairEdge   int
 
 	// The arms' machinery.
-	bd *bedivTurns // struct/value (and, through bd.ei, ei's typed mutation and guide)
-	zg *zeugmaTurns
-	fm *fairMasks
+	bd  *bedivTurns // struct/value (and, through bd.ei, ei's typed mutation and guide)
+	zg  *zeugmaTurns
+	fm  *fairMasks
+	rnd *randomStrategy // fresh random arguments of a native target (else empty parameters)
 
 	// The decision in flight: its operator arm, whether it awaits found
 	// (else, at the next decision, it was skipped as a zero mutation),
@@ -152,7 +154,7 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		env: env, ops: newBandit(armNames...), sched: newBandit(schedNames...),
 		rare: rareParents{env: env}, qi: -1,
 		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
-		info: map[*entry]*autoInfo{},
+		rnd: newRandomStrategy(env), info: map[*entry]*autoInfo{},
 	}
 	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
 	return s
@@ -253,7 +255,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 		s.zg.pointsOf(p)
 		return s.zg.child(dst, p)
 	case armRandom:
-		return nil
+		return s.rnd.next(dst)
 	case armCmp:
 		if c, ok := s.env.tokenChild(dst, p.data); ok {
 			return c

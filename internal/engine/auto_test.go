@@ -316,3 +316,31 @@ func TestAutoFairMaskCostKnown(t *testing.T) {
 			unmasked, masked)
 	}
 }
+
+// randArgs is a fakeArgs that also makes random arguments.
+type randArgs struct{ fakeArgs }
+
+func (randArgs) RandomArgs(rand func() uint64, dst []byte, _ int) []byte {
+	return append(dst[:0], "rnd"...)
+}
+
+// TestAutoRandomNativeArgs: on a native target the random arm executes
+// fresh random arguments, as -engine random does, not an empty parameter
+// sequence (which decodes to empty strings and slices).
+func TestAutoRandomNativeArgs(t *testing.T) {
+	t.Setenv(autoArmsEnv, "random")
+	env := &scriptEnv{r: newPRNG(1), max: 32, q: []*entry{{data: []byte("seed")}}}
+	s := newAutoTurns(mutEnv{env, &randArgs{}})
+	var child []byte
+	for i := range 20 {
+		env.execs = int64(i)
+		if g := s.nextGuide(); g != nil {
+			t.Fatalf("a guide for the random arm")
+		}
+		child = s.next(child)
+		if s.arm != armRandom || string(child) != "rnd" {
+			t.Fatalf("child %d: arm %s, %q; want random's \"rnd\"", i, armNames[s.arm], child)
+		}
+		s.found(yield{result: Valid})
+	}
+}
