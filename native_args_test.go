@@ -80,6 +80,14 @@ var foundAtExecRe = regexp.MustCompile(`(?m)^found at execution: (\d+)`)
 // 20,920 (FuzzConfig) and 107, 181 and 75 (FuzzLookup).
 func TestArgsShallowBugs(t *testing.T) {
 	bin, mod := shallowModule(t)
+	// The module's test binary, built once, replays each saved file as
+	// plain go test does (cwd the package directory: testdata/fuzz).
+	replay := filepath.Join(t.TempDir(), "shallow.test")
+	gc := exec.Command("go", "test", "-c", "-o", replay, ".")
+	gc.Dir, gc.Env = mod, testmod.Env(mod)
+	if out, err := gc.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
 	for _, c := range []struct {
 		target string
 		seeds  []int
@@ -128,8 +136,8 @@ func TestArgsShallowBugs(t *testing.T) {
 			if err := os.WriteFile(dst, file, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			gt := exec.Command("go", "test", "-count=1", "-run", "^"+c.target+"$/^"+name+"$", ".")
-			gt.Dir, gt.Env = mod, testmod.Env(mod)
+			gt := exec.Command(replay, "-test.run", "^"+c.target+"$/^"+name+"$")
+			gt.Dir = mod
 			gout, err := gt.CombinedOutput()
 			if err == nil || !strings.Contains(string(gout), c.panic) || !strings.Contains(string(gout), name) {
 				t.Errorf("%s seed %d: go test on the saved file: %v, want it to fail with %q:\n%s\nfile:\n%s", c.target, seed, err, c.panic, gout, file)

@@ -20,7 +20,7 @@ import (
 // and checks what the long soak below checks, on a smaller scale.
 func TestSoakShort(t *testing.T) {
 	bin := crashersBinary(t)
-	soak(t, bin, []string{"-runs", "1500000"}, 200*time.Millisecond, t.Logf)
+	soak(t, bin, []string{"-runs", "500000"}, 200*time.Millisecond, t.Logf)
 }
 
 // TestSoak is the supervisor soak benchmark; it runs only with GFZ_SOAK=1
