@@ -24,6 +24,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,6 +80,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	plotFormat := fs.String("plot-format", "svg", "bug mode: image format of -plots, svg or png")
 	bugReport := fs.String("bug-report", "", "do not run: print the bug tables of these results `files` (comma-separated JSON lines)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if fs.NArg() > 0 {
