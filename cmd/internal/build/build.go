@@ -1063,7 +1063,7 @@ func FewProbesWarning(pkg, out string, probes, testProbes int, std []string) str
 	} else {
 		fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files (and none in them): coverage cannot guide the fuzzer, which runs nearly blind.\n", filepath.Base(out), probes)
 	}
-	fmt.Fprintf(&b, "  The code %s's targets exercise is not instrumented: it is in the standard library, in cgo files, or left out by -skip/-instrument.\n", pkg)
+	fmt.Fprintf(&b, "  The code %s's targets exercise has almost no probes: it is in the standard library, in cgo files, left out by -skip/-instrument, or has almost no branches.\n", pkg)
 	if len(std) > 0 {
 		fmt.Fprintf(&b, "  To instrument the standard-library packages it imports, rebuild with: -cover %s\n", strings.Join(std, ","))
 	} else {
