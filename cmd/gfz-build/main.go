@@ -5,10 +5,11 @@
 //	gfz-build [flags] [packages]
 //
 // It instruments every package of the main module that the patterns match
-// (default "."; "./..." works), every package they and their tests
-// transitively import except the standard library and gfz itself (narrowed
-// by -instrument and -skip), plus the packages named by -cover, through a go
-// command build overlay (the source tree is not modified), and builds one
+// (default "."; "./..." works) and the _test.go files of those with fuzz
+// targets (-testfiles=false leaves them out), every package they and their
+// tests transitively import except the standard library and gfz itself
+// (narrowed by -instrument and -skip), plus the packages named by -cover,
+// through a go command build overlay (the source tree is not modified), and builds one
 // fuzz binary for every matched package that declares gfz fuzz targets. A
 // package that fails to build does not stop the others; the binaries written
 // are listed and the failed packages named.
@@ -68,7 +69,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if len(b.Targets) == 1 {
 				noun = "target"
 			}
-			fmt.Fprintf(stdout, "%s: %s (%d %s: %s; %d probes)\n", b.Package, b.Output, len(b.Targets), noun, strings.Join(b.Targets, ", "), b.Probes)
+			probes := fmt.Sprintf("%d probes", b.Probes)
+			if b.TestProbes > 0 {
+				probes += fmt.Sprintf(", and %d in _test.go files", b.TestProbes)
+			}
+			fmt.Fprintf(stdout, "%s: %s (%d %s: %s; %s)\n", b.Package, b.Output, len(b.Targets), noun, strings.Join(b.Targets, ", "), probes)
 		}
 	}
 	if err != nil {

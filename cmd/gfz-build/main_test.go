@@ -28,10 +28,12 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"./nosuchdir"}, 1, "gfz-build:"},
 		{[]string{"-cover", "runtime", "./target"}, 1, "cannot instrument runtime"},
 		{[]string{"."}, 1, "no fuzz targets"},
-		{[]string{"-o", out, "-mapbits", "18", "./..."}, 0, "example.com/fixture/target: " + out + " (2 targets: FuzzParse, FuzzNative; 10 probes)"},
-		{[]string{"-o", out, "./..."}, 0, "gfz-build: instrumented 3 packages, 118 probes: example.com/fixture 118"},
+		{[]string{"-o", out, "-mapbits", "18", "./..."}, 0, "example.com/fixture/target: " + out + " (2 targets: FuzzParse, FuzzNative; 10 probes, and 4 in _test.go files)"},
+		{[]string{"-o", out, "./..."}, 0, "gfz-build: instrumented 3 packages, 118 probes: example.com/fixture 118; and 4 probes in _test.go files\n"},
 		{[]string{"-skip", "./x", "."}, 2, "import path patterns"},
 		{[]string{"-o", out, "-skip", "...", "./target"}, 0, "gfz-build: instrumented 1 package, 10 probes"},
+		{[]string{"-o", out, "-testfiles=false", "./..."}, 0, "gfz-build: instrumented 3 packages, 118 probes: example.com/fixture 118\n"},
+		{[]string{"-o", out, "-testfiles=false", "./target"}, 0, "(2 targets: FuzzParse, FuzzNative; 10 probes)\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), c.args, &stdout, &stderr)

@@ -72,6 +72,11 @@ type Options struct {
 	// targets"); Prepared.Cmp says what was decided.
 	Cmp   bool
 	NoCmp bool
+
+	// NoTestFiles leaves the _test.go files of the matched packages
+	// uninstrumented. By default they get probes too (testfiles.go): a
+	// fuzz target's own code, its fuzz function and helpers, is there.
+	NoTestFiles bool
 }
 
 // InstrumentedPackage describes one rewritten package.
@@ -89,7 +94,10 @@ type Binary struct {
 	Dir     string   // its source directory (run the binary there to find testdata/fuzz seeds)
 	Output  string   // absolute path of the binary
 	Targets []string // gfz fuzz targets, in source order
-	Probes  int      // probes of the instrumented packages linked into this binary
+	Probes  int      // probes of the instrumented packages linked into this binary, outside _test.go files
+	// TestProbes counts the probes in the package's own _test.go files
+	// (in-package and external), besides Probes.
+	TestProbes int
 }
 
 // Prepared is the result of Prepare: an overlay ready for the go command.
@@ -102,8 +110,8 @@ type Prepared struct {
 	Names         map[string]string     // package path -> package name, for matched packages
 	Dirs          map[string]string     // package path -> source directory, for matched packages
 	MapBits       int
-	Probes        int                 // total probes
-	BinaryProbes  map[string]int      // package path (of Targets) -> probes of the instrumented packages its test binary links
+	Probes        int                 // total probes, _test.go files included (they size the map)
+	BinaryProbes  map[string]int      // package path (of Targets) -> probes of the instrumented packages its test binary links, outside _test.go files
 	Modules       []ModuleProbes      // probes per module: main modules first, then by module path
 	StdImports    map[string][]string // package path (of Targets) -> std packages it (or its tests) imports that -cover could add
 	Broken        []PackageError      // matched packages that could not be loaded or instrumented (left out)
@@ -123,6 +131,16 @@ type Prepared struct {
 	// or by default because a matched package has native targets
 	// (CmpDefault).
 	Cmp, CmpDefault bool
+
+	// TestPackages lists the instrumented _test.go files: one entry per
+	// matched package with in-package test files (Path p) and per
+	// external test package (Path p_test). Packages does not count them.
+	TestPackages []InstrumentedPackage
+	// TestProbes is the number of probes in _test.go files (in Probes).
+	TestProbes int
+	// BinaryTestProbes maps a package path (of Targets) to the probes in
+	// its own _test.go files (not in BinaryProbes).
+	BinaryTestProbes map[string]int
 
 	// Cache tells which packages came from the build cache.
 	Cache CacheStats
@@ -477,11 +495,42 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	if !opts.Cmp && !opts.NoCmp && scans.any() {
 		cmp, cmpDefault = true, true
 	}
+	// The fuzz targets of every matched package, found by parsing: the
+	// test files of the packages that have some are instrumented.
+	found, foundErr := map[string][]string{}, map[string]error{}
+	for _, p := range g.matched {
+		sc := scans[p.PkgPath]
+		if sc.err != nil {
+			continue
+		}
+		for _, f := range sc.testFiles {
+			ts, err := FuzzTargets(f, nil)
+			if err != nil {
+				foundErr[p.PkgPath] = fmt.Errorf("find fuzz targets: %w", err)
+				break
+			}
+			for _, nt := range sc.targets {
+				if nt.File == f {
+					ts = append(ts, nt.Name)
+				}
+			}
+			for _, t := range ts {
+				if !slices.Contains(found[p.PkgPath], t) {
+					found[p.PkgPath] = append(found[p.PkgPath], t)
+				}
+			}
+		}
+	}
+	var units []*testUnit
+	if !opts.NoTestFiles {
+		units = testUnits(g, func(path string) bool { return len(found[path]) > 0 })
+	}
 	// Take what the cache has; type-check and instrument the rest
 	// (resolve.go). A dependency that fails is left out with a warning; a
-	// matched package that fails is broken.
+	// matched package that fails is broken; test files that fail are left
+	// uninstrumented with a warning.
 	results, checked, err := resolve(resolveConfig{ctx: ctx, dir: dir, flags: loadFlags, env: modEnv, goarch: envs[6],
-		cache: cache, keys: keys, cmp: cmp, plain: plain}, todo)
+		cache: cache, keys: keys, cmp: cmp, plain: plain, tests: units}, todo)
 	if err != nil {
 		return nil, fmt.Errorf("gfz-build: %w", err)
 	}
@@ -492,6 +541,9 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			} else {
 				cache.miss(p.PkgPath)
 			}
+		}
+		for _, u := range units {
+			cache.testHitOrMiss(u.label(), u.res.hit)
 		}
 	}
 	entries := make([]*cacheEntry, len(todo))
@@ -552,7 +604,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		// Native targets first: a package whose f.Fuzz cannot be run
 		// (an unsupported argument type) is broken, not built.
 		sc := scans[p.PkgPath]
-		testFiles, nts, files := sc.testFiles, sc.targets, sc.files
+		nts, files := sc.targets, sc.files
 		if sc.err != nil {
 			broken = append(broken, PackageError{Path: p.PkgPath, Err: sc.err})
 			isBroken[p.PkgPath] = true
@@ -568,24 +620,12 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			}
 			nativeTypes[p.PkgPath][nt.Name] = nt.Types
 		}
-		for _, f := range testFiles {
-			ts, err := FuzzTargets(f, nil)
-			if err != nil {
-				return nil, fmt.Errorf("find fuzz targets: %w", err)
-			}
-			for _, nt := range nts {
-				if nt.File == f {
-					ts = append(ts, nt.Name)
-				}
-			}
-			for _, t := range ts {
-				if !slices.Contains(targets[p.PkgPath], t) {
-					if targets[p.PkgPath] == nil {
-						order = append(order, p.PkgPath)
-					}
-					targets[p.PkgPath] = append(targets[p.PkgPath], t)
-				}
-			}
+		if err := foundErr[p.PkgPath]; err != nil {
+			return nil, err
+		}
+		if ts := found[p.PkgPath]; len(ts) > 0 {
+			order = append(order, p.PkgPath)
+			targets[p.PkgPath] = ts
 		}
 	}
 	if len(good) == 0 {
@@ -604,6 +644,31 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		total += len(e.Template.Probes)
 		dicts[i] = e.Dict
 	}
+	// The test files instrumented: those of the packages left that have
+	// targets. Their literals stay out of the dictionary (format strings
+	// and expected values, not the input's vocabulary).
+	var keptUnits []*testUnit
+	testProbes := 0
+	for _, u := range units {
+		switch {
+		case isBroken[u.path] || targets[u.path] == nil:
+			continue
+		case u.res.loadErr != "":
+			warnings = append(warnings, fmt.Sprintf("the _test.go files of %s are not instrumented: %s", u.label(), u.res.loadErr))
+			continue
+		case u.res.err != nil:
+			warnings = append(warnings, fmt.Sprintf("the _test.go files of %s are not instrumented: %v", u.label(), u.res.err))
+			continue
+		case u.res.entry == nil:
+			continue
+		}
+		if u.res.putErr != nil {
+			warnings = append(warnings, u.res.putErr.Error())
+		}
+		keptUnits = append(keptUnits, u)
+		testProbes += len(u.res.entry.Template.Probes)
+	}
+	total += testProbes
 	bits := opts.MapBits
 	if bits == 0 {
 		bits = ChooseMapBits(total)
@@ -617,7 +682,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
 		Native: nativeTypes, NoTargets: noTargets, phases: ph, checked: checked,
-		Cmp: cmp, CmpDefault: cmpDefault,
+		Cmp: cmp, CmpDefault: cmpDefault, TestProbes: testProbes, BinaryTestProbes: map[string]int{},
 	}
 	ph.done("targets")
 	rel, err := relocateModulesCached(cache, work, envs[0], todo)
@@ -658,7 +723,26 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		prep.BinaryProbes[p.PkgPath] = n
 		prep.StdImports[p.PkgPath] = stdImports(g, p)
 	}
-	if err := writeNativeFiles(work, natives, replace); err != nil {
+	nativeSrc := map[string][]byte{}
+	for _, f := range natives {
+		nativeSrc[f.orig] = f.src
+	}
+	for i, u := range keptUnits {
+		if err := writeTestUnit(work, i, u, bits, nativeSrc, replace); err != nil {
+			prep.Cleanup()
+			return nil, err
+		}
+		t := &u.res.entry.Template
+		prep.TestPackages = append(prep.TestPackages, InstrumentedPackage{Path: u.label(), Module: moduleOf(u.variant), Files: len(t.Files), Probes: len(t.Probes)})
+		prep.BinaryTestProbes[u.path] += len(t.Probes)
+	}
+	var rest []nativeFile // native targets' files not instrumented
+	for _, f := range natives {
+		if _, ok := nativeSrc[f.orig]; ok {
+			rest = append(rest, f)
+		}
+	}
+	if err := writeNativeFiles(work, rest, replace); err != nil {
 		prep.Cleanup()
 		return nil, err
 	}
@@ -844,6 +928,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			}
 			fmt.Fprintf(opts.Stderr, "instrumented %s: %d files, %d probes%s\n", p.Path, p.Files, p.Probes, kind)
 		}
+		for _, p := range prep.TestPackages {
+			fmt.Fprintf(opts.Stderr, "instrumented the _test.go files of %s: %d files, %d probes\n", p.Path, p.Files, p.Probes)
+		}
 		for _, m := range prep.Modules {
 			fmt.Fprintf(opts.Stderr, "module %s: %d packages, %d probes\n", m.Module, m.Packages, m.Probes)
 		}
@@ -852,7 +939,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		fmt.Fprintf(opts.Stderr, "dictionary: %s\n", DictionarySummary(prep.Dictionary))
 		fmt.Fprintf(opts.Stderr, "build cache: %s\n", CacheSummary(prep.Cache))
 	}
-	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules))
+	fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", ProbeSummary(prep.Packages, prep.Modules, prep.TestPackages))
 	if prep.CmpDefault {
 		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", CmpDefaultLine)
 	}
@@ -919,9 +1006,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			continue
 		}
 		prep.phases.done("go test -c " + pkg)
-		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes})
+		testProbes := prep.BinaryTestProbes[pkg]
+		res.Binaries = append(res.Binaries, Binary{Package: pkg, Dir: prep.Dirs[pkg], Output: out, Targets: prep.Targets[pkg], Probes: probes, TestProbes: testProbes})
 		if probes < FewProbes {
-			fmt.Fprint(opts.Stderr, FewProbesWarning(pkg, out, probes, prep.StdImports[pkg]))
+			fmt.Fprint(opts.Stderr, FewProbesWarning(pkg, out, probes, testProbes, prep.StdImports[pkg]))
 		}
 	}
 	if opts.Verbose {
@@ -965,11 +1053,17 @@ func goSumHint(out string) string {
 }
 
 // FewProbesWarning is the warning printed for a fuzz binary with fewer than
-// FewProbes probes.
-func FewProbesWarning(pkg, out string, probes int, std []string) string {
+// FewProbes probes outside its _test.go files; testProbes is the number in
+// them, which see what the fuzz function does with an input, not the code
+// it tests.
+func FewProbesWarning(pkg, out string, probes, testProbes int, std []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files: coverage cannot guide the fuzzer, which runs nearly blind.\n", filepath.Base(out), probes)
-	fmt.Fprintf(&b, "  The code %s's targets exercise is not instrumented: it is in the standard library, in cgo files, or left out by -skip/-instrument.\n", pkg)
+	if testProbes > 0 {
+		fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files (and %d in them): coverage of the code under test cannot guide the fuzzer; only the fuzz function's own branches can.\n", filepath.Base(out), probes, testProbes)
+	} else {
+		fmt.Fprintf(&b, "gfz-build: WARNING: %s has only %d probe(s) outside its _test.go files (and none in them): coverage cannot guide the fuzzer, which runs nearly blind.\n", filepath.Base(out), probes)
+	}
+	fmt.Fprintf(&b, "  The code %s's targets exercise has almost no probes: it is in the standard library, in cgo files, left out by -skip/-instrument, or has almost no branches.\n", pkg)
 	if len(std) > 0 {
 		fmt.Fprintf(&b, "  To instrument the standard-library packages it imports, rebuild with: -cover %s\n", strings.Join(std, ","))
 	} else {
@@ -979,8 +1073,10 @@ func FewProbesWarning(pkg, out string, probes int, std []string) string {
 }
 
 // ProbeSummary is the one-line summary of what was instrumented, e.g.
-// "instrumented 3 packages, 1493 probes: example.com/app 118, github.com/BurntSushi/toml 1375".
-func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes) string {
+// "instrumented 3 packages, 1493 probes: example.com/app 118, github.com/BurntSushi/toml 1375",
+// followed by the probes of the _test.go files (tests, which pkgs and mods
+// do not count) when there are some: "; and 40 probes in _test.go files".
+func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes, tests []InstrumentedPackage) string {
 	total := 0
 	for _, p := range pkgs {
 		total += p.Probes
@@ -994,7 +1090,18 @@ func ProbeSummary(pkgs []InstrumentedPackage, mods []ModuleProbes) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", m.Module, m.Probes))
 	}
-	return fmt.Sprintf("instrumented %s, %s: %s", plural(len(pkgs), "package"), plural(total, "probe"), strings.Join(parts, ", "))
+	msg := fmt.Sprintf("instrumented %s, %s", plural(len(pkgs), "package"), plural(total, "probe"))
+	if len(parts) > 0 {
+		msg += ": " + strings.Join(parts, ", ")
+	}
+	if len(tests) > 0 {
+		inTests := 0
+		for _, p := range tests {
+			inTests += p.Probes
+		}
+		msg += fmt.Sprintf("; and %s in _test.go files", plural(inTests, "probe"))
+	}
+	return msg
 }
 
 // plural is "1 package", "3 packages".

@@ -84,6 +84,10 @@ type CacheStats struct {
 	Hits    []string // import paths of the packages taken from the cache
 	Misses  []string // import paths of the packages instrumented
 	Corrupt []string // import paths whose entry was unreadable (also in Misses)
+	// TestHits and TestMisses are the test units (testfiles.go) taken
+	// from the cache and instrumented: a package's path for its
+	// in-package test files, p_test for an external test package.
+	TestHits, TestMisses []string
 }
 
 // CacheSummary describes what the cache did in one line (gfz-build -v).
@@ -100,6 +104,9 @@ func CacheSummary(s CacheStats) string {
 			m, more = m[:show], fmt.Sprintf(" and %d more", len(s.Misses)-show)
 		}
 		msg += "; instrumented " + strings.Join(m, ", ") + more
+	}
+	if n := len(s.TestHits) + len(s.TestMisses); n > 0 {
+		msg += fmt.Sprintf("; the _test.go files of %d of %d packages from the cache", len(s.TestHits), n)
 	}
 	if len(s.Corrupt) > 0 {
 		msg += fmt.Sprintf("; %d damaged entries replaced", len(s.Corrupt))
@@ -296,6 +303,18 @@ func (c *buildCache) miss(path string) {
 	c.mu.Unlock()
 }
 
+// testHitOrMiss counts a test unit (label) as taken from the cache or
+// instrumented.
+func (c *buildCache) testHitOrMiss(label string, hit bool) {
+	c.mu.Lock()
+	if hit {
+		c.stats.TestHits = append(c.stats.TestHits, label)
+	} else {
+		c.stats.TestMisses = append(c.stats.TestMisses, label)
+	}
+	c.mu.Unlock()
+}
+
 // Stats returns the statistics, sorted.
 func (c *buildCache) Stats() CacheStats {
 	if c == nil {
@@ -304,7 +323,7 @@ func (c *buildCache) Stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	for _, l := range []*[]string{&s.Hits, &s.Misses, &s.Corrupt} {
+	for _, l := range []*[]string{&s.Hits, &s.Misses, &s.Corrupt, &s.TestHits, &s.TestMisses} {
 		*l = slices.Compact(slices.Sorted(slices.Values(*l)))
 	}
 	return s

@@ -73,9 +73,9 @@ func sameBuild(t *testing.T, what string, a, b *Prepared) {
 		}
 	}
 	if a.Probes != b.Probes || a.MapBits != b.MapBits || !reflect.DeepEqual(a.Packages, b.Packages) || !slices.Equal(a.Dictionary, b.Dictionary) ||
-		!reflect.DeepEqual(a.BinaryProbes, b.BinaryProbes) {
-		t.Errorf("%s: builds differ: %d/%d probes, mapbits %d/%d, packages %+v / %+v, %d/%d dictionary tokens",
-			what, a.Probes, b.Probes, a.MapBits, b.MapBits, a.Packages, b.Packages, len(a.Dictionary), len(b.Dictionary))
+		!reflect.DeepEqual(a.BinaryProbes, b.BinaryProbes) || !reflect.DeepEqual(a.TestPackages, b.TestPackages) || !reflect.DeepEqual(a.BinaryTestProbes, b.BinaryTestProbes) {
+		t.Errorf("%s: builds differ: %d/%d probes, mapbits %d/%d, packages %+v / %+v, test files %+v / %+v, %d/%d dictionary tokens",
+			what, a.Probes, b.Probes, a.MapBits, b.MapBits, a.Packages, b.Packages, a.TestPackages, b.TestPackages, len(a.Dictionary), len(b.Dictionary))
 	}
 }
 
@@ -190,7 +190,9 @@ func appendTo(t *testing.T, file, text string) {
 // and their importers only when what they see of them changed (here a
 // constant became a variable, and a result type changed); the packages an
 // instrumented package imports are type-checked without bodies; a
-// _test.go edit changes nothing instrumented; -cmp=false (the comparison
+// _test.go edit re-instruments the package's test files only (testfiles.go:
+// a's test variant is type-checked, its imports without bodies), and an
+// edit of the package's own files its test files too; -cmp=false (the comparison
 // probes a native target gets by default left out) and -tags miss, -cmp
 // (the default here), -counts (which changes only the runtime's constants)
 // and -mapbits hit.
@@ -223,16 +225,20 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 		}
 	}
 	all := []string{a, b, c}
-	if p := step("first build", opts, nil, all, nil); !slices.Equal(p.checked.listed, []string{"strconv"}) {
-		t.Errorf("first build: go list -export of %v, want strconv", p.checked.listed)
+	if p := step("first build", opts, nil, all, nil); !slices.Equal(p.checked.listed, []string{"strconv", "testing"}) ||
+		!slices.Equal(p.Cache.TestMisses, []string{a}) || !slices.Equal(p.checked.tests, []string{a}) {
+		t.Errorf("first build: go list -export of %v, want strconv and testing; test files instrumented %v, type-checked %v, want a's", p.checked.listed, p.Cache.TestMisses, p.checked.tests)
 	}
-	step("rebuild", opts, all, nil, nil)
+	if p := step("rebuild", opts, all, nil, nil); !slices.Equal(p.Cache.TestHits, []string{a}) || len(p.checked.tests) != 0 {
+		t.Errorf("rebuild: test files from the cache %v, type-checked %v; want a's from the cache", p.Cache.TestHits, p.checked.tests)
+	}
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
 	// c's import of strconv comes from export data, whose file the first
 	// build's go list -export named: no go list this time. Only the
 	// edited file of a is printed again.
-	if p := step("a edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.listed) != 0 || !slices.Equal(p.checked.files, []string{filepath.Join(dir, "a", "a.go")}) {
-		t.Errorf("a edited: go list -export of %v, want none (the standard library's export files are known); files instrumented %v, want a.go", p.checked.listed, p.checked.files)
+	if p := step("a edited", opts, []string{b, c}, []string{a}, []string{b, c}); len(p.checked.listed) != 0 || !slices.Equal(p.checked.files, []string{filepath.Join(dir, "a", "a.go")}) ||
+		!slices.Equal(p.Cache.TestMisses, []string{a}) {
+		t.Errorf("a edited: go list -export of %v, want none (the standard library's export files are known); files instrumented %v, want a.go; test files instrumented %v, want a's", p.checked.listed, p.checked.files, p.Cache.TestMisses)
 	}
 	// A constant of a2.go that a.go does not use changes: the package's
 	// declarations changed, so both files are instrumented again.
@@ -241,7 +247,12 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 		t.Errorf("a's constant edited: files instrumented %v, want a.go and a2.go", p.checked.files)
 	}
 	appendTo(t, filepath.Join(dir, "a", "a_test.go"), "\n// edited\n")
-	step("a's test edited", opts, all, nil, nil)
+	if p := step("a's test edited", opts, all, nil, []string{b, c}); !slices.Equal(p.Cache.TestMisses, []string{a}) || !slices.Equal(p.checked.tests, []string{a}) {
+		t.Errorf("a's test edited: test files instrumented %v, type-checked %v; want a's", p.Cache.TestMisses, p.checked.tests)
+	}
+	if p := step("a's test edited, rebuild", opts, all, nil, nil); len(p.Cache.TestMisses) != 0 || len(p.checked.tests) != 0 {
+		t.Errorf("a's test edited, rebuild: test files instrumented %v, type-checked %v; want none", p.Cache.TestMisses, p.checked.tests)
+	}
 	edit("c/c.go", "return 1", "return 2")
 	step("a body in c edited", opts, []string{a, b}, []string{c}, nil)
 	appendTo(t, filepath.Join(dir, "c", "c.go"), "\nfunc helper() int { return 3 }\n")
@@ -290,8 +301,9 @@ func TestCacheReinstrumentsWhatChanged(t *testing.T) {
 	step("-mapbits", o, all, nil, nil)
 }
 
-// entryFile returns the cache file holding the entry of package path, or
-// with file != "", the entry of that file of the package.
+// entryFile returns the cache file holding the entry of package path (not
+// of its test files), or with file != "", the entry of that file of the
+// package.
 func entryFile(t *testing.T, cache, path, file string) string {
 	t.Helper()
 	var found string
@@ -307,7 +319,7 @@ func entryFile(t *testing.T, cache, path, file string) string {
 		if err != nil || e.Template.Path != path {
 			return nil
 		}
-		if file == "" && e.API != fileEntry || file != "" && e.API == fileEntry && e.Template.Files[0].Name == file {
+		if file == "" && e.API != fileEntry && e.API != testEntry || file != "" && e.API == fileEntry && e.Template.Files[0].Name == file {
 			found = p
 		}
 		return nil
@@ -400,6 +412,36 @@ func TestCacheDamagedEntry(t *testing.T) {
 			t.Errorf("corrupt %v, files instrumented %v; want %s, and both files of a", p.Cache.Corrupt, p.checked.files, a)
 		}
 		sameBuild(t, "after a damaged file entry", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), p)
+	})
+	// So is a damaged entry of a package's test files.
+	t.Run("test files entry", func(t *testing.T) {
+		opts := opts
+		opts.Cache = t.TempDir() // one entry of a's test files
+		prepare(t, opts)
+		var f string
+		filepath.WalkDir(filepath.Join(opts.Cache, "pkg"), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, _ := os.ReadFile(p)
+			if e, err := decodeEntry(data, d.Name()); err == nil && e.API == testEntry && e.Template.Path == a {
+				f = p
+			}
+			return nil
+		})
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x40
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := prepare(t, opts)
+		if !slices.Equal(p.Cache.Corrupt, []string{a}) || len(p.Cache.Misses) != 0 || !slices.Equal(p.Cache.TestMisses, []string{a}) {
+			t.Errorf("corrupt %v, misses %v, test files instrumented %v; want %s's test files only", p.Cache.Corrupt, p.Cache.Misses, p.Cache.TestMisses, a)
+		}
+		sameBuild(t, "after a damaged test files entry", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), p)
 	})
 }
 
@@ -528,12 +570,13 @@ func TestCacheCgo(t *testing.T) {
 	opts := Options{Patterns: []string{"./a"}, Dir: dir, Cache: cache}
 	const a, b = "example.com/m/a", "example.com/m/b"
 	cold := prepare(t, opts)
-	if !slices.Equal(cold.Cache.Misses, []string{a, b}) || !slices.Equal(cold.checked.full, []string{a, b}) {
-		t.Errorf("first build: misses %v, type-checked %v", cold.Cache.Misses, cold.checked.full)
+	if !slices.Equal(cold.Cache.Misses, []string{a, b}) || !slices.Equal(cold.checked.full, []string{a, b}) ||
+		!slices.Equal(cold.Cache.TestMisses, []string{a}) || !slices.Equal(cold.checked.tests, []string{a}) || cold.TestProbes == 0 {
+		t.Errorf("first build: misses %v, type-checked %v; test files instrumented %v, type-checked %v, %d probes", cold.Cache.Misses, cold.checked.full, cold.Cache.TestMisses, cold.checked.tests, cold.TestProbes)
 	}
 	sameBuild(t, "cgo: cached vs cache off", prepare(t, Options{Patterns: opts.Patterns, Dir: dir, Cache: "off"}), cold)
-	if warm := prepare(t, opts); !slices.Equal(warm.Cache.Hits, []string{a, b}) || len(warm.checked.full) != 0 {
-		t.Errorf("rebuild: hits %v, type-checked %v", warm.Cache.Hits, warm.checked.full)
+	if warm := prepare(t, opts); !slices.Equal(warm.Cache.Hits, []string{a, b}) || len(warm.checked.full) != 0 || !slices.Equal(warm.Cache.TestHits, []string{a}) || len(warm.checked.tests) != 0 {
+		t.Errorf("rebuild: hits %v, type-checked %v; test files from the cache %v, type-checked %v", warm.Cache.Hits, warm.checked.full, warm.Cache.TestHits, warm.checked.tests)
 	}
 	appendTo(t, filepath.Join(dir, "a", "a.go"), "\n// edited\n")
 	if p := prepare(t, opts); !slices.Equal(p.Cache.Misses, []string{a}) {

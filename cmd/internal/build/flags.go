@@ -8,7 +8,7 @@ import (
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -instrument, -skip, -tags, -race, -cmp, -mapbits, -counts and -cache,
+// -cover, -instrument, -skip, -tags, -race, -cmp, -mapbits, -counts, -testfiles and -cache,
 // storing into o.
 // Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
@@ -20,6 +20,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var(cmpFlag{o}, "cmp", "insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp; default: only when a package has native targets (f.Fuzz), which then run with -feedback cmp; -cmp=false: never")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
+	fs.Var(testFilesFlag{o}, "testfiles", "instrument the _test.go files of the packages with fuzz targets too: the fuzz functions' own branches and their helpers; -testfiles=false leaves them out")
 	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
 }
 
@@ -73,5 +74,27 @@ func (f cmpFlag) Set(s string) error {
 		return fmt.Errorf("want true or false, got %q", s)
 	}
 	f.o.Cmp, f.o.NoCmp = b, !b
+	return nil
+}
+
+// testFilesFlag is -testfiles, a boolean flag whose default is true: it
+// sets Options.NoTestFiles to the opposite.
+type testFilesFlag struct{ o *Options }
+
+func (f testFilesFlag) IsBoolFlag() bool { return true }
+
+func (f testFilesFlag) String() string {
+	if f.o == nil {
+		return "" // the zero value, for flag.PrintDefaults: the default (true) is printed
+	}
+	return strconv.FormatBool(!f.o.NoTestFiles)
+}
+
+func (f testFilesFlag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	f.o.NoTestFiles = !b
 	return nil
 }

@@ -67,6 +67,7 @@ type resolveConfig struct {
 	keys   *keyer      // nil when the cache is off
 	cmp    bool
 	plain  map[string]*packages.Package // the build's non-test packages by import path
+	tests  []*testUnit                  // the test files to instrument (testfiles.go), in-package units first
 }
 
 // resolved is the outcome for one package to instrument.
@@ -128,6 +129,8 @@ type resolver struct {
 	fromSource []string // import paths type-checked with bodies, to instrument
 	declsOnly  []string // import paths type-checked without bodies, for importers
 	files      []string // files instrumented (the others came from the cache)
+
+	testsChecked []string // test units type-checked (testUnit.label)
 }
 
 // resolve returns the outcome for each package of todo (plain graph
@@ -138,14 +141,14 @@ func resolve(rc resolveConfig, todo []*packages.Package) (res []resolved, st res
 		res, err := r.run(todo)
 		if err == nil {
 			st = resolveStats{full: slices.Sorted(slices.Values(r.fromSource)), decls: slices.Sorted(slices.Values(r.declsOnly)), listed: r.listed,
-				files: slices.Sorted(slices.Values(r.files))}
+				files: slices.Sorted(slices.Values(r.files)), tests: slices.Sorted(slices.Values(r.testsChecked))}
 			return res, st, nil
 		}
 		if !errors.Is(err, errCgo) {
 			return nil, st, err
 		}
 	}
-	res, st.full, st.files, err = resolveGoPackages(rc, todo)
+	res, st.full, st.files, st.tests, err = resolveGoPackages(rc, todo)
 	return res, st, err
 }
 
@@ -155,6 +158,7 @@ type resolveStats struct {
 	decls  []string // import paths type-checked without bodies, for their importers
 	listed []string // import paths whose export files go list -export gave
 	files  []string // files instrumented (the others came from the cache)
+	tests  []string // test units type-checked (testUnit.label)
 }
 
 func newResolver(rc resolveConfig, todo []*packages.Package) *resolver {
@@ -204,6 +208,7 @@ func newResolver(rc resolveConfig, todo []*packages.Package) *resolver {
 	for _, p := range todo {
 		visit(p)
 	}
+	r.visitTests(visit)
 	return r
 }
 
@@ -225,6 +230,9 @@ func (r *resolver) run(todo []*packages.Package) ([]resolved, error) {
 		}()
 	}
 	wg.Wait()
+	if !r.cgo.Load() && r.ctx.Err() == nil {
+		r.resolveTests()
+	}
 	if r.cgo.Load() {
 		return nil, errCgo
 	}
@@ -609,14 +617,24 @@ func (r *resolver) walk(p *packages.Package) error {
 // source that are not.
 func (r *resolver) listExports() {
 	set := map[string]bool{}
+	add := func(q *packages.Package) {
+		q = r.plainOf(q)
+		if d := r.nodes[q.PkgPath]; (d == nil || !d.src) && q.PkgPath != "unsafe" && q.PkgPath != "C" {
+			set[q.PkgPath] = true
+		}
+	}
 	for _, n := range r.order {
 		if !n.src {
 			continue
 		}
 		for _, q := range n.p.Imports {
-			q = r.plainOf(q)
-			if d := r.nodes[q.PkgPath]; (d == nil || !d.src) && q.PkgPath != "unsafe" && q.PkgPath != "C" {
-				set[q.PkgPath] = true
+			add(q)
+		}
+	}
+	for _, u := range r.tests {
+		for _, q := range u.variant.Imports {
+			if !u.importsInPkg(q) {
+				add(q)
 			}
 		}
 	}
@@ -658,8 +676,8 @@ func (r *resolver) listExports() {
 
 // resolveGoPackages is resolve for builds with cgo packages: every key
 // from source (an import's API key is its source key), and the packages
-// the cache misses loaded with go/packages.
-func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, []string, []string, error) {
+// (and test units) the cache misses loaded with go/packages.
+func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, []string, []string, []string, error) {
 	r := newResolver(rc, todo)
 	out := make([]resolved, len(todo))
 	instKeys := map[string]string{}
@@ -686,7 +704,7 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 		cfg := &packages.Config{Context: rc.ctx, Dir: rc.dir, Mode: loadMode, BuildFlags: rc.flags, Env: append(os.Environ(), rc.env...)}
 		loaded, err := packages.Load(cfg, missed...)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("load: %w", err)
+			return nil, nil, nil, nil, fmt.Errorf("load: %w", err)
 		}
 		for _, p := range loaded {
 			checked[p.PkgPath] = p
@@ -711,9 +729,12 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 		})
 	}
 	eg.Wait()
+	if err := r.resolveTestsGoPackages(); err != nil {
+		return nil, nil, nil, nil, err
+	}
 	for i, p := range todo {
 		out[i] = r.nodes[p.PkgPath].res
 	}
 	slices.Sort(missed)
-	return out, missed, slices.Sorted(slices.Values(r.files)), nil
+	return out, missed, slices.Sorted(slices.Values(r.files)), slices.Sorted(slices.Values(r.testsChecked)), nil
 }

@@ -30,7 +30,7 @@ type CmpSite struct {
 // cmpKind is the kind of the operands of a probed comparison.
 type cmpKind struct {
 	letter string // helper suffix: I (signed), U (unsigned), S (string)
-	alias  string // conversion type alias of the added file
+	alias  string // conversion type alias of the added file, after the prefix
 	width  int    // bits; 0 for strings
 }
 
@@ -54,23 +54,23 @@ func cmpOperand(t types.Type) (cmpKind, bool) {
 	}
 	switch b.Kind() {
 	case types.Int8:
-		return cmpKind{"I", "_gfzI64", 8}, true
+		return cmpKind{"I", "I64", 8}, true
 	case types.Int16:
-		return cmpKind{"I", "_gfzI64", 16}, true
+		return cmpKind{"I", "I64", 16}, true
 	case types.Int32:
-		return cmpKind{"I", "_gfzI64", 32}, true
+		return cmpKind{"I", "I64", 32}, true
 	case types.Int, types.Int64:
-		return cmpKind{"I", "_gfzI64", 64}, true
+		return cmpKind{"I", "I64", 64}, true
 	case types.Uint8:
-		return cmpKind{"U", "_gfzU64", 8}, true
+		return cmpKind{"U", "U64", 8}, true
 	case types.Uint16:
-		return cmpKind{"U", "_gfzU64", 16}, true
+		return cmpKind{"U", "U64", 16}, true
 	case types.Uint32:
-		return cmpKind{"U", "_gfzU64", 32}, true
+		return cmpKind{"U", "U64", 32}, true
 	case types.Uint, types.Uint64, types.Uintptr:
-		return cmpKind{"U", "_gfzU64", 64}, true
+		return cmpKind{"U", "U64", 64}, true
 	case types.String:
-		return cmpKind{"S", "_gfzStr", 0}, true
+		return cmpKind{"S", "Str", 0}, true
 	}
 	return cmpKind{}, false
 }
@@ -141,8 +141,9 @@ func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
 	if k.width > 0 {
 		args = append(args, &dst.BasicLit{Kind: token.INT, Value: strconv.Itoa(k.width)})
 	}
-	args = append(args, conv(k.alias, n.X), conv(k.alias, n.Y))
-	call := &dst.CallExpr{Fun: dst.NewIdent("_gfzCmp" + opName + k.letter), Args: args}
+	alias := helper(r.pkg.Prefix, k.alias)
+	args = append(args, conv(alias, n.X), conv(alias, n.Y))
+	call := &dst.CallExpr{Fun: dst.NewIdent(helper(r.pkg.Prefix, "Cmp"+opName+k.letter)), Args: args}
 	call.Decs.NodeDecs = n.Decs.NodeDecs
 	c.Replace(call)
 	return true
@@ -198,8 +199,9 @@ func (r *rewriter) cmpSwitch(c *dstutil.Cursor, n *dst.SwitchStmt) {
 			if k.width > 0 {
 				args = append(args, &dst.BasicLit{Kind: token.INT, Value: strconv.Itoa(k.width)})
 			}
-			args = append(args, conv(k.alias, dst.NewIdent(tmp)), conv(k.alias, constExpr(cv)))
-			st := &dst.ExprStmt{X: &dst.CallExpr{Fun: dst.NewIdent("_gfzCmpEq" + k.letter), Args: args}}
+			alias := helper(r.pkg.Prefix, k.alias)
+			args = append(args, conv(alias, dst.NewIdent(tmp)), conv(alias, constExpr(cv)))
+			st := &dst.ExprStmt{X: &dst.CallExpr{Fun: dst.NewIdent(helper(r.pkg.Prefix, "CmpEq"+k.letter)), Args: args}}
 			st.Decs.Before, st.Decs.After = dst.NewLine, dst.NewLine
 			calls = append(calls, st)
 		}
@@ -220,7 +222,7 @@ func (r *rewriter) cmpSwitch(c *dstutil.Cursor, n *dst.SwitchStmt) {
 		def.Decs.Start = append(def.Decs.Start, d) // the tag keeps its line
 	}
 	guard := &dst.IfStmt{
-		Cond: &dst.CallExpr{Fun: dst.NewIdent("_gfzCmpOn")},
+		Cond: &dst.CallExpr{Fun: dst.NewIdent(helper(r.pkg.Prefix, "CmpOn"))},
 		Body: &dst.BlockStmt{List: calls},
 	}
 	guard.Decs.Before, guard.Decs.After = dst.NewLine, dst.NewLine
@@ -250,7 +252,8 @@ func (p *Template) cmpSource() []byte {
 	}
 	var b bytes.Buffer
 	b.WriteString("\n// Comparison probes (gfz-build -cmp).\n\n")
-	b.WriteString("type _gfzI64 = int64\ntype _gfzU64 = uint64\ntype _gfzStr = string\n\n")
+	pre := helper(p.Prefix, "")
+	fmt.Fprintf(&b, "type %[1]sI64 = int64\ntype %[1]sU64 = uint64\ntype %[1]sStr = string\n\n", pre)
 	on, recI, recS := "_gfzrt.CmpOn", "_gfzrt.CmpInt", "_gfzrt.CmpStr"
 	if p.Std {
 		on, recI, recS = "_gfzCmpOnVar", "_gfzCmpInt", "_gfzCmpStr"
@@ -259,12 +262,12 @@ func (p *Template) cmpSource() []byte {
 	} else {
 		fmt.Fprintf(&b, "func init() { _gfzrt.RegisterCmp(%d) }\n\n", len(p.CmpSites))
 	}
-	fmt.Fprintf(&b, "//go:norace\nfunc _gfzCmpOn() bool { return %s }\n\n", on)
+	fmt.Fprintf(&b, "//go:norace\nfunc %sCmpOn() bool { return %s }\n\n", pre, on)
 	ops := []struct{ name, op string }{{"Eq", "=="}, {"Ne", "!="}, {"Lt", "<"}, {"Le", "<="}, {"Gt", ">"}, {"Ge", ">="}}
 	for _, o := range ops {
-		fmt.Fprintf(&b, "//go:norace\nfunc _gfzCmp%sI(id uint32, w uint8, a, b int64) bool {\n\tif %s {\n\t\t%s(id, w, uint64(a), uint64(b))\n\t}\n\treturn a %s b\n}\n\n", o.name, on, recI, o.op)
-		fmt.Fprintf(&b, "//go:norace\nfunc _gfzCmp%sU(id uint32, w uint8, a, b uint64) bool {\n\tif %s {\n\t\t%s(id, w, a, b)\n\t}\n\treturn a %s b\n}\n\n", o.name, on, recI, o.op)
-		fmt.Fprintf(&b, "//go:norace\nfunc _gfzCmp%sS(id uint32, a, b string) bool {\n\tif %s {\n\t\t%s(id, a, b)\n\t}\n\treturn a %s b\n}\n\n", o.name, on, recS, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sI(id uint32, w uint8, a, b int64) bool {\n\tif %s {\n\t\t%s(id, w, uint64(a), uint64(b))\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recI, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sU(id uint32, w uint8, a, b uint64) bool {\n\tif %s {\n\t\t%s(id, w, a, b)\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recI, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sS(id uint32, a, b string) bool {\n\tif %s {\n\t\t%s(id, a, b)\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recS, o.op)
 	}
 	return b.Bytes()
 }

@@ -25,6 +25,7 @@ type Template struct {
 	Path     string
 	Name     string
 	Std      bool
+	Prefix   string // the helpers' prefix (Package.Prefix)
 	Files    []TemplateFile
 	Probes   []Probe
 	CmpSites []CmpSite
@@ -58,7 +59,7 @@ const BlockDigits = 6
 // Template prints the rewritten files with placeholder IDs and locates the
 // ID literals. It may be called more than once.
 func (p *Package) Template() (*Template, error) {
-	t := &Template{Path: p.Path, Name: p.Name, Std: p.Std, Probes: p.Probes, CmpSites: p.CmpSites}
+	t := &Template{Path: p.Path, Name: p.Name, Std: p.Std, Prefix: p.Prefix, Probes: p.Probes, CmpSites: p.CmpSites}
 	placeholder := "0x" + fmt.Sprintf("%0*x", IDDigits, 0)
 	for _, f := range p.files {
 		for _, l := range f.ids {
@@ -72,7 +73,7 @@ func (p *Package) Template() (*Template, error) {
 		if err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
-		slots, err := findIDSlots(src, len(p.Probes))
+		slots, err := findIDSlots(src, len(p.Probes), p.Prefix)
 		if err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
@@ -85,9 +86,11 @@ func (p *Package) Template() (*Template, error) {
 }
 
 // findIDSlots finds the probe calls _gfzHit(0xID, &_gfzBlocks[i]) and
-// _gfzHitE(...) in src by their tokens (so that text in comments and
-// strings never counts) and returns where their IDs go.
-func findIDSlots(src []byte, probes int) ([]IDSlot, error) {
+// _gfzHitE(...) (named with prefix, Package.Prefix) in src by their
+// tokens (so that text in comments and strings never counts) and returns
+// where their IDs go.
+func findIDSlots(src []byte, probes int, prefix string) ([]IDSlot, error) {
+	hit, hitE, blocks := helper(prefix, "Hit"), helper(prefix, "HitE"), helper(prefix, "Blocks")
 	fset := token.NewFileSet()
 	tf := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
@@ -118,9 +121,9 @@ func findIDSlots(src []byte, probes int) ([]IDSlot, error) {
 			continue
 		}
 		w := win
-		if w[0].tok != token.IDENT || (w[0].lit != "_gfzHit" && w[0].lit != "_gfzHitE") ||
+		if w[0].tok != token.IDENT || (w[0].lit != hit && w[0].lit != hitE) ||
 			w[1].tok != token.LPAREN || w[2].tok != token.INT || w[3].tok != token.COMMA ||
-			w[4].tok != token.AND || w[5].tok != token.IDENT || w[5].lit != "_gfzBlocks" ||
+			w[4].tok != token.AND || w[5].tok != token.IDENT || w[5].lit != blocks ||
 			w[6].tok != token.LBRACK || w[7].tok != token.INT || w[8].tok != token.RBRACK {
 			continue
 		}
@@ -165,10 +168,12 @@ func (t *Template) Check() error {
 // probes renumbered after those of the files before it. Joining the
 // templates of one file each gives the template of the package with all
 // the files (the rewrite of a file depends only on the file and on the
-// package's type information).
+// package's type information). The parts must share a Prefix, which the
+// result gets.
 func Join(path, name string, std bool, parts []*Template) *Template {
 	t := &Template{Path: path, Name: name, Std: std}
 	for _, part := range parts {
+		t.Prefix = part.Prefix
 		base := len(t.Probes)
 		for _, f := range part.Files {
 			ids := make([]IDSlot, len(f.IDs))
