@@ -73,9 +73,15 @@ type Options struct {
 	Cmp   bool
 	NoCmp bool
 
-	// NoTestFiles leaves the _test.go files of the matched packages
-	// uninstrumented. By default they get probes too (testfiles.go): a
-	// fuzz target's own code, its fuzz function and helpers, is there.
+	// TestFiles instruments the _test.go files of every matched package
+	// with fuzz targets (testfiles.go); NoTestFiles of none. With neither
+	// (the default) those of the packages that have a native target
+	// (f.Fuzz) are: a native target's own code, its fuzz function and
+	// helpers, is there. A gfz target's test files hold its generators,
+	// whose branches make structural variety look like new coverage; on
+	// the examples they did not help (docs/BENCHMARKS.md, "Probes in test
+	// files").
+	TestFiles   bool
 	NoTestFiles bool
 }
 
@@ -523,7 +529,9 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	}
 	var units []*testUnit
 	if !opts.NoTestFiles {
-		units = testUnits(g, func(path string) bool { return len(found[path]) > 0 })
+		units = testUnits(g, func(path string) bool {
+			return len(found[path]) > 0 && (opts.TestFiles || len(scans[path].targets) > 0)
+		})
 	}
 	// Take what the cache has; type-check and instrument the rest
 	// (resolve.go). A dependency that fails is left out with a warning; a

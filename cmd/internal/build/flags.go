@@ -20,7 +20,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var(cmpFlag{o}, "cmp", "insert comparison probes (integer and string comparisons, switch cases) for the fuzz binary's -feedback cmp; default: only when a package has native targets (f.Fuzz), which then run with -feedback cmp; -cmp=false: never")
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
-	fs.Var(testFilesFlag{o}, "testfiles", "instrument the _test.go files of the packages with fuzz targets too: the fuzz functions' own branches and their helpers; -testfiles=false leaves them out")
+	fs.Var(testFilesFlag{o}, "testfiles", "instrument the _test.go files of every package with fuzz targets too (the fuzz functions' own branches and their helpers); default: only of the packages with native targets (f.Fuzz), not of those with gfz targets only, whose generators are there; -testfiles=false: none")
 	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
 }
 
@@ -77,17 +77,22 @@ func (f cmpFlag) Set(s string) error {
 	return nil
 }
 
-// testFilesFlag is -testfiles, a boolean flag whose default is true: it
-// sets Options.NoTestFiles to the opposite.
+// testFilesFlag is -testfiles, a boolean flag with a third state, not
+// given: -testfiles sets Options.TestFiles (the test files of every
+// package with fuzz targets), -testfiles=false Options.NoTestFiles (none);
+// neither leaves the default (those of packages with native targets).
 type testFilesFlag struct{ o *Options }
 
 func (f testFilesFlag) IsBoolFlag() bool { return true }
 
 func (f testFilesFlag) String() string {
-	if f.o == nil {
-		return "" // the zero value, for flag.PrintDefaults: the default (true) is printed
+	switch {
+	case f.o == nil || !f.o.TestFiles && !f.o.NoTestFiles:
+		return ""
+	case f.o.TestFiles:
+		return "true"
 	}
-	return strconv.FormatBool(!f.o.NoTestFiles)
+	return "false"
 }
 
 func (f testFilesFlag) Set(s string) error {
@@ -95,6 +100,6 @@ func (f testFilesFlag) Set(s string) error {
 	if err != nil {
 		return fmt.Errorf("want true or false, got %q", s)
 	}
-	f.o.NoTestFiles = !b
+	f.o.TestFiles, f.o.NoTestFiles = b, !b
 	return nil
 }

@@ -369,3 +369,68 @@ func TestTestFilesSummary(t *testing.T) {
 		t.Errorf("warning without test probes:\n%s", w)
 	}
 }
+
+// TestTestFilesDefault: by default only the test files of packages with a
+// native target are instrumented; a package with gfz targets only keeps
+// its test files (its generators) plain, unless -testfiles is given;
+// -testfiles=false leaves out the native one's too.
+func TestTestFilesDefault(t *testing.T) {
+	dir := t.TempDir()
+	testmod.Write(t, dir, map[string]string{
+		"go.mod": "module example.com/d\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
+		"g/g.go": "package g\n\nfunc Less(a, b int) bool { return a < b }\n",
+		"g/g_test.go": `package g
+
+import (
+	"testing"
+
+	"github.com/gfz-dev/gfz"
+)
+
+func FuzzLess(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if n := t.Source().Range(0, 9, 0); n > 4 {
+			Less(int(n), 3)
+		}
+	})
+}
+`,
+		"n/n.go": "package n\n\nfunc Len(b []byte) int { return len(b) }\n",
+		"n/n_test.go": `package n
+
+import "testing"
+
+func FuzzLen(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if Len(b) > 3 {
+			return
+		}
+	})
+}
+`,
+	})
+	for _, c := range []struct {
+		name string
+		opts Options
+		want []string
+	}{
+		{"default", Options{}, []string{"example.com/d/n"}},
+		{"-testfiles", Options{TestFiles: true}, []string{"example.com/d/g", "example.com/d/n"}},
+		{"-testfiles=false", Options{NoTestFiles: true}, nil},
+	} {
+		o := c.opts
+		o.Patterns, o.Dir, o.Cache = []string{"./..."}, dir, "off"
+		p := prepare(t, o)
+		var got []string
+		for _, tp := range p.TestPackages {
+			if tp.Probes == 0 {
+				t.Errorf("%s: %s has no probes", c.name, tp.Path)
+			}
+			got = append(got, tp.Path)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: test files instrumented in %v, want %v", c.name, got, c.want)
+		}
+	}
+}
