@@ -5,8 +5,9 @@
 //	gfz-build [flags] [packages]
 //
 // It instruments every package of the main module that the patterns match
-// (default "."; "./..." works) and the _test.go files of those with fuzz
-// targets (-testfiles=false leaves them out), every package they and their
+// (default "."; "./..." works) and the _test.go files of those with native
+// fuzz targets (-testfiles: of every one with fuzz targets; -testfiles=false:
+// none), every package they and their
 // tests transitively import except the standard library and gfz itself
 // (narrowed by -instrument and -skip), plus the packages named by -cover,
 // through a go command build overlay (the source tree is not modified), and builds one
