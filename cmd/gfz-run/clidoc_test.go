@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/testmod"
@@ -11,9 +10,7 @@ import (
 
 // TestFlagsDocumented: every flag of gfz-run is in docs/CLI.md.
 func TestFlagsDocumented(t *testing.T) {
-	var errb strings.Builder
-	if code := run(context.Background(), []string{"-h"}, io.Discard, &errb); code != 0 {
-		t.Fatalf("-h: exit %d\n%s", code, errb.String())
-	}
-	testmod.FlagsDocumented(t, errb.String(), "## gfz-run")
+	testmod.FlagsDocumented(t, "## gfz-run", func(stderr io.Writer) int {
+		return run(context.Background(), []string{"-h"}, io.Discard, stderr)
+	})
 }

@@ -1,6 +1,7 @@
 package testmod
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,13 +12,19 @@ import (
 // usageFlag matches a flag's line in a flag.FlagSet's PrintDefaults.
 var usageFlag = regexp.MustCompile(`(?m)^  (-[A-Za-z0-9_.-]+)`)
 
-// FlagsDocumented fails t for every flag of usage (a FlagSet's -h output)
-// that docs/CLI.md does not name, as "`-flag" followed by a space, a
+// FlagsDocumented runs help (a command's -h, writing its usage to the
+// writer it is given and returning its exit status, which must be 0) and
+// fails t for every flag of the usage that docs/CLI.md does not name, as "`-flag" followed by a space, a
 // backquote, "=" or "]", between the heading from and the next heading of
 // the same level. It fails too when usage lists no flag or the section is
 // missing, so that a changed format cannot make it pass vacuously.
-func FlagsDocumented(t testing.TB, usage, from string) {
+func FlagsDocumented(t testing.TB, from string, help func(stderr io.Writer) int) {
 	t.Helper()
+	var b strings.Builder
+	if code := help(&b); code != 0 {
+		t.Fatalf("-h: exit %d\n%s", code, b.String())
+	}
+	usage := b.String()
 	doc, err := os.ReadFile(filepath.Join(GfzRoot(t), "docs", "CLI.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -463,33 +463,11 @@ func (r *resolver) check(n *node, full bool) (*types.Package, *types.Info, error
 		}
 		deps[path] = t
 	}
-	conf := &types.Config{
-		Importer: importerFunc(func(path string) (*types.Package, error) {
-			if path == "unsafe" {
-				return types.Unsafe, nil
-			}
-			if t := deps[path]; t != nil {
-				return t, nil
-			}
-			if err := depErrs[path]; err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("no metadata for %s", path)
-		}),
-		IgnoreFuncBodies: !full,
-		Error:            func(error) {}, // the go command reports type errors
-		Sizes:            r.sizes,
-	}
-	if n.p.Module != nil && n.p.Module.GoVersion != "" {
-		conf.GoVersion = "go" + n.p.Module.GoVersion
-	}
+	conf := r.checkConfig(n.p, deps, depErrs)
+	conf.IgnoreFuncBodies = !full
 	var info *types.Info
 	if full {
-		info = &types.Info{
-			Types: map[ast.Expr]types.TypeAndValue{},
-			Defs:  map[*ast.Ident]types.Object{},
-			Uses:  map[*ast.Ident]types.Object{},
-		}
+		info = newTypesInfo()
 	}
 	r.sem <- struct{}{}
 	tp := types.NewPackage(n.p.PkgPath, n.p.Name)
@@ -737,4 +715,38 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 	}
 	slices.Sort(missed)
 	return out, missed, slices.Sorted(slices.Values(r.files)), slices.Sorted(slices.Values(r.testsChecked)), nil
+}
+
+// checkConfig is the type checker's configuration for p, whose imports
+// are deps (by import path), or failed with depErrs.
+func (r *resolver) checkConfig(p *packages.Package, deps map[string]*types.Package, depErrs map[string]error) *types.Config {
+	conf := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if t := deps[path]; t != nil {
+				return t, nil
+			}
+			if err := depErrs[path]; err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("no metadata for %s", path)
+		}),
+		Error: func(error) {}, // the go command reports type errors
+		Sizes: r.sizes,
+	}
+	if p.Module != nil && p.Module.GoVersion != "" {
+		conf.GoVersion = "go" + p.Module.GoVersion
+	}
+	return conf
+}
+
+// newTypesInfo is the type information the instrumenter reads.
+func newTypesInfo() *types.Info {
+	return &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{},
+		Defs:  map[*ast.Ident]types.Object{},
+		Uses:  map[*ast.Ident]types.Object{},
+	}
 }

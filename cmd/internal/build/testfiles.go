@@ -316,30 +316,8 @@ func (r *resolver) checkTest(u *testUnit) ([]*ast.File, *types.Info, error) {
 			}
 			deps[path] = t
 		}
-		conf := &types.Config{
-			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if path == "unsafe" {
-					return types.Unsafe, nil
-				}
-				if t := deps[path]; t != nil {
-					return t, nil
-				}
-				if err := depErrs[path]; err != nil {
-					return nil, err
-				}
-				return nil, fmt.Errorf("no metadata for %s", path)
-			}),
-			Error: func(error) {}, // the go command reports type errors
-			Sizes: r.sizes,
-		}
-		if m := u.variant.Module; m != nil && m.GoVersion != "" {
-			conf.GoVersion = "go" + m.GoVersion
-		}
-		u.info = &types.Info{
-			Types: map[ast.Expr]types.TypeAndValue{},
-			Defs:  map[*ast.Ident]types.Object{},
-			Uses:  map[*ast.Ident]types.Object{},
-		}
+		conf := r.checkConfig(u.variant, deps, depErrs)
+		u.info = newTypesInfo()
 		r.sem <- struct{}{}
 		u.tp = types.NewPackage(u.variant.PkgPath, u.variant.Name)
 		types.NewChecker(conf, r.fset, u.tp, u.info).Files(u.syntax)
