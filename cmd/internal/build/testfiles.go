@@ -25,10 +25,11 @@ import (
 // {...})) with its round trips, its early returns on errors and its
 // dispatch on the input, a gfz target's generators, and the helpers they
 // call. go test -fuzz instruments them, and so does gfz-build: the
-// _test.go files of every matched package that declares fuzz targets get
-// the same probes as the code under test (Options.NoTestFiles, -testfiles=false,
-// leaves them out). Dependencies' test files are never compiled into a
-// fuzz binary.
+// _test.go files of every matched package that declares a native target
+// get the same probes as the code under test (Options.TestFiles,
+// -testfiles, adds those of packages with gfz targets only;
+// Options.NoTestFiles, -testfiles=false, leaves them all out).
+// Dependencies' test files are never compiled into a fuzz binary.
 //
 // A matched package has up to two test units: its in-package test files
 // (package p, compiled with p's own files in the test variant
