@@ -424,6 +424,11 @@ func runBinaryCPU(ctx context.Context, bin, dir string, args []string, stdout, s
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
+		if ctx.Err() != nil && diedOfInterrupt(cmd.ProcessState) {
+			// Interrupted before its handler was set up (it had just
+			// started): it stopped as asked, with nothing to save.
+			return 0, cpu
+		}
 		if ee.ExitCode() < 0 { // killed by a signal
 			fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
 			return 1, cpu

@@ -51,3 +51,21 @@ func TestStopBeforeHandler(t *testing.T) {
 		})
 	}
 }
+
+// TestRunBinaryStopBeforeHandler: the same for the binaries gfz-run runs
+// one after the other (rounds, -ci without the shared schedule): one
+// interrupted by the run's interrupt before it handles it stopped as
+// asked (status 0); one dying of SIGINT when nobody asked is a failure.
+func TestRunBinaryStopBeforeHandler(t *testing.T) {
+	if signal.Ignored(os.Interrupt) {
+		t.Skip("SIGINT is ignored in this process (started in the background), so no child can die of it")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := runBinary(ctx, "sleep", "", []string{"30"}, io.Discard, io.Discard); code != 0 {
+		t.Errorf("interrupted by the run: status %d, want 0", code)
+	}
+	if code := runBinary(context.Background(), "sh", "", []string{"-c", "kill -INT $$; sleep 30"}, io.Discard, io.Discard); code != 1 {
+		t.Errorf("died of SIGINT unasked: status %d, want 1", code)
+	}
+}
