@@ -70,11 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if len(b.Targets) == 1 {
 				noun = "target"
 			}
-			probes := fmt.Sprintf("%d probes", b.Probes)
-			if b.TestProbes > 0 {
-				probes += fmt.Sprintf(", and %d in _test.go files", b.TestProbes)
-			}
-			fmt.Fprintf(stdout, "%s: %s (%d %s: %s; %s)\n", b.Package, b.Output, len(b.Targets), noun, strings.Join(b.Targets, ", "), probes)
+			fmt.Fprintf(stdout, "%s: %s (%d %s: %s; %s)\n", b.Package, b.Output, len(b.Targets), noun, strings.Join(b.Targets, ", "), b.ProbeCount())
 		}
 	}
 	if err != nil {

@@ -279,7 +279,7 @@ func collectJobs(o *options, bins []build.Binary, workBase, cwd string, stdout, 
 	names, total := countTargets(bins)
 	var jobs []*ciJob
 	for _, b := range bins {
-		fmt.Fprintf(stdout, "gfz-run: built %s (%s): %s\n", b.Package, probeCount(b), strings.Join(b.Targets, ", "))
+		fmt.Fprintf(stdout, "gfz-run: built %s (%s): %s\n", b.Package, b.ProbeCount(), strings.Join(b.Targets, ", "))
 		rel := b.Package // outside the current directory: its import path
 		if r, err := filepath.Rel(cwd, b.Dir); err == nil && r == "." {
 			rel = "."

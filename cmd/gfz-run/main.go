@@ -291,7 +291,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	names, total := countTargets(res.Binaries)
 	ran, failed := 0, 0
 	for _, b := range res.Binaries {
-		fmt.Fprintf(stdout, "gfz-run: built %s (%s): %s\n", b.Package, probeCount(b), strings.Join(b.Targets, ", "))
+		fmt.Fprintf(stdout, "gfz-run: built %s (%s): %s\n", b.Package, b.ProbeCount(), strings.Join(b.Targets, ", "))
 		for _, target := range b.Targets {
 			if o.only != "" && target != o.only {
 				continue
@@ -453,14 +453,4 @@ func countTargets(bins []build.Binary) (names map[string]int, total int) {
 		}
 	}
 	return names, total
-}
-
-// probeCount says how many probes b has: outside its _test.go files, and
-// in them when there are some (as gfz-build says it).
-func probeCount(b build.Binary) string {
-	s := fmt.Sprintf("%d probes", b.Probes)
-	if b.TestProbes > 0 {
-		s += fmt.Sprintf(", and %d in _test.go files", b.TestProbes)
-	}
-	return s
 }

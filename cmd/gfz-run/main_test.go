@@ -336,10 +336,10 @@ func TestShrinkBoundsPassedOn(t *testing.T) {
 // TestProbeCount: the built line counts the probes in _test.go files apart,
 // as gfz-build does, and says nothing of them when there are none.
 func TestProbeCount(t *testing.T) {
-	if got := probeCount(build.Binary{Probes: 37, TestProbes: 12}); got != "37 probes, and 12 in _test.go files" {
+	if got := (build.Binary{Probes: 37, TestProbes: 12}).ProbeCount(); got != "37 probes, and 12 in _test.go files" {
 		t.Errorf("with test-file probes: %q", got)
 	}
-	if got := probeCount(build.Binary{Probes: 6}); got != "6 probes" {
+	if got := (build.Binary{Probes: 6}).ProbeCount(); got != "6 probes" {
 		t.Errorf("without: %q", got)
 	}
 }

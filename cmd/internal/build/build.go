@@ -85,6 +85,16 @@ type Options struct {
 	NoTestFiles bool
 }
 
+// ProbeCount says how many probes b has: outside its _test.go files, and
+// in them when there are some ("37 probes, and 12 in _test.go files").
+func (b Binary) ProbeCount() string {
+	s := fmt.Sprintf("%d probes", b.Probes)
+	if b.TestProbes > 0 {
+		s += fmt.Sprintf(", and %d in _test.go files", b.TestProbes)
+	}
+	return s
+}
+
 // InstrumentedPackage describes one rewritten package.
 type InstrumentedPackage struct {
 	Path   string // import path
