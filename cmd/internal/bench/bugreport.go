@@ -189,7 +189,8 @@ func fmtSeconds(s float64) string {
 // k/n, the median time to trigger (a run that did not trigger it counts as
 // its budget; a median at the budget is printed "> budget"), the median
 // time to reach the buggy function, other crashes, executions and final
-// coverage; then the statistics of every contender against native.
+// coverage; then the statistics of every contender against native, and
+// the ranking of the contenders over the bugs (rankingMarkdown).
 // plots maps a bug to its coverage curve image (may be nil).
 func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 	var b strings.Builder
@@ -318,6 +319,7 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 		b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
 		b.WriteString(strings.Join(rows, "\n") + "\n")
 	}
+	rankingMarkdown(&b, cells)
 	var notes []string
 	for _, r := range runs {
 		if r.Note != "" && r.Err == "" {

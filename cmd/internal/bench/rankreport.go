@@ -1,0 +1,199 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// rankingMarkdown writes the ranking of the contenders over the bugs
+// (rank.go): on each bug, contenders ranked by their median time to
+// trigger (a run that missed counting as its budget), equal medians by
+// the number of runs that found the bug (more is better), still equal
+// ones sharing their mean rank; mean ranks over the bugs, Friedman's
+// test and the Nemenyi critical difference; then every contender against
+// the best one of each bug (Mann-Whitney U, Â12). Bugs that a contender
+// did not run, and bugs that no run found (which rank nobody), are left
+// out and named. Nothing is written for fewer than two contenders.
+func rankingMarkdown(b *strings.Builder, cells []bugCell) {
+	order := BugContenders()
+	pos := func(c string) int {
+		if i := slices.Index(order, c); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	var contenders, bugs []string
+	at := map[[2]string]bugCell{}
+	for _, c := range cells {
+		if !slices.Contains(contenders, c.contender) {
+			contenders = append(contenders, c.contender)
+		}
+		if !slices.Contains(bugs, c.bug) {
+			bugs = append(bugs, c.bug)
+		}
+		at[[2]string{c.bug, c.contender}] = c
+	}
+	if len(contenders) < 2 {
+		return
+	}
+	slices.SortStableFunc(contenders, func(x, y string) int {
+		return cmp.Or(pos(x)-pos(y), strings.Compare(x, y))
+	})
+
+	type score struct {
+		median float64
+		found  int
+	}
+	var ranked, missing, unfound []string
+	var scores [][]float64
+	var keys [][]score
+	for _, bug := range bugs {
+		row := make([]score, len(contenders))
+		complete, any := true, false
+		for j, c := range contenders {
+			cell, ok := at[[2]string{bug, c}]
+			if !ok {
+				complete = false
+				break
+			}
+			k := 0
+			for _, r := range cell.runs {
+				if r.Found {
+					k++
+				}
+			}
+			any = any || k > 0
+			row[j] = score{median(cell.timesToBug()), k}
+		}
+		switch {
+		case !complete:
+			missing = append(missing, bug)
+			continue
+		case !any:
+			unfound = append(unfound, bug)
+			continue
+		}
+		// The ordinal of each contender's (median, -found) among the
+		// row's distinct values: a score Ranks can rank, ties included.
+		distinct := slices.Clone(row)
+		less := func(x, y score) int { return cmp.Or(cmpFloat(x.median, y.median), y.found-x.found) }
+		slices.SortFunc(distinct, less)
+		distinct = slices.CompactFunc(distinct, func(x, y score) bool { return less(x, y) == 0 })
+		s := make([]float64, len(row))
+		for j, v := range row {
+			i, _ := slices.BinarySearchFunc(distinct, v, less)
+			s[j] = float64(i)
+		}
+		ranked = append(ranked, bug)
+		scores = append(scores, s)
+		keys = append(keys, row)
+	}
+	if len(ranked) == 0 {
+		return
+	}
+
+	b.WriteString("\nRanking (as FuzzBench ranks fuzzers): on each bug the contenders are ranked by their median time to trigger " +
+		"(a run that missed counts as its budget), equal medians by the number of runs that found the bug, still equal ones sharing their mean rank; " +
+		"the ranks are averaged over the bugs (1 is best). ")
+	mean, chi2, p := Friedman(scores)
+	n, k := len(ranked), len(contenders)
+	cd := NemenyiCD(k, n)
+	if n >= 2 {
+		df := fmt.Sprintf("%d degrees", k-1)
+		if k == 2 {
+			df = "1 degree"
+		}
+		fmt.Fprintf(b, "Friedman's test (tie-corrected, chi-square approximation, %s of freedom): χ² = %.2f, p = %s. "+
+			"Nemenyi critical difference at 0.05 for %d contenders on %d bugs: %s (two contenders whose mean ranks differ by more differ significantly).",
+			df, chi2, fmtP(p), k, n, fmtCD(cd))
+	}
+	b.WriteString("\n\n| contender | mean rank | first on | not significantly worse than the best mean rank (Nemenyi) |\n|---|---:|---:|---|\n")
+	idx := make([]int, k)
+	for j := range idx {
+		idx[j] = j
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmpFloat(mean[x], mean[y]) })
+	ranks := Ranks(scores)
+	best := mean[idx[0]]
+	for _, j := range idx {
+		first := 0
+		for _, r := range ranks {
+			if r[j] == slices.Min(r) {
+				first++
+			}
+		}
+		within := "—"
+		if !math.IsNaN(cd) && n >= 2 {
+			within = "no"
+			if mean[j]-best <= cd {
+				within = "yes"
+			}
+		}
+		fmt.Fprintf(b, "| %s | %.2f | %d of %d | %s |\n", contenders[j], mean[j], first, n, within)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(b, "\nLeft out of the ranking, not run by every contender: %s.\n", strings.Join(quoted(missing), ", "))
+	}
+	if len(unfound) > 0 {
+		fmt.Fprintf(b, "\nLeft out of the ranking, found by no run: %s.\n", strings.Join(quoted(unfound), ", "))
+	}
+
+	// Every contender against the best one of each bug.
+	b.WriteString("\nAgainst the best contender of each bug (first in the ranking of that bug): time to trigger, " +
+		"Mann-Whitney U two-sided p-value and Â12, the probability that a run of the contender takes longer than a run of the best " +
+		"(above 0.5: the contender is slower; a miss counts as its budget). **worse**: p < 0.05 and Â12 > 0.5.\n\n")
+	b.WriteString("| bug | best | contender | found | time to trigger, median | p | Â12 |\n|---|---|---|---:|---:|---:|---:|\n")
+	for i, bug := range ranked {
+		bj := slices.Index(ranks[i], slices.Min(ranks[i]))
+		bc := at[[2]string{bug, contenders[bj]}]
+		for j, c := range contenders {
+			if j == bj {
+				continue
+			}
+			cell := at[[2]string{bug, c}]
+			_, pv := MannWhitneyU(cell.timesToBug(), bc.timesToBug())
+			a := A12(cell.timesToBug(), bc.timesToBug())
+			mark := ""
+			if pv < 0.05 && a > 0.5 {
+				mark = " **worse**"
+			}
+			fmt.Fprintf(b, "| `%s` | %s (%d/%d, %s) | %s | %d/%d | %s | %s%s | %.2f |\n", bug, contenders[bj],
+				keys[i][bj].found, len(bc.runs), medianTTB(bc, keys[i][bj].median), c, keys[i][j].found, len(cell.runs),
+				medianTTB(cell, keys[i][j].median), fmtP(pv), mark, a)
+		}
+	}
+}
+
+// medianTTB prints a cell's median time to trigger m, "> budget" when
+// half of its runs or more missed and the median is a miss.
+func medianTTB(c bugCell, m float64) string {
+	k, budget := 0, 0.0
+	for _, r := range c.runs {
+		if r.Found {
+			k++
+		}
+		budget = max(budget, r.BudgetS)
+	}
+	if k*2 <= len(c.runs) && m >= budget {
+		return "> " + fmtSeconds(budget)
+	}
+	return fmtSeconds(m)
+}
+
+func fmtCD(cd float64) string {
+	if math.IsNaN(cd) {
+		return "n/a (the table covers 2 to 10 contenders)"
+	}
+	return fmt.Sprintf("%.2f", cd)
+}
+
+func quoted(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = "`" + v + "`"
+	}
+	return out
+}
