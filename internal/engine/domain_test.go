@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -461,5 +462,65 @@ func TestDomainHooksBracketExecutions(t *testing.T) {
 	}
 	if d.best == 0 {
 		t.Error("the domain saw no execution")
+	}
+}
+
+// TestFeedbackCountsSurviveRestart: a worker that replaces a dead one of
+// its slot adds the summed counts (arm_*, saved_*) the dead one left in the
+// slot's feedback file to its own, so that the supervisor's totals cover
+// every worker process; the other keys are the new worker's own.
+func TestFeedbackCountsSurviveRestart(t *testing.T) {
+	worker := func(dead string) map[string]string {
+		t.Helper()
+		dir := t.TempDir()
+		shmPath := filepath.Join(dir, ".w.shm")
+		m, err := createShm(shmPath, param.DefaultMaxSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.close()
+		m.store(offWorkerID, 2)
+		wd := filepath.Join(dir, "wd")
+		if dead != "" {
+			if err := os.MkdirAll(wd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(wd, feedbackFilePrefix+"2"), []byte(dead), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err = Run(context.Background(), Config{Engine: "auto", Seed: 3, Runs: 3000, Workdir: wd, SharedMem: shmPath, Restarted: true},
+			newMaze(mazeKey, mazeMod, mazeValid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _, err := workdir.ReadStats(filepath.Join(wd, feedbackFilePrefix+"2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, l := range st.Lines() {
+			out[l.Key] = l.Value
+		}
+		return out
+	}
+	own := worker("")
+	if own["arm_zest_execs"] == "" || own["arm_zest_execs"] == "0" {
+		t.Fatalf("the worker's own file: %v", own)
+	}
+	got := worker("arms: zest,bytes\narm_zest_execs: 1000\narm_gone_execs: 5\nsaved_perf: 7\narm_zest_finds: x\n")
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	if g, w := atoi(got["arm_zest_execs"]), atoi(own["arm_zest_execs"])+1000; g != w {
+		t.Errorf("arm_zest_execs after a restart: %d, want the dead worker's 1000 + the new one's %s", g, own["arm_zest_execs"])
+	}
+	if got["arm_bytes_execs"] != own["arm_bytes_execs"] || got["arms"] != own["arms"] {
+		t.Errorf("keys the dead worker did not count changed: arm_bytes_execs %s (own %s), arms %q (own %q)",
+			got["arm_bytes_execs"], own["arm_bytes_execs"], got["arms"], own["arms"])
+	}
+	if got["arm_gone_execs"] != "5" || got["saved_perf"] != "7" {
+		t.Errorf("counts only the dead worker had: arm_gone_execs %q saved_perf %q, want 5 and 7", got["arm_gone_execs"], got["saved_perf"])
+	}
+	if got["arm_zest_finds"] != own["arm_zest_finds"] {
+		t.Errorf("a malformed count was added: arm_zest_finds %q, own %q", got["arm_zest_finds"], own["arm_zest_finds"])
 	}
 }

@@ -26,12 +26,18 @@ func (f *fuzzer) writeFeedbackFile() {
 	if _, ok := f.strat.(reportingStrategy); f.shm == nil || (len(f.cfg.Feedback) == 0 && len(f.waypoints.best) == 0 && !ok) {
 		return
 	}
-	var b bytes.Buffer
-	for _, p := range f.domainKV() {
-		fmt.Fprintf(&b, "%s: %s\n", p.k, p.v)
-	}
 	slot := f.shm.load(offWorkerID)
 	path := filepath.Join(f.wd.Root, feedbackFilePrefix+strconv.FormatUint(slot, 10))
+	if !f.fbBaseRead {
+		f.fbBaseRead = true
+		if f.cfg.Restarted {
+			f.fbBase = summedKeys(readFeedbackFile(path))
+		}
+	}
+	var b bytes.Buffer
+	for _, p := range addCounts(f.domainKV(), f.fbBase) {
+		fmt.Fprintf(&b, "%s: %s\n", p.k, p.v)
+	}
 	if err := workdir.ReplaceFile(path, b.Bytes()); err != nil && f.err == nil {
 		f.err = fmt.Errorf("engine: write feedback stats: %w", err)
 	}
@@ -45,6 +51,75 @@ func removeFeedbackFiles(root string) {
 	}
 }
 
+// A worker that replaces a dead one of its slot (Config.Restarted) counts
+// from zero, and its file replaces the dead one's: the counts summed over
+// the workers (summed: saved_*, arm_*) that the dead ones left in the file
+// are the new worker's base, added to its own, so that the supervisor's
+// totals are those of every worker process of the run, not of the last one
+// of each slot (a target that crashes restarts its worker again and
+// again). What a dead worker counted after its last write is lost.
+
+// summedKeys returns the pairs of kvs whose values are summed.
+func summedKeys(kvs []kvPair) []kvPair {
+	var out []kvPair
+	for _, p := range kvs {
+		if summed(p.k) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// addCounts returns kvs with base's counts added to its summed keys; the
+// keys of base that kvs lacks are appended.
+func addCounts(kvs, base []kvPair) []kvPair {
+	if len(base) == 0 {
+		return kvs
+	}
+	out := make([]kvPair, 0, len(kvs)+len(base))
+	seen := map[string]bool{}
+	for _, p := range kvs {
+		if summed(p.k) {
+			seen[p.k] = true
+			if v, ok := lookupPair(base, p.k); ok {
+				a, _ := strconv.ParseInt(p.v, 10, 64)
+				b, _ := strconv.ParseInt(v, 10, 64)
+				p.v = strconv.FormatInt(a+b, 10)
+			}
+		}
+		out = append(out, p)
+	}
+	for _, p := range base {
+		if !seen[p.k] {
+			seen[p.k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func lookupPair(kvs []kvPair, k string) (string, bool) {
+	for _, p := range kvs {
+		if p.k == k {
+			return p.v, true
+		}
+	}
+	return "", false
+}
+
+// readFeedbackFile reads one worker's file (nil if missing or unreadable).
+func readFeedbackFile(path string) []kvPair {
+	st, _, err := workdir.ReadStats(path)
+	if err != nil {
+		return nil
+	}
+	var kvs []kvPair
+	for _, l := range st.Lines() {
+		kvs = append(kvs, kvPair{l.Key, l.Value})
+	}
+	return kvs
+}
+
 // readFeedbackFiles reads the workers' files (workdir.ReadStats: "key:
 // value" lines, as the stats file), each as its lines in order. Missing or
 // unreadable ones are skipped (a worker may not have written one yet), and
@@ -53,15 +128,9 @@ func readFeedbackFiles(root string) [][]kvPair {
 	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
 	var out [][]kvPair
 	for _, p := range paths {
-		st, _, err := workdir.ReadStats(p)
-		if err != nil {
-			continue
+		if kvs := readFeedbackFile(p); kvs != nil {
+			out = append(out, kvs)
 		}
-		var kvs []kvPair
-		for _, l := range st.Lines() {
-			kvs = append(kvs, kvPair{l.Key, l.Value})
-		}
-		out = append(out, kvs)
 	}
 	return out
 }

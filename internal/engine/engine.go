@@ -46,6 +46,11 @@ type fuzzer struct {
 	// one handled was a unique trace.
 	div        *diversity
 	lastUnique bool
+	// fbBase are the summed stats keys (saved_*, arm_*) that the dead
+	// workers of this slot left in its feedback file (domain_workers.go),
+	// read at the first write when Config.Restarted.
+	fbBase     []kvPair
+	fbBaseRead bool
 	handled    Outcome // what handle's feedback.keep is deciding on (strategyEnv.handled)
 	met        metrics // metrics.go: zero mutations, mutation distance
 	max        int
