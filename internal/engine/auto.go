@@ -30,6 +30,11 @@ import (
 //	          random arguments: randomStrategy; no parent)
 //	cmp       one comparison token (-feedback cmp's operands; cmp.go)
 //	dict      one dictionary token (Config.Dictionary: native targets; dict.go)
+//	args      a native target's typed argument mutation, 1 to argsMaxEdits
+//	          edits (the args engine's ArgMutator: native targets only)
+//	format    a native target's child whose []byte or string argument is
+//	          a new document of the format of its seeds (the args engine's
+//	          ArgGenerator: native targets with a format generator only)
 //	fairfuzz  FairFuzz's masked havoc for P's rare edge (fairfuzz.go); the
 //	          mask's 3 executions a byte are this arm's executions
 //
@@ -72,11 +77,13 @@ const (
 	armRandom
 	armCmp
 	armDict
+	armArgs
+	armFormat
 	armFair
 	numArms
 )
 
-var armNames = []string{"zest", "bytes", "ei", "struct", "value", "zeugma", "random", "cmp", "dict", "fairfuzz"}
+var armNames = []string{"zest", "bytes", "ei", "struct", "value", "zeugma", "random", "cmp", "dict", "args", "format", "fairfuzz"}
 
 // Parent arms.
 const (
@@ -140,6 +147,8 @@ type autoTurns struct {
 	zg  *zeugmaTurns
 	fm  *fairMasks
 	rnd *randomStrategy // fresh random arguments of a native target (else empty parameters)
+	am  ArgMutator      // a native target's argument mutator (args), or nil
+	ag  ArgGenerator    // ... its format generator (format), or nil
 
 	// The decision in flight: its operator arm, whether it awaits found
 	// (else, at the next decision, it was skipped as a zero mutation),
@@ -157,6 +166,12 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		rnd: newRandomStrategy(env), info: map[*entry]*autoInfo{},
 	}
 	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
+	if m, ok := nativeMutator(env, env.dictionary()).(ArgMutator); ok {
+		s.am = m
+		if g, ok := m.(ArgGenerator); ok && g.Generates() {
+			s.ag = g
+		}
+	}
 	return s
 }
 
@@ -263,6 +278,13 @@ func (s *autoTurns) next(dst []byte) []byte {
 	case armDict:
 		c := append(dst[:0], p.data...)
 		return dictOp(r, c, s.env.maxSize(), s.env.dictionary())
+	case armFormat:
+		if c, ok := s.ag.GenerateArgs(r.next, dst, p.data, s.env.maxSize()); ok {
+			return c
+		}
+		return s.mutateArgs(r, dst, p)
+	case armArgs:
+		return s.mutateArgs(r, dst, p)
 	case armFair:
 		if s.fm.busy() {
 			return s.fm.probe(dst)
@@ -274,6 +296,13 @@ func (s *autoTurns) next(dst []byte) []byte {
 		return s.fm.child(dst, p, m)
 	}
 	return mutateZest(r, dst, p.data)
+}
+
+// mutateArgs makes a child of p by 1 to argsMaxEdits typed edits of its
+// arguments, as args does.
+func (s *autoTurns) mutateArgs(r *prng, dst []byte, p *entry) []byte {
+	edits := 1 + int((r.next()>>32)*argsMaxEdits>>32)
+	return s.am.MutateArgs(r.next, dst, p.data, edits, s.env.maxSize(), s.env.otherInput)
 }
 
 // settle closes a decision whose child was never executed (the loop
@@ -431,6 +460,12 @@ func (s *autoTurns) available(p *entry) uint64 {
 	}
 	if len(p.data) > 0 && s.env.tokens() > 0 {
 		a |= 1 << armCmp
+	}
+	if s.am != nil {
+		a |= 1 << armArgs
+	}
+	if s.ag != nil {
+		a |= 1 << armFormat
 	}
 	if a&s.opsMask == 0 {
 		in.all = 1 << armZest

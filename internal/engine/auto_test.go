@@ -81,8 +81,8 @@ func TestAutoLearnsArm(t *testing.T) {
 		t.Errorf("bytes' share %.3f while it pays, %.3f after; value's %.3f before it pays, %.3f while it pays", b1, b2, v1, v2)
 	}
 	for a := range numArms {
-		if a == armCmp || a == armDict || a == armFair {
-			continue // not available: no tokens, no dictionary, no rare edge
+		if a == armCmp || a == armDict || a == armFair || a == armArgs || a == armFormat {
+			continue // not available: no tokens, no dictionary, no rare edge, not a native target
 		}
 		if s.ops.chosen[a] == 0 {
 			t.Errorf("arm %s never chosen", armNames[a])
@@ -342,5 +342,64 @@ func TestAutoRandomNativeArgs(t *testing.T) {
 			t.Fatalf("child %d: arm %s, %q; want random's \"rnd\"", i, armNames[s.arm], child)
 		}
 		s.found(yield{result: Valid})
+	}
+}
+
+// TestAutoNativeArgArms: on a native target with an argument mutator, the
+// args arm's children are the mutator's typed edits of the parent and the
+// format arm's the format generator's documents (args' own mutation when
+// the generator makes none); neither arm is offered for a target without
+// a mutator, nor format without a generator.
+func TestAutoNativeArgArms(t *testing.T) {
+	run := func(arms string, mut any) (*autoTurns, []string) {
+		t.Helper()
+		t.Setenv(autoArmsEnv, arms)
+		env := &scriptEnv{r: newPRNG(1), max: 32, q: []*entry{{data: []byte("seed")}}}
+		var s *autoTurns
+		if mut == nil {
+			s = newAutoTurns(env)
+		} else {
+			s = newAutoTurns(mutEnv{env, mut})
+		}
+		var out []string
+		var child []byte
+		for i := range 20 {
+			env.execs = int64(i)
+			if g := s.nextGuide(); g != nil {
+				t.Fatalf("%s: a guide", arms)
+			}
+			child = s.next(child)
+			out = append(out, armNames[s.arm]+" "+string(child))
+			s.found(yield{result: Valid})
+		}
+		return s, out
+	}
+	gen := &genArgs{on: true}
+	for _, c := range []struct {
+		arms string
+		mut  any
+		want string // every child
+	}{
+		{"args", &fakeArgs{}, "args seedx"},
+		{"format", gen, "format gen:seed"},
+		{"args,format", &genArgs{on: false}, "args seedx"}, // no generator: format not offered
+	} {
+		s, out := run(c.arms, c.mut)
+		for i, o := range out {
+			if o != c.want {
+				t.Fatalf("arms %s: child %d is %q, want %q", c.arms, i, o, c.want)
+			}
+		}
+		if c.arms == "args,format" && s.ops.chosen[armFormat] != 0 {
+			t.Errorf("format chosen %d times without a generator", s.ops.chosen[armFormat])
+		}
+	}
+	// Without a native mutator, neither arm is available: the arms named
+	// are not offered and zest makes the children.
+	_, out := run("args,format", nil)
+	for i, o := range out {
+		if !strings.HasPrefix(o, "zest ") {
+			t.Fatalf("no native mutator: child %d is %q, want zest's", i, o)
+		}
 	}
 }
