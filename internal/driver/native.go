@@ -93,15 +93,19 @@ func (c *config) encodeInput(data []byte) []byte {
 // targets draw them through generators.
 var nativeDict string
 
-// dictionary returns the engine dictionary of the configured target:
-// nativeDict's tokens for a native target, nil otherwise.
+// dictionary returns the engine dictionary of the configured target: for
+// a native target, nativeDict's tokens, then the command line's (libFuzzer's
+// -dict=FILE, userdict.Tokens) that are not among them; nil for a gfz
+// target, whose generators draw the dictionary themselves.
 func (c *config) dictionary() [][]byte {
-	if c.codec() == nil || nativeDict == "" {
+	if c.codec() == nil {
 		return nil
 	}
 	var out [][]byte
-	for _, s := range userdict.Decode(nativeDict) {
-		if s != "" {
+	seen := map[string]bool{}
+	for _, s := range append(userdict.Decode(nativeDict), userdict.Tokens()...) {
+		if s != "" && !seen[s] {
+			seen[s] = true
 			out = append(out, []byte(s))
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/userdict"
 )
 
 // TestNativeConfig: a native target named in the build info gets its
@@ -38,6 +39,28 @@ func TestNativeConfig(t *testing.T) {
 	if strings.Join(toks, " ") != "BEGIN: 42 ;END" {
 		t.Errorf("dictionary %q", toks)
 	}
+	// A command-line dictionary (libFuzzer's -dict=FILE) reaches the
+	// native target's engine too, after the literals, without duplicates;
+	// also when gfz-build linked in no literals.
+	userdict.Set([]string{"MAGIC", "42", ""})
+	defer userdict.Set(nil)
+	toks = toks[:0]
+	for _, tok := range cfg.dictionary() {
+		toks = append(toks, string(tok))
+	}
+	if strings.Join(toks, " ") != "BEGIN: 42 ;END MAGIC" {
+		t.Errorf("dictionary with -dict %q, want the literals then MAGIC", toks)
+	}
+	nativeDict = ""
+	toks = toks[:0]
+	for _, tok := range cfg.dictionary() {
+		toks = append(toks, string(tok))
+	}
+	if strings.Join(toks, " ") != "MAGIC 42" {
+		t.Errorf("dictionary with -dict and no literals %q, want MAGIC 42", toks)
+	}
+	userdict.Set(nil)
+	nativeDict = "BEGIN%3A,42,%3BEND"
 	cfg, _ = parseArgs(info, []string{"-engine", "zest", "FuzzN"}, io.Discard, io.Discard)
 	if cfg.run.Engine != "zest" {
 		t.Errorf("-engine zest gave %q", cfg.run.Engine)
