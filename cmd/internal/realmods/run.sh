@@ -224,10 +224,12 @@ run_package() {
 	log "  $pkg: go test -c $(wall "$P/gotest-cold.time")s cold, $(wall "$P/gotest-warm.time")s warm; ${#targets[@]} fuzz targets ${targets[*]:-}"
 
 	# gfz-build as a user runs it, cold then warm; a fresh user cache
-	# directory too, in case gfz-build keeps one there.
+	# directory too, where gfz-build keeps its own build cache (GFZCACHE
+	# unset, so that a GFZCACHE of the caller's cannot make the cold build
+	# warm).
 	fresh_cache "$M/cache-gfz"
 	rm -rf "$M/xdg" && mkdir -p "$M/xdg"
-	local genv=(env GOCACHE="$M/cache-gfz" XDG_CACHE_HOME="$M/xdg")
+	local genv=(env -u GFZCACHE GOCACHE="$M/cache-gfz" XDG_CACHE_HOME="$M/xdg")
 	(cd "$src" && timed "$P/gfz-cold.time" "$P/gfz-cold.log" "${genv[@]}" "$GB" -o "$P/fuzz.gfz" "$pkg")
 	local grc=$?
 	# The warm build also serves the build-list check: -v prints the go
@@ -235,7 +237,10 @@ run_package() {
 	# (both only print or keep; the build is the same).
 	(cd "$src" && timed "$P/gfz-warm.time" "$P/gfz-warm.log" "${genv[@]}" "$GB" -v -work -o "$P/fuzz.gfz" "$pkg")
 	local probes=-
-	probes=$(grep -E "^$ip: .*; [0-9]+ probes\)$" "$P/gfz-cold.log" | sed -E 's/.*; ([0-9]+) probes\)$/\1/' | head -n 1)
+	# "...; N probes)" or, with probes in _test.go files (packages with
+	# native targets), "...; N probes, and M in _test.go files)": N, or N+M.
+	probes=$(grep -E "^$ip: .*; [0-9]+ probes(, and [0-9]+ in _test.go files)?\)$" "$P/gfz-cold.log" |
+		sed -E 's/.*; ([0-9]+) probes\)$/\1/; s/.*; ([0-9]+) probes, and ([0-9]+) in _test.go files\)$/\1+\2/' | head -n 1)
 	[ -n "$probes" ] || probes=-
 	local built=0
 	if [ $grc -eq 0 ] && [ -x "$P/fuzz.gfz" ]; then
