@@ -84,13 +84,15 @@ func (s *bedivTurns) lastParent() *entry   { return s.ei.lastParent() }
 func (s *zeugmaTurns) lastParent() *entry  { return s.parent }
 
 // startMetrics prepares the metrics before the loop: an engine that
-// queues inputs keeps their records from then on when the executor can
+// queues inputs and makes children by editing a parent's bytes
+// (byteParent) keeps their records from then on when the executor can
 // record (made by the stability recheck of a saved input, with recording
 // on for that one execution), so that children can be checked for zero
 // mutations. Entries queued before (seeds, a resumed corpus) are recorded
-// when they are first a parent (parentRecord).
+// when they are first a parent (parentRecord). Other engines (args, whose
+// children are re-encoded typed edits) check nothing, so record nothing.
 func (f *fuzzer) startMetrics() {
-	if f.def.queue && f.recorder != nil && !f.def.records {
+	if _, bp := f.strat.(byteParent); bp && f.def.queue && f.recorder != nil && !f.def.records {
 		f.def.records = true
 		f.met.recordsSet = true
 	}

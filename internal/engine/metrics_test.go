@@ -358,3 +358,21 @@ func BenchmarkZeroCheckMutateOnly(b *testing.B) {
 		child = mutateZest(r, child, boolParent)
 	}
 }
+
+// TestRecordsOnlyForByteParents: the engines whose children are byte
+// edits of a parent keep the records of queued inputs (for the zero
+// mutation check); args, whose children are re-encoded typed edits and
+// are not checked, keeps none.
+func TestRecordsOnlyForByteParents(t *testing.T) {
+	for _, c := range []struct {
+		eng  string
+		want bool
+	}{{"zest", true}, {"bytes", true}, {"args", false}} {
+		eng, want := c.eng, c.want
+		f := newTestFuzzer(t, eng, newMaze(mazeKey, mazeMod, mazeValid), 10)
+		f.startMetrics()
+		if f.def.records != want || f.met.recordsSet != want {
+			t.Errorf("%s: records %v (set by the metrics %v), want %v", eng, f.def.records, f.met.recordsSet, want)
+		}
+	}
+}
