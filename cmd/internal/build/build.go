@@ -1060,9 +1060,9 @@ func firstErrors(out string, err error) string {
 	return strings.Join(lines, "\n")
 }
 
-// goSumHint explains the go command's "missing go.sum entry" for a module
-// gfz's own packages need (golang.org/x/term, for the fuzz binary's status
-// screen): the user's module added gfz before gfz needed it, or by hand.
+// goSumHint explains the go command's "missing go.sum entry" for gfz's
+// own packages (the library requires no other module today, but an older
+// gfz did, and a go.sum written by hand may lack gfz's own entry).
 func goSumHint(out string) string {
 	if !strings.Contains(out, "missing go.sum entry") || !strings.Contains(out, "github.com/gfz-dev/gfz/") {
 		return ""

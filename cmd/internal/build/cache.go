@@ -41,12 +41,15 @@ import (
 //     package (linkname scheme), its module's go version, and the names
 //     and contents of its files (a file in the module cache by its name
 //     only, which holds the module version: those files never change);
-//   - the same, recursively, for every package it imports, except the
-//     standard library (GOVERSION and GOROOT stand for it): the types of
+//   - the API key of every package it imports (resolve.go, "Keys": a hash
+//     of the import's package-level declarations' types and constants and
+//     of its own imports' API keys, or of its source if it is not
+//     instrumented;
+//     GOVERSION and GOROOT stand for the standard library): the types of
 //     imported declarations decide where probes go (a constant operand of
 //     && gets none, comparison probes depend on operand types), so a
-//     package is re-instrumented when one of its dependencies changes, as
-//     Go recompiles it.
+//     package is re-instrumented when a dependency's declarations change,
+//     not when only a dependency's function bodies do.
 //
 // Probe IDs hash the package path, file base name, line, column and kind
 // (instrument.ProbeID), so they are unique across the packages of a binary
