@@ -146,3 +146,42 @@ func TestRankingMarkdown(t *testing.T) {
 		t.Errorf("one contender: %q, want nothing", b.String())
 	}
 }
+
+func TestCoverRanking(t *testing.T) {
+	rep := &Report{
+		Config:   Config{Contenders: []string{GfzZest, "gfz-random", Limit}},
+		Measured: map[string][]string{"a.FuzzA": {"p", "q"}, "b.FuzzB": {"p"}, "c.FuzzC": {"p"}},
+	}
+	add := func(target, c string, covs ...int) {
+		for i, v := range covs {
+			rep.Results = append(rep.Results, Result{Target: target, Contender: c, Rep: i, Covered: map[string]int{"p": v, "q": 1}})
+		}
+	}
+	// a: zest covers most, random far less (significantly worse).
+	add("a.FuzzA", GfzZest, 100, 101, 102, 103, 104)
+	add("a.FuzzA", "gfz-random", 10, 11, 12, 13, 14)
+	// b: random covers most.
+	add("b.FuzzB", GfzZest, 50, 50, 50, 50, 50)
+	add("b.FuzzB", "gfz-random", 60, 60, 60, 60, 60)
+	// c: random has no coverage (a failed replay): left out.
+	add("c.FuzzC", GfzZest, 5)
+	rep.Results = append(rep.Results, Result{Target: "c.FuzzC", Contender: "gfz-random"})
+	rep.Results = append(rep.Results, Result{Target: "a.FuzzA", Contender: Limit, Covered: map[string]int{"p": 1000}})
+	var b strings.Builder
+	rep.coverRanking(&b, []string{"a.FuzzA", "b.FuzzB", "c.FuzzC"})
+	out := b.String()
+	for _, want := range []string{
+		"| gfz-zest | 1.50 |",
+		"| gfz-random | 1.50 |",
+		"a contender without coverage: c.FuzzC.",
+		"| a.FuzzA | gfz-zest (103) | gfz-random | 13 | 0.012 **worse** | 0.00 |",
+		"| b.FuzzB | gfz-random (60) | gfz-zest | 50 | 0.004 **worse** | 0.00 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("coverage ranking lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, Limit) {
+		t.Errorf("the limit (no corpus) is ranked:\n%s", out)
+	}
+}

@@ -197,3 +197,115 @@ func quoted(s []string) []string {
 	}
 	return out
 }
+
+// coverRanking writes the ranking of the contenders over the targets by
+// the coverage of their corpora (the total statements covered in the
+// target's measured packages, higher is better), as rankingMarkdown does
+// for bugs: on each target by median coverage, ties sharing their mean
+// rank; mean ranks, Friedman's test, the Nemenyi critical difference, and
+// every contender against the best one of each target (Mann-Whitney U,
+// Â12). Targets a contender has no coverage for are left out and named;
+// nothing is written for fewer than two contenders.
+func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
+	total := func(t string, r Result) float64 {
+		if r.Covered == nil {
+			return math.NaN()
+		}
+		n := 0
+		for _, p := range rep.Measured[t] {
+			n += r.Covered[p]
+		}
+		return float64(n)
+	}
+	var contenders []string
+	for _, t := range targets {
+		for _, c := range rep.contenders(t) {
+			if c != Limit && c != LimitInstr && !slices.Contains(contenders, c) {
+				contenders = append(contenders, c)
+			}
+		}
+	}
+	if len(contenders) < 2 {
+		return
+	}
+	var ranked, missing []string
+	var scores [][]float64
+	samples := map[[2]string][]float64{}
+	for _, t := range targets {
+		row := make([]float64, len(contenders))
+		ok := true
+		for j, c := range contenders {
+			var v []float64
+			for _, x := range rep.values(t, c, func(r Result) float64 { return total(t, r) }) {
+				if !math.IsNaN(x) {
+					v = append(v, x)
+				}
+			}
+			if len(v) == 0 {
+				ok = false
+				break
+			}
+			samples[[2]string{t, c}] = v
+			row[j] = -median(v) // lower is better for Ranks
+		}
+		if !ok {
+			missing = append(missing, t)
+			continue
+		}
+		ranked = append(ranked, t)
+		scores = append(scores, row)
+	}
+	if len(ranked) == 0 {
+		return
+	}
+	b.WriteString("\n### Ranking by coverage\n\n")
+	b.WriteString("As FuzzBench ranks fuzzers: on each target the contenders are ranked by the median of the statements their corpora cover " +
+		"(the target's measured packages together; most is first), equal medians sharing their mean rank; the ranks are averaged over the targets. ")
+	mean, chi2, p := Friedman(scores)
+	n, k := len(ranked), len(contenders)
+	cd := NemenyiCD(k, n)
+	if n >= 2 {
+		fmt.Fprintf(b, "Friedman's test (tie-corrected, chi-square approximation): χ² = %.2f, p = %s. Nemenyi critical difference at 0.05 for %d contenders on %d targets: %s.",
+			chi2, fmtP(p), k, n, fmtCD(cd))
+	}
+	b.WriteString("\n\n| contender | mean rank | not significantly worse than the best mean rank (Nemenyi) |\n|---|---:|---|\n")
+	idx := make([]int, k)
+	for j := range idx {
+		idx[j] = j
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmpFloat(mean[x], mean[y]) })
+	for _, j := range idx {
+		within := "—"
+		if !math.IsNaN(cd) && n >= 2 {
+			within = "no"
+			if mean[j]-mean[idx[0]] <= cd {
+				within = "yes"
+			}
+		}
+		fmt.Fprintf(b, "| %s | %.2f | %s |\n", contenders[j], mean[j], within)
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(b, "\nLeft out of the ranking, a contender without coverage: %s.\n", strings.Join(missing, ", "))
+	}
+	b.WriteString("\nAgainst the best contender of each target: Mann-Whitney U two-sided p-value and Â12, the probability that a run of the " +
+		"contender covers more than a run of the best (below 0.5: the contender covers less). **worse**: p < 0.05 and Â12 < 0.5.\n\n")
+	b.WriteString("| target | best (median) | contender | median | p | Â12 |\n|---|---|---|---:|---:|---:|\n")
+	ranks := Ranks(scores)
+	for i, t := range ranked {
+		bj := slices.Index(ranks[i], slices.Min(ranks[i]))
+		best := samples[[2]string{t, contenders[bj]}]
+		for j, c := range contenders {
+			if j == bj {
+				continue
+			}
+			v := samples[[2]string{t, c}]
+			_, pv := MannWhitneyU(v, best)
+			a := A12(v, best)
+			mark := ""
+			if pv < 0.05 && a < 0.5 {
+				mark = " **worse**"
+			}
+			fmt.Fprintf(b, "| %s | %s (%.0f) | %s | %.0f | %s%s | %.2f |\n", t, contenders[bj], median(best), c, median(v), fmtP(pv), mark, a)
+		}
+	}
+}

@@ -159,6 +159,7 @@ func (rep *Report) Markdown(w io.Writer) error {
 			fmt.Fprintf(&b, " %s | %s |\n", spread(size, "%.0f"), spread(valid, "%.1f"))
 		}
 	}
+	rep.coverRanking(&b, targets)
 	rep.engineTable(&b, targets)
 	if rep.Overhead != "" {
 		fmt.Fprintf(&b, "\n### Instrumentation overhead (internal/build/bench/overhead.sh %d)\n\n```\n%s```\n", cfg.Overhead, rep.Overhead)
