@@ -98,42 +98,7 @@ func rankingMarkdown(b *strings.Builder, cells []bugCell) {
 	b.WriteString("\nRanking (as FuzzBench ranks fuzzers): on each bug the contenders are ranked by their median time to trigger " +
 		"(a run that missed counts as its budget), equal medians by the number of runs that found the bug, still equal ones sharing their mean rank; " +
 		"the ranks are averaged over the bugs (1 is best). ")
-	mean, chi2, p := Friedman(scores)
-	n, k := len(ranked), len(contenders)
-	cd := NemenyiCD(k, n)
-	if n >= 2 {
-		df := fmt.Sprintf("%d degrees", k-1)
-		if k == 2 {
-			df = "1 degree"
-		}
-		fmt.Fprintf(b, "Friedman's test (tie-corrected, chi-square approximation, %s of freedom): χ² = %.2f, p = %s. "+
-			"Nemenyi critical difference at 0.05 for %d contenders on %d bugs: %s (two contenders whose mean ranks differ by more differ significantly).",
-			df, chi2, fmtP(p), k, n, fmtCD(cd))
-	}
-	b.WriteString("\n\n| contender | mean rank | first on | not significantly worse than the best mean rank (Nemenyi) |\n|---|---:|---:|---|\n")
-	idx := make([]int, k)
-	for j := range idx {
-		idx[j] = j
-	}
-	slices.SortStableFunc(idx, func(x, y int) int { return cmpFloat(mean[x], mean[y]) })
-	ranks := Ranks(scores)
-	best := mean[idx[0]]
-	for _, j := range idx {
-		first := 0
-		for _, r := range ranks {
-			if r[j] == slices.Min(r) {
-				first++
-			}
-		}
-		within := "—"
-		if !math.IsNaN(cd) && n >= 2 {
-			within = "no"
-			if mean[j]-best <= cd {
-				within = "yes"
-			}
-		}
-		fmt.Fprintf(b, "| %s | %.2f | %d of %d | %s |\n", contenders[j], mean[j], first, n, within)
-	}
+	ranks := meanRankTable(b, contenders, scores, "bugs")
 	if len(missing) > 0 {
 		fmt.Fprintf(b, "\nLeft out of the ranking, not run by every contender: %s.\n", strings.Join(quoted(missing), ", "))
 	}
@@ -181,6 +146,50 @@ func medianTTB(c bugCell, m float64) string {
 		return "> " + fmtSeconds(budget)
 	}
 	return fmtSeconds(m)
+}
+
+// meanRankTable writes Friedman's test and the Nemenyi critical difference
+// of scores (rows: the benchmarks, named what; columns: contenders; lower
+// is better) and the table of the contenders by mean rank: how many
+// benchmarks each is first on, and whether its mean rank is within the
+// critical difference of the best. It returns the ranks of each row.
+func meanRankTable(b *strings.Builder, contenders []string, scores [][]float64, what string) [][]float64 {
+	mean, chi2, p := Friedman(scores)
+	n, k := len(scores), len(contenders)
+	cd := NemenyiCD(k, n)
+	if n >= 2 {
+		df := fmt.Sprintf("%d degrees", k-1)
+		if k == 2 {
+			df = "1 degree"
+		}
+		fmt.Fprintf(b, "Friedman's test (tie-corrected, chi-square approximation, %s of freedom): χ² = %.2f, p = %s. "+
+			"Nemenyi critical difference at 0.05 for %d contenders on %d %s: %s (two contenders whose mean ranks differ by more differ significantly).",
+			df, chi2, fmtP(p), k, n, what, fmtCD(cd))
+	}
+	b.WriteString("\n\n| contender | mean rank | first on | not significantly worse than the best mean rank (Nemenyi) |\n|---|---:|---:|---|\n")
+	idx := make([]int, k)
+	for j := range idx {
+		idx[j] = j
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmpFloat(mean[x], mean[y]) })
+	ranks := Ranks(scores)
+	for _, j := range idx {
+		first := 0
+		for _, r := range ranks {
+			if r[j] == slices.Min(r) {
+				first++
+			}
+		}
+		within := "—"
+		if !math.IsNaN(cd) && n >= 2 {
+			within = "no"
+			if mean[j]-mean[idx[0]] <= cd {
+				within = "yes"
+			}
+		}
+		fmt.Fprintf(b, "| %s | %.2f | %d of %d | %s |\n", contenders[j], mean[j], first, n, within)
+	}
+	return ranks
 }
 
 func fmtCD(cd float64) string {
@@ -261,36 +270,13 @@ func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
 	b.WriteString("\n### Ranking by coverage\n\n")
 	b.WriteString("As FuzzBench ranks fuzzers: on each target the contenders are ranked by the median of the statements their corpora cover " +
 		"(the target's measured packages together; most is first), equal medians sharing their mean rank; the ranks are averaged over the targets. ")
-	mean, chi2, p := Friedman(scores)
-	n, k := len(ranked), len(contenders)
-	cd := NemenyiCD(k, n)
-	if n >= 2 {
-		fmt.Fprintf(b, "Friedman's test (tie-corrected, chi-square approximation): χ² = %.2f, p = %s. Nemenyi critical difference at 0.05 for %d contenders on %d targets: %s.",
-			chi2, fmtP(p), k, n, fmtCD(cd))
-	}
-	b.WriteString("\n\n| contender | mean rank | not significantly worse than the best mean rank (Nemenyi) |\n|---|---:|---|\n")
-	idx := make([]int, k)
-	for j := range idx {
-		idx[j] = j
-	}
-	slices.SortStableFunc(idx, func(x, y int) int { return cmpFloat(mean[x], mean[y]) })
-	for _, j := range idx {
-		within := "—"
-		if !math.IsNaN(cd) && n >= 2 {
-			within = "no"
-			if mean[j]-mean[idx[0]] <= cd {
-				within = "yes"
-			}
-		}
-		fmt.Fprintf(b, "| %s | %.2f | %s |\n", contenders[j], mean[j], within)
-	}
+	ranks := meanRankTable(b, contenders, scores, "targets")
 	if len(missing) > 0 {
 		fmt.Fprintf(b, "\nLeft out of the ranking, a contender without coverage: %s.\n", strings.Join(missing, ", "))
 	}
 	b.WriteString("\nAgainst the best contender of each target: Mann-Whitney U two-sided p-value and Â12, the probability that a run of the " +
 		"contender covers more than a run of the best (below 0.5: the contender covers less). **worse**: p < 0.05 and Â12 < 0.5.\n\n")
 	b.WriteString("| target | best (median) | contender | median | p | Â12 |\n|---|---|---|---:|---:|---:|\n")
-	ranks := Ranks(scores)
 	for i, t := range ranked {
 		bj := slices.Index(ranks[i], slices.Min(ranks[i]))
 		best := samples[[2]string{t, contenders[bj]}]
