@@ -51,21 +51,27 @@ func TestNativeReplayEveryStrategy(t *testing.T) {
 	strategies := []struct {
 		name string
 		args []string
+		env  []string
 	}{
-		{"args", nil}, // the default: args with cmp feedback
-		{"args-nofeedback", []string{"-feedback", "none"}},
-		{"args-json", []string{"-format", "json"}}, // children from the JSON generator
-		{"args-perf", []string{"-feedback", "cmp,perf"}},
-		{"bytes", []string{"-engine", "bytes"}},
-		{"bytes-cmp", []string{"-engine", "bytes", "-feedback", "cmp"}},
-		{"zest", []string{"-engine", "zest"}},
-		{"random", []string{"-engine", "random"}}, // fresh random arguments: the bug needs non-empty ones
-		{"ei", []string{"-engine", "ei"}},
-		{"bediv", []string{"-engine", "bediv"}},
-		{"zeugma", []string{"-engine", "zeugma"}},
-		{"fairfuzz", []string{"-engine", "fairfuzz"}},
-		{"auto", []string{"-engine", "auto"}},
-		{"seedgen", []string{"-seedgen-runs", "200"}}, // seeds from -seedgen-engine random (rl is refused on native targets)
+		{"args", nil, nil}, // the default: args with cmp feedback
+		{"args-nofeedback", []string{"-feedback", "none"}, nil},
+		{"args-json", []string{"-format", "json"}, nil}, // children from the JSON generator
+		{"args-perf", []string{"-feedback", "cmp,perf"}, nil},
+		{"bytes", []string{"-engine", "bytes"}, nil},
+		{"bytes-cmp", []string{"-engine", "bytes", "-feedback", "cmp"}, nil},
+		{"zest", []string{"-engine", "zest"}, nil},
+		{"random", []string{"-engine", "random"}, nil}, // fresh random arguments: the bug needs non-empty ones
+		{"ei", []string{"-engine", "ei"}, nil},
+		{"bediv", []string{"-engine", "bediv"}, nil},
+		{"zeugma", []string{"-engine", "zeugma"}, nil},
+		{"fairfuzz", []string{"-engine", "fairfuzz"}, nil},
+		{"auto", []string{"-engine", "auto"}, nil},
+		// auto's native arms: typed argument edits alone, then with
+		// documents of the JSON generator (which replace the string only:
+		// the failure also needs edits of the other arguments).
+		{"auto-args", []string{"-engine", "auto"}, []string{"GFZ_AUTO_ARMS=args"}},
+		{"auto-format", []string{"-engine", "auto", "-format", "json"}, []string{"GFZ_AUTO_ARMS=format,args"}},
+		{"seedgen", []string{"-seedgen-runs", "200"}, nil}, // seeds from -seedgen-engine random (rl is refused on native targets)
 	}
 	seedDir := filepath.Join(mod, "testdata", "fuzz", "FuzzPlanted")
 	if err := os.MkdirAll(seedDir, 0o755); err != nil {
@@ -74,7 +80,9 @@ func TestNativeReplayEveryStrategy(t *testing.T) {
 	for _, s := range strategies {
 		work := t.TempDir()
 		args := append([]string{"-workers", "1", "-seed", "1", "-runs", "3000", "-timeout", "0", "-workdir", work}, s.args...)
-		out, err := exec.Command(bin, append(args, "FuzzPlanted")...).CombinedOutput()
+		cmd := exec.Command(bin, append(args, "FuzzPlanted")...)
+		cmd.Env = append(os.Environ(), s.env...)
+		out, err := cmd.CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 			t.Errorf("%s: %v, want exit status 1 (the planted failure within 3,000 executions):\n%s", s.name, err, out)
 			continue
