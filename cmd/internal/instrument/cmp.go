@@ -101,7 +101,8 @@ func conv(alias string, x dst.Expr) dst.Expr {
 //
 // Each operand is still evaluated once, in the same order. Left alone:
 // constant comparisons, comparisons whose result has a named boolean type,
-// operands of other types (floats, pointers, interfaces, type parameters)
+// operands of other types (floats, pointers, interfaces, type parameters;
+// also an integer or string compared with an interface)
 // and untyped non-constant operands (shifts of untyped constants, whose
 // type comes from the context).
 func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
@@ -136,6 +137,14 @@ func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
 	k, ok := cmpOperand(t)
 	if !ok {
 		return false
+	}
+	// Both typed operands must be of the kind: Go also compares a
+	// concrete operand with an interface (x == v, v of type any), which
+	// the helper type cannot convert.
+	for _, o := range []types.Type{tx.Type, ty.Type} {
+		if ko, ok := cmpOperand(o); !isUntyped(o) && (!ok || ko != k) {
+			return false
+		}
 	}
 	args := []dst.Expr{r.addCmpSite(ab.OpPos, n.Op.String(), k)}
 	if k.width > 0 {

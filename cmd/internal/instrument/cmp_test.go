@@ -206,3 +206,54 @@ func report() {
 		}
 	}
 }
+
+// mixedSrc compares integers and strings with interfaces holding them:
+// legal Go (the concrete operand is converted to the interface type), as
+// in gojq v0.12.20's compiler_test.go (`got, expected := *(*any)(p), 13;
+// expected != got`), in either order. Only the last comparison (two ints)
+// may be probed: converting an interface operand to the integer or string
+// helper type does not compile.
+const mixedSrc = `package main
+
+import "fmt"
+
+type Code uint16
+
+type Named interface{ Name() string }
+
+func main() {
+	var got any = 13
+	expected := 13
+	var c Code = 7
+	var n Named
+	s := "x"
+	fmt.Println(expected != got, got == expected, c == any(c), s == got, any(s) != s, n == nil, expected < 14)
+}
+`
+
+// TestCmpMixedInterfaceOperand: a comparison of a concrete integer or
+// string with an interface is left alone, and the instrumented file
+// type-checks (before the fix, the interface operand was converted to
+// _gfzI64 or _gfzStr: "cannot convert got (variable of interface type
+// any) to type _gfzI64: need type assertion").
+func TestCmpMixedInterfaceOperand(t *testing.T) {
+	p, out := rewriteCmp(t, mixedSrc)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for name, src := range map[string]string{"main.go": out, "zz.go": string(p.RegistrationSource(16))} {
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		files = append(files, f)
+	}
+	var errs []string
+	conf := types.Config{Importer: importer.Default(), Error: func(err error) { errs = append(errs, err.Error()) }}
+	conf.Check("m", fset, files, nil)
+	if len(errs) > 0 {
+		t.Errorf("the instrumented file does not type-check:\n%s\n%s", strings.Join(errs, "\n"), out)
+	}
+	if len(p.CmpSites) != 1 || !strings.Contains(out, "_gfzCmpLtI(") {
+		t.Errorf("%d comparison sites, want 1 (expected < 14):\n%+v\n%s", len(p.CmpSites), p.CmpSites, out)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/mixedcmp
+
+go 1.22
