@@ -81,11 +81,9 @@ func addCounts(kvs, base []kvPair) []kvPair {
 	for _, p := range kvs {
 		if summed(p.k) {
 			seen[p.k] = true
-			if v, ok := lookupPair(base, p.k); ok {
-				a, _ := strconv.ParseInt(p.v, 10, 64)
-				b, _ := strconv.ParseInt(v, 10, 64)
-				p.v = strconv.FormatInt(a+b, 10)
-			}
+			a, _ := strconv.ParseInt(p.v, 10, 64)
+			b, _ := strconv.ParseInt(lookup(base, p.k), 10, 64)
+			p.v = strconv.FormatInt(a+b, 10)
 		}
 		out = append(out, p)
 	}
@@ -96,15 +94,6 @@ func addCounts(kvs, base []kvPair) []kvPair {
 		}
 	}
 	return out
-}
-
-func lookupPair(kvs []kvPair, k string) (string, bool) {
-	for _, p := range kvs {
-		if p.k == k {
-			return p.v, true
-		}
-	}
-	return "", false
 }
 
 // readFeedbackFile reads one worker's file (nil if missing or unreadable).
