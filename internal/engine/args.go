@@ -148,12 +148,9 @@ func newArgsTurns(env strategyEnv) *argsTurns {
 	s := &argsTurns{env: env, newKeys: map[int][]uint32{}}
 	r := env.rand()
 	s.rand = r.next
-	s.mut, _ = nativeMutator(env, env.dictionary()).(ArgMutator)
+	s.mut, s.gen = nativeArgs(env)
 	if s.mut == nil {
 		s.mut = rawArgs{r}
-	}
-	if g, ok := s.mut.(ArgGenerator); ok && g.Generates() {
-		s.gen = g
 	}
 	s.grim = argsGrimoire(env, s.mut)
 	return s
@@ -287,8 +284,28 @@ func (s *argsTurns) next(dst []byte) []byte {
 	if c, ok := s.env.domainChild(dst, s.data[s.qi]); ok {
 		return c // a mutating domain's child (cmp's operand tokens)
 	}
-	edits := 1 + int((s.rand()>>32)*argsMaxEdits>>32)
-	return s.mut.MutateArgs(s.rand, dst, s.data[s.qi], edits, s.env.maxSize(), s.env.otherInput)
+	return mutateArgs(s.env, s.mut, s.rand, dst, s.data[s.qi])
+}
+
+// nativeArgs returns the argument mutator of env's native target and its
+// format generator when it generates (nil, nil for a gfz target; a nil
+// generator without a format).
+func nativeArgs(env strategyEnv) (ArgMutator, ArgGenerator) {
+	m, ok := nativeMutator(env, env.dictionary()).(ArgMutator)
+	if !ok {
+		return nil, nil
+	}
+	if g, ok := m.(ArgGenerator); ok && g.Generates() {
+		return m, g
+	}
+	return m, nil
+}
+
+// mutateArgs makes a child of parent by 1 to argsMaxEdits (uniform) edits
+// of its arguments with m.
+func mutateArgs(env strategyEnv, m ArgMutator, rand func() uint64, dst, parent []byte) []byte {
+	edits := 1 + int((rand()>>32)*argsMaxEdits>>32)
+	return m.MutateArgs(rand, dst, parent, edits, env.maxSize(), env.otherInput)
 }
 
 // argsFeedback saves as classicFeedback does; while a trimming candidate

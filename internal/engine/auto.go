@@ -166,12 +166,7 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		rnd: newRandomStrategy(env), info: map[*entry]*autoInfo{},
 	}
 	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
-	if m, ok := nativeMutator(env, env.dictionary()).(ArgMutator); ok {
-		s.am = m
-		if g, ok := m.(ArgGenerator); ok && g.Generates() {
-			s.ag = g
-		}
-	}
+	s.am, s.ag = nativeArgs(env)
 	return s
 }
 
@@ -282,9 +277,9 @@ func (s *autoTurns) next(dst []byte) []byte {
 		if c, ok := s.ag.GenerateArgs(r.next, dst, p.data, s.env.maxSize()); ok {
 			return c
 		}
-		return s.mutateArgs(r, dst, p)
+		return mutateArgs(s.env, s.am, r.next, dst, p.data)
 	case armArgs:
-		return s.mutateArgs(r, dst, p)
+		return mutateArgs(s.env, s.am, r.next, dst, p.data)
 	case armFair:
 		if s.fm.busy() {
 			return s.fm.probe(dst)
@@ -296,13 +291,6 @@ func (s *autoTurns) next(dst []byte) []byte {
 		return s.fm.child(dst, p, m)
 	}
 	return mutateZest(r, dst, p.data)
-}
-
-// mutateArgs makes a child of p by 1 to argsMaxEdits typed edits of its
-// arguments, as args does.
-func (s *autoTurns) mutateArgs(r *prng, dst []byte, p *entry) []byte {
-	edits := 1 + int((r.next()>>32)*argsMaxEdits>>32)
-	return s.am.MutateArgs(r.next, dst, p.data, edits, s.env.maxSize(), s.env.otherInput)
 }
 
 // settle closes a decision whose child was never executed (the loop
