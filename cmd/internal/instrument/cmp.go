@@ -130,21 +130,19 @@ func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
 	if (isUntyped(tx.Type) && tx.Value == nil) || (isUntyped(ty.Type) && ty.Value == nil) {
 		return false
 	}
-	t := tx.Type
+	t, other := tx.Type, ty.Type
 	if isUntyped(t) {
-		t = ty.Type
+		t, other = other, t
 	}
 	k, ok := cmpOperand(t)
 	if !ok {
 		return false
 	}
-	// Both typed operands must be of the kind: Go also compares a
-	// concrete operand with an interface (x == v, v of type any), which
-	// the helper type cannot convert.
-	for _, o := range []types.Type{tx.Type, ty.Type} {
-		if ko, ok := cmpOperand(o); !isUntyped(o) && (!ok || ko != k) {
-			return false
-		}
+	// Go also compares a concrete operand with an interface (x == v, v of
+	// type any), which the helper type cannot convert: the other operand,
+	// when typed, must be of the same kind.
+	if ko, ok := cmpOperand(other); !isUntyped(other) && (!ok || ko != k) {
+		return false
 	}
 	args := []dst.Expr{r.addCmpSite(ab.OpPos, n.Op.String(), k)}
 	if k.width > 0 {
