@@ -129,13 +129,6 @@ func (c bugCell) finalCoverage() []float64 {
 // appearance of the bug and in contender order: gfz engines as
 // BugContenders lists them, then gfz-native, native, go-fuzz, then others.
 func groupRuns(runs []BugRun) (cells []bugCell, failed []BugRun) {
-	order := BugContenders()
-	rank := func(c string) int {
-		if i := slices.Index(order, c); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
 	var bugs []string
 	by := map[[2]string]*bugCell{}
 	for _, r := range runs {
@@ -159,17 +152,52 @@ func groupRuns(runs []BugRun) (cells []bugCell, failed []BugRun) {
 				cs = append(cs, c)
 			}
 		}
-		slices.SortFunc(cs, func(x, y *bugCell) int {
-			if d := rank(x.contender) - rank(y.contender); d != 0 {
-				return d
-			}
-			return strings.Compare(x.contender, y.contender)
-		})
+		slices.SortFunc(cs, func(x, y *bugCell) int { return cmpContenders(x.contender, y.contender) })
 		for _, c := range cs {
 			cells = append(cells, *c)
 		}
 	}
 	return cells, failed
+}
+
+// cmpContenders orders contenders as BugContenders lists them, then the
+// others by name.
+func cmpContenders(x, y string) int {
+	order := BugContenders()
+	pos := func(c string) int {
+		if i := slices.Index(order, c); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	if d := pos(x) - pos(y); d != 0 {
+		return d
+	}
+	return strings.Compare(x, y)
+}
+
+// found is the number of the cell's runs that triggered the bug.
+func (c bugCell) found() int {
+	k := 0
+	for _, r := range c.runs {
+		if r.Found {
+			k++
+		}
+	}
+	return k
+}
+
+// medianTTB prints a cell's median time to trigger m, "> budget" when
+// half of its runs or more missed and the median is a miss.
+func medianTTB(c bugCell, m float64) string {
+	budget := 0.0
+	for _, r := range c.runs {
+		budget = max(budget, r.BudgetS)
+	}
+	if c.found()*2 <= len(c.runs) && m >= budget {
+		return "> " + fmtSeconds(budget)
+	}
+	return fmtSeconds(m)
 }
 
 // fmtSeconds prints a duration in seconds compactly.
@@ -246,12 +274,7 @@ func BugMarkdown(w io.Writer, runs []BugRun, plots map[string]string) error {
 		budget := slices.Max(budgets)
 		ttb := "—"
 		if k > 0 {
-			m := median(c.timesToBug())
-			if k*2 <= n && m >= budget {
-				ttb = "> " + fmtSeconds(budget)
-			} else {
-				ttb = fmtSeconds(m)
-			}
+			ttb = medianTTB(c, median(c.timesToBug()))
 			if k > 1 {
 				ttb += fmt.Sprintf(" (%s–%s)", fmtSeconds(slices.Min(found)), fmtSeconds(slices.Max(found)))
 			}

@@ -18,13 +18,6 @@ import (
 // did not run, and bugs that no run found (which rank nobody), are left
 // out and named. Nothing is written for fewer than two contenders.
 func rankingMarkdown(b *strings.Builder, cells []bugCell) {
-	order := BugContenders()
-	pos := func(c string) int {
-		if i := slices.Index(order, c); i >= 0 {
-			return i
-		}
-		return len(order)
-	}
 	var contenders, bugs []string
 	at := map[[2]string]bugCell{}
 	for _, c := range cells {
@@ -39,9 +32,7 @@ func rankingMarkdown(b *strings.Builder, cells []bugCell) {
 	if len(contenders) < 2 {
 		return
 	}
-	slices.SortStableFunc(contenders, func(x, y string) int {
-		return cmp.Or(pos(x)-pos(y), strings.Compare(x, y))
-	})
+	slices.SortFunc(contenders, cmpContenders)
 
 	type score struct {
 		median float64
@@ -59,12 +50,7 @@ func rankingMarkdown(b *strings.Builder, cells []bugCell) {
 				complete = false
 				break
 			}
-			k := 0
-			for _, r := range cell.runs {
-				if r.Found {
-					k++
-				}
-			}
+			k := cell.found()
 			any = any || k > 0
 			row[j] = score{median(cell.timesToBug()), k}
 		}
@@ -111,41 +97,40 @@ func rankingMarkdown(b *strings.Builder, cells []bugCell) {
 		"Mann-Whitney U two-sided p-value and Â12, the probability that a run of the contender takes longer than a run of the best " +
 		"(above 0.5: the contender is slower; a miss counts as its budget). **worse**: p < 0.05 and Â12 > 0.5.\n\n")
 	b.WriteString("| bug | best | contender | found | time to trigger, median | p | Â12 |\n|---|---|---|---:|---:|---:|---:|\n")
-	for i, bug := range ranked {
-		bj := slices.Index(ranks[i], slices.Min(ranks[i]))
-		bc := at[[2]string{bug, contenders[bj]}]
-		for j, c := range contenders {
-			if j == bj {
-				continue
+	againstBest(ranks, len(contenders), func(i, bj, j int) {
+		bug := ranked[i]
+		bc, cell := at[[2]string{bug, contenders[bj]}], at[[2]string{bug, contenders[j]}]
+		fmt.Fprintf(b, "| `%s` | %s (%d/%d, %s) | %s | %d/%d | %s | %s |\n", bug, contenders[bj],
+			keys[i][bj].found, len(bc.runs), medianTTB(bc, keys[i][bj].median), contenders[j], keys[i][j].found, len(cell.runs),
+			medianTTB(cell, keys[i][j].median), versus(cell.timesToBug(), bc.timesToBug(), false))
+	})
+}
+
+// againstBest calls f(i, bj, j) for every row i of ranks and every
+// contender j but the row's best one, bj (the first with the lowest rank).
+func againstBest(ranks [][]float64, k int, f func(i, bj, j int)) {
+	for i, r := range ranks {
+		bj := slices.Index(r, slices.Min(r))
+		for j := range k {
+			if j != bj {
+				f(i, bj, j)
 			}
-			cell := at[[2]string{bug, c}]
-			_, pv := MannWhitneyU(cell.timesToBug(), bc.timesToBug())
-			a := A12(cell.timesToBug(), bc.timesToBug())
-			mark := ""
-			if pv < 0.05 && a > 0.5 {
-				mark = " **worse**"
-			}
-			fmt.Fprintf(b, "| `%s` | %s (%d/%d, %s) | %s | %d/%d | %s | %s%s | %.2f |\n", bug, contenders[bj],
-				keys[i][bj].found, len(bc.runs), medianTTB(bc, keys[i][bj].median), c, keys[i][j].found, len(cell.runs),
-				medianTTB(cell, keys[i][j].median), fmtP(pv), mark, a)
 		}
 	}
 }
 
-// medianTTB prints a cell's median time to trigger m, "> budget" when
-// half of its runs or more missed and the median is a miss.
-func medianTTB(c bugCell, m float64) string {
-	k, budget := 0, 0.0
-	for _, r := range c.runs {
-		if r.Found {
-			k++
-		}
-		budget = max(budget, r.BudgetS)
+// versus prints the two-sided Mann-Whitney U p-value and Â12 of sample x
+// against the best contender's, "p | Â12", the p marked **worse** when it
+// is below 0.05 and x is on the worse side (larger values, or smaller
+// ones when higherBetter).
+func versus(x, best []float64, higherBetter bool) string {
+	_, p := MannWhitneyU(x, best)
+	a := A12(x, best)
+	mark := ""
+	if p < 0.05 && (a > 0.5 && !higherBetter || a < 0.5 && higherBetter) {
+		mark = " **worse**"
 	}
-	if k*2 <= len(c.runs) && m >= budget {
-		return "> " + fmtSeconds(budget)
-	}
-	return fmtSeconds(m)
+	return fmt.Sprintf("%s%s | %.2f", fmtP(p), mark, a)
 }
 
 // meanRankTable writes Friedman's test and the Nemenyi critical difference
@@ -277,21 +262,9 @@ func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
 	b.WriteString("\nAgainst the best contender of each target: Mann-Whitney U two-sided p-value and Â12, the probability that a run of the " +
 		"contender covers more than a run of the best (below 0.5: the contender covers less). **worse**: p < 0.05 and Â12 < 0.5.\n\n")
 	b.WriteString("| target | best (median) | contender | median | p | Â12 |\n|---|---|---|---:|---:|---:|\n")
-	for i, t := range ranked {
-		bj := slices.Index(ranks[i], slices.Min(ranks[i]))
-		best := samples[[2]string{t, contenders[bj]}]
-		for j, c := range contenders {
-			if j == bj {
-				continue
-			}
-			v := samples[[2]string{t, c}]
-			_, pv := MannWhitneyU(v, best)
-			a := A12(v, best)
-			mark := ""
-			if pv < 0.05 && a < 0.5 {
-				mark = " **worse**"
-			}
-			fmt.Fprintf(b, "| %s | %s (%.0f) | %s | %.0f | %s%s | %.2f |\n", t, contenders[bj], median(best), c, median(v), fmtP(pv), mark, a)
-		}
-	}
+	againstBest(ranks, len(contenders), func(i, bj, j int) {
+		t := ranked[i]
+		best, v := samples[[2]string{t, contenders[bj]}], samples[[2]string{t, contenders[j]}]
+		fmt.Fprintf(b, "| %s | %s (%.0f) | %s | %.0f | %s |\n", t, contenders[bj], median(best), contenders[j], median(v), versus(v, best, true))
+	})
 }
