@@ -11,8 +11,9 @@ import (
 // executor's codec (native.Codec) decodes a parent into its arguments,
 // edits a few of them as values of their types and re-encodes the child
 // (ArgMutator); the strategy schedules parents as go test -fuzz does
-// (short turns that end at the first child saved, the newest inputs
-// first) and trims each input it queues before its turn, keeping a
+// (short turns that end at the first child saved, the inputs in a queue
+// that new inputs join at its end) and trims each input it queues as it
+// is saved, keeping a
 // candidate iff it still covers every coverage key the input was queued
 // for (ArgTrimmer). docs/ENGINE.md, "args", has the rules and the
 // measurements behind them.
@@ -100,13 +101,14 @@ const (
 	argsGenEvery = 8
 )
 
-// argsTurns is the strategy of args. Queued inputs are visited round
-// robin, argsTurn children each; a turn ends after a child that was saved,
-// the inputs queued since the run started get the next turns, oldest
-// first, each trimmed before its first child, and then the round robin
-// goes on with a new turn of the input whose turn was cut. The bytes a parent's
-// children are made from are its trimmed form (data), which its queue
-// entry and corpus file do not replace.
+// argsTurns is the strategy of args. Parents take their turns from a
+// pass, a first-in first-out list of queue entries (go test -fuzz's input
+// queue): argsTurn children each, a turn ending after a child that was
+// saved; an input saved is trimmed at once and joins the end of the pass;
+// an empty pass is refilled with every queue entry, in order. A turn cut
+// short is not resumed: its input comes again in the next pass. The bytes
+// a parent's children are made from are its trimmed form (data), which
+// its queue entry and corpus file do not replace.
 type argsTurns struct {
 	env  strategyEnv
 	mut  ArgMutator
@@ -128,12 +130,11 @@ type argsTurns struct {
 	gst          grimStats
 
 	data    [][]byte // per queue entry: its children's parent
-	fresh   []int    // queue entries saved by the loop, waiting for their first turn
+	fresh   []int    // queue entries saved by the loop, waiting for their trimming
+	pass    []int    // queue entries whose turns come next, in order
 	started bool
-	qi      int  // the current parent
-	rr      int  // the round robin's position
-	left    int  // children left in the turn
-	cut     bool // the round robin's turn was cut short by a save: it starts again
+	qi      int // the current parent
+	left    int // children left in the turn
 
 	// Trimming (the feedback reads trimKeys and sets kept).
 	trim     ArgTrimmer
@@ -170,7 +171,7 @@ func (s *argsTurns) next(dst []byte) []byte {
 			}
 			delete(s.newKeys, i)
 		}
-		s.qi, s.rr, s.left = 0, 0, argsTurn
+		s.left = 0 // the first pass starts below
 	}
 	if s.trying {
 		s.trying = false
@@ -182,13 +183,10 @@ func (s *argsTurns) next(dst []byte) []byte {
 	s.lastGrim = false
 	if len(s.data) < len(q) {
 		// Children were saved: the turn ends (unless a trimming is under
-		// way, which finishes first) and they wait for their turns.
+		// way, which finishes first) and they wait for their trimming.
 		for i := len(s.data); i < len(q); i++ {
 			s.data = append(s.data, q[i].data)
 			s.fresh = append(s.fresh, i)
-		}
-		if s.trim == nil && s.qi == s.rr {
-			s.cut = true
 		}
 		s.left = 0
 	}
@@ -217,7 +215,7 @@ func (s *argsTurns) next(dst []byte) []byte {
 				}
 			}
 			s.generalizing = false
-			s.qi, s.left = s.trimIdx, argsTurn
+			s.pass = append(s.pass, s.trimIdx)
 		}
 		if len(s.seedGen) > 0 {
 			// With generalisation, the seeds are generalised first
@@ -244,14 +242,16 @@ func (s *argsTurns) next(dst []byte) []byte {
 					continue
 				}
 			}
-			s.qi, s.left = idx, argsTurn
-			break
+			s.pass = append(s.pass, idx)
+			continue
 		}
-		if !s.cut {
-			s.rr = (s.rr + 1) % len(q)
+		if len(s.pass) == 0 {
+			for i := range q {
+				s.pass = append(s.pass, i)
+			}
 		}
-		s.cut = false
-		s.qi, s.left = s.rr, argsTurn
+		s.qi, s.left = s.pass[0], argsTurn
+		s.pass = s.pass[1:]
 	}
 	s.left--
 	if s.gen != nil {

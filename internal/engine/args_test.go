@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -52,8 +53,8 @@ func (t *tailTrim) Current() []byte { return t.cur }
 // TestArgsSchedule: a turn of args ends at the first child saved; the
 // saved input is trimmed before its turn, a candidate kept iff its
 // execution covers every key the input was queued for (not its other
-// keys), and its children are made from the trimmed form; then the queue
-// is visited round robin, argsTurn children a turn.
+// keys), and its children are made from the trimmed form; then the pass
+// goes on, argsTurn children a turn.
 func TestArgsSchedule(t *testing.T) {
 	env := &scriptEnv{r: newPRNG(1), max: 64}
 	s := newArgsTurns(env)
@@ -104,6 +105,62 @@ func TestArgsSchedule(t *testing.T) {
 		t.Errorf("after the new input's turn: child %q, want the seed's (seedx)", c)
 	}
 	gfzrt.Reset()
+}
+
+// fakeArgsTurns returns an args strategy with fakeArgs for its mutator,
+// on a queue of the seeds.
+func fakeArgsTurns(seeds ...string) (*scriptEnv, *argsTurns, *fakeArgs) {
+	env := &scriptEnv{r: newPRNG(1), max: 64}
+	s := newArgsTurns(env)
+	fake := &fakeArgs{}
+	s.mut = fake
+	for _, d := range seeds {
+		env.q = append(env.q, &entry{data: []byte(d)})
+	}
+	return env, s, fake
+}
+
+// TestArgsPassOrder: parents take their turns in passes over the queue,
+// first in first out, as go test -fuzz's input queue: an input saved
+// joins the end of the pass under way (it does not take the next turn),
+// a turn cut short by a save is not resumed, and an empty pass is
+// refilled with every queue entry in order.
+func TestArgsPassOrder(t *testing.T) {
+	env, s, fake := fakeArgsTurns("A", "B", "C")
+	var turns []string
+	turn := func(children int) {
+		for range children {
+			s.next(nil)
+		}
+		turns = append(turns, fake.parents[len(fake.parents)-1])
+	}
+	turn(2) // A's turn; its second child is saved (D, no keys: not trimmed)
+	env.q = append(env.q, &entry{data: []byte("D")})
+	for range 7 {
+		turn(argsTurn)
+	}
+	if got, want := strings.Join(turns, ","), "A,B,C,D,A,B,C,D"; got != want {
+		t.Errorf("turns %s, want %s", got, want)
+	}
+}
+
+// TestArgsPassNotStarved: while every child is saved, each turn is one
+// child long, and the seeds still get their turns in the first pass (a
+// schedule that gave each new input the next turn would stay with the
+// newest inputs and never reach B).
+func TestArgsPassNotStarved(t *testing.T) {
+	env, s, fake := fakeArgsTurns("A", "B", "C")
+	var seeds []string
+	for i := 1; i <= 20; i++ {
+		s.next(nil)
+		if p := fake.parents[len(fake.parents)-1]; len(p) == 1 { // a seed's child
+			seeds = append(seeds, p)
+		}
+		env.q = append(env.q, &entry{data: []byte(fmt.Sprintf("n%d", i))}) // every child saved
+	}
+	if got := strings.Join(seeds, ","); got != "A,B,C" {
+		t.Errorf("the seeds' turns in 20 executions: %s, want A,B,C", got)
+	}
 }
 
 // TestCoversKeys: a key is an edge's class bit under the AFL
