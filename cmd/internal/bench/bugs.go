@@ -186,7 +186,8 @@ type bugPrep struct {
 	name    string
 	dir     string // the bug module
 	work    string
-	gfzBin  string
+	gfzBin  string // FuzzGfz's binary (every gfz-ENGINE contender)
+	gfzNat  string // FuzzNative's gfz binary (gfz-native), built without the harness
 	native  string
 	oracle  *oracle
 	plain   *plainCopy
@@ -373,12 +374,18 @@ func (r *bugRunner) prepare(ctx context.Context, name string) (*bugPrep, error) 
 		if err := r.buildGfzBuild(ctx); err != nil {
 			return nil, err
 		}
-		p.gfzBin = filepath.Join(p.work, "gfz.bin")
-		cmd := exec.CommandContext(ctx, r.gfzBuild, "-o", p.gfzBin, ".")
-		cmd.Dir = p.dir
-		cmd.Env = append(os.Environ(), noWorkspace(nil)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), isGfz)
+		isEngine := func(c string) bool { return isGfz(c) && c != BugGfzNative }
+		if has(isEngine) {
+			p.gfzBin = filepath.Join(p.work, "gfz.bin")
+			if out, err := r.runGfzBuild(ctx, p.dir, "-o", p.gfzBin, "."); err != nil {
+				off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), isEngine)
+			}
+		}
+		if has(func(c string) bool { return c == BugGfzNative }) {
+			p.gfzNat = filepath.Join(p.work, "gfz-native.bin")
+			if out, err := r.runGfzBuild(ctx, p.dir, "-skip", harnessPackages, "-o", p.gfzNat, "."); err != nil {
+				off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), func(c string) bool { return c == BugGfzNative })
+			}
 		}
 	}
 	if has(func(c string) bool { return c == BugNative }) {
@@ -624,14 +631,31 @@ func newFiles(pattern string, seen map[string]bool) []string {
 	return out
 }
 
-// runGfz runs the gfz binary: with engine c on FuzzGfz, or for
-// gfz-native with the native target's default engine on FuzzNative.
+// harnessPackages are the packages of the suite's shared module (the
+// oracles' helpers and the grammar generators of the FuzzGfz targets).
+// gfz-native's binary leaves them uninstrumented: FuzzNative never runs
+// them, and their literals, in the dictionary of an instrumented
+// package, would give the native target tokens of grammars written for
+// the suite's bugs, which a user's native target does not have.
+const harnessPackages = "example.com/bugkit/..."
+
+// runGfzBuild runs gfz-build in dir, outside any workspace.
+func (r *bugRunner) runGfzBuild(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, r.gfzBuild, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), noWorkspace(nil)...)
+	return cmd.CombinedOutput()
+}
+
+// runGfz runs a gfz binary: with engine c on FuzzGfz, or for gfz-native
+// with the native target's default engine on FuzzNative (its own binary,
+// harnessPackages uninstrumented).
 func (r *bugRunner) runGfz(ctx context.Context, p *bugPrep, c, dir string, run *BugRun) (*corpusSpec, error) {
 	wd := filepath.Join(dir, "wd")
-	target := "FuzzGfz"
+	target, bin := "FuzzGfz", p.gfzBin
 	var args []string
 	if c == BugGfzNative {
-		target = "FuzzNative"
+		target, bin = "FuzzNative", p.gfzNat
 	} else {
 		args = []string{"-engine", strings.TrimPrefix(c, "gfz-")}
 	}
@@ -641,7 +665,7 @@ func (r *bugRunner) runGfz(ctx context.Context, p *bugPrep, c, dir string, run *
 	seen := map[string]bool{}
 	at := foundSince(run.Start)
 	var cerr error
-	pr := (&proc{dir: dir, path: p.gfzBin, args: args, log: filepath.Join(dir, "log"),
+	pr := (&proc{dir: dir, path: bin, args: args, log: filepath.Join(dir, "log"),
 		stopAt: r.cfg.Time + grace, keepGoing: r.cfg.KeepGoing,
 		found: func() bool {
 			if err := r.classify(ctx, p, run, newFiles(reports, seen), at); err != nil && cerr == nil {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -425,6 +426,22 @@ func TestBugModeSmoke(t *testing.T) {
 	}
 	if runs[0].Seed != 1 || runs[1].Seed != 1 || runs[2].Seed != 0 {
 		t.Errorf("seeds %d, %d, %d: want 1 (gfz, rep 1), 1 and 0 (native takes none)", runs[0].Seed, runs[1].Seed, runs[2].Seed)
+	}
+	// gfz-native's binary is built without the suite's harness module:
+	// the dictionary linked into it (URL-encoded in an -X value) has
+	// none of the grammar generators' literals, which FuzzGfz's has.
+	genLit := []byte("%7Bmainmatter%7D") // "{mainmatter}", of bugkit/gens' Markdown grammar
+	engineBin, err := os.ReadFile(filepath.Join(work, "w", "bugs", "gjson-squash", "gfz.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nativeBin, err := os.ReadFile(filepath.Join(work, "w", "bugs", "gjson-squash", "gfz-native.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(engineBin, genLit) || bytes.Contains(nativeBin, genLit) {
+		t.Errorf("a literal of bugkit/gens in the dictionary of FuzzGfz's binary: %v, of gfz-native's: %v; want true, false",
+			bytes.Contains(engineBin, genLit), bytes.Contains(nativeBin, genLit))
 	}
 	// The coverage at 0 s is the target's seeds': FuzzGfz has none;
 	// gfz-native runs (and its corpus is replayed by) FuzzNative, whose
