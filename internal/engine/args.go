@@ -13,9 +13,8 @@ import (
 // (ArgMutator); the strategy schedules parents as go test -fuzz does
 // (short turns that end at the first child saved, the inputs in a queue
 // that new inputs join at its end) and trims each input it queues as it
-// is saved, keeping a
-// candidate iff it still covers every coverage key the input was queued
-// for (ArgTrimmer). docs/ENGINE.md, "args", has the rules and the
+// is saved, keeping a candidate iff it still covers every coverage key
+// the input was queued for (ArgTrimmer). docs/ENGINE.md, "args", has the rules and the
 // measurements behind them.
 
 // ArgMutation is implemented by the codec of a native target's executor
@@ -171,7 +170,6 @@ func (s *argsTurns) next(dst []byte) []byte {
 			}
 			delete(s.newKeys, i)
 		}
-		s.left = 0 // the first pass starts below
 	}
 	if s.trying {
 		s.trying = false

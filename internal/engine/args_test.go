@@ -56,12 +56,8 @@ func (t *tailTrim) Current() []byte { return t.cur }
 // keys), and its children are made from the trimmed form; then the pass
 // goes on, argsTurn children a turn.
 func TestArgsSchedule(t *testing.T) {
-	env := &scriptEnv{r: newPRNG(1), max: 64}
-	s := newArgsTurns(env)
-	fake := &fakeArgs{}
-	s.mut = fake
+	env, s, _ := fakeArgsTurns("seed")
 	fb := &argsFeedback{classicFeedback: classicFeedback{owners: owners{}}, t: s}
-	env.q = []*entry{{data: []byte("seed")}}
 	fb.credit(env.q, 0, &merged{keys: []uint32{1 * 8}}) // the seed owns edge 1
 
 	for range 3 {

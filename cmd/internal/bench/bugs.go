@@ -374,17 +374,18 @@ func (r *bugRunner) prepare(ctx context.Context, name string) (*bugPrep, error) 
 		if err := r.buildGfzBuild(ctx); err != nil {
 			return nil, err
 		}
-		isEngine := func(c string) bool { return isGfz(c) && c != BugGfzNative }
+		isNativeGfz := func(c string) bool { return c == BugGfzNative }
+		isEngine := func(c string) bool { return isGfz(c) && !isNativeGfz(c) }
 		if has(isEngine) {
 			p.gfzBin = filepath.Join(p.work, "gfz.bin")
 			if out, err := r.runGfzBuild(ctx, p.dir, "-o", p.gfzBin, "."); err != nil {
 				off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), isEngine)
 			}
 		}
-		if has(func(c string) bool { return c == BugGfzNative }) {
+		if has(isNativeGfz) {
 			p.gfzNat = filepath.Join(p.work, "gfz-native.bin")
 			if out, err := r.runGfzBuild(ctx, p.dir, "-skip", harnessPackages, "-o", p.gfzNat, "."); err != nil {
-				off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), func(c string) bool { return c == BugGfzNative })
+				off(fmt.Sprintf("gfz-build failed: %v\n%s", err, out), isNativeGfz)
 			}
 		}
 	}
