@@ -24,7 +24,8 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 	}
 	env := &scriptEnv{r: newPRNG(seed), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
 	s := newAutoTurns(env)
-	env.hits().n[1], env.hits().n[2] = 1000, 1000 // no rare edge: no mask to compute
+	env.hits().set(1, 1000)
+	env.hits().set(2, 1000) // no rare edge: no mask to compute
 	var arms []int
 	var child []byte
 	world := newPRNG(seed + 99)
@@ -202,7 +203,7 @@ func TestAutoChargesFairMask(t *testing.T) {
 	p := &entry{data: bytes.Repeat([]byte{7}, 40), edges: 2, hit: []uint32{1, 2}}
 	env := &scriptEnv{r: newPRNG(1), q: []*entry{p}, edges: 2, max: 64, edges1: map[int]bool{1: true}}
 	h := env.hits()
-	h.n[1], h.n[2] = 1, 1000 // edge 1 is rare (and every mutant hits it)
+	h.setAll(1, 1, 2, 1000) // edge 1 is rare (and every mutant hits it)
 	h.refresh()
 	s := newAutoTurns(env)
 	s.opsMask = 1 << armFair
@@ -286,7 +287,7 @@ func TestAutoFairMaskCostKnown(t *testing.T) {
 		p := &entry{data: bytes.Repeat([]byte{7}, 40), edges: 2, hit: []uint32{1, 2}}
 		env := &scriptEnv{r: newPRNG(seed), q: []*entry{p}, edges: 2, max: 64}
 		h := env.hits()
-		h.n[1], h.n[2] = 1, 1000 // edge 1 is rare
+		h.setAll(1, 1, 2, 1000) // edge 1 is rare
 		h.refresh()
 		s := newAutoTurns(env)
 		s.opsMask = 1<<armZest | 1<<armFair

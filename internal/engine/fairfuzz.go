@@ -3,8 +3,6 @@ package engine
 import (
 	"math/bits"
 	"slices"
-
-	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // The engine "fairfuzz": FairFuzz (Lemieux and Sen, ASE 2018; Lemieux's
@@ -67,95 +65,6 @@ const (
 	maskD               // it may be deleted
 	maskAll = maskO | maskI | maskD
 )
-
-// edgeHits counts, for every edge, the executions that hit it (FairFuzz's
-// numHits), and for every trace hash slot the executions with that trace
-// (AFLFast's path frequency, for the fast schedule). The loop has one when
-// the engine asks for it (engineDef.hits) and calls observe after checking
-// every VALID or INVALID execution (not its stability recheck).
-type edgeHits struct {
-	n     *[gfzrt.MapSize]uint32 // per map byte, saturating
-	min   uint32                 // a lower bound of the smallest non-zero n (exact after refresh)
-	seen  int64                  // observations
-	paths []uint32               // per trace-hash slot
-}
-
-func newEdgeHits() *edgeHits {
-	return &edgeHits{n: new([gfzrt.MapSize]uint32), paths: make([]uint32, 1<<pathSlotBits)}
-}
-
-// observe counts the execution just checked (c.words lists its non-zero
-// words; the map must not have been cleared since).
-func (h *edgeHits) observe(c *coverage) {
-	m := liveMap()
-	n := h.n
-	for _, j := range c.words {
-		j &= mapWords - 1
-		for f := byteFlags(m[j]); f != 0; f &= f - 1 {
-			e := (int(j)*8 + bits.TrailingZeros64(f)/8) & (gfzrt.MapSize - 1)
-			v := n[e]
-			if v == 0 {
-				h.min = 1
-			}
-			if v != ^uint32(0) {
-				n[e] = v + 1
-			}
-		}
-	}
-	h.paths[c.trace&(1<<pathSlotBits-1)]++
-	if h.seen++; h.seen%hitsRefresh == 0 {
-		h.refresh()
-	}
-}
-
-// refresh recomputes min (it only grows between new edges).
-func (h *edgeHits) refresh() {
-	lo := ^uint32(0)
-	for _, v := range h.n {
-		if v != 0 && v < lo {
-			lo = v
-		}
-	}
-	if lo == ^uint32(0) {
-		lo = 0
-	}
-	h.min = lo
-}
-
-// cutoff is the rarity cut-off: the power of two 2^i with 2^(i-1) < min
-// <= 2^i (1 when min <= 1).
-func (h *edgeHits) cutoff() uint32 {
-	if h.min <= 1 {
-		return 1
-	}
-	return 1 << bits.Len32(h.min-1)
-}
-
-// rarest returns the edge of edges with the fewest hits and its count
-// (-1 for no edge).
-func (h *edgeHits) rarest(edges []uint32) (int, uint32) {
-	best, n := -1, ^uint32(0)
-	for _, e := range edges {
-		if v := h.n[e]; v < n {
-			best, n = int(e), v
-		}
-	}
-	return best, n
-}
-
-// rareTarget returns p's rarest edge if it is rare (ok false: p hits no
-// rare edge, or its edges are unknown).
-func (h *edgeHits) rareTarget(p *entry) (edge int, ok bool) {
-	e, n := h.rarest(p.hit)
-	if e < 0 || n > h.cutoff() {
-		return -1, false
-	}
-	return e, true
-}
-
-// path is the number of executions whose trace hash fell in the slot of
-// t (the fast schedule's f(i)).
-func (h *edgeHits) path(t uint64) uint32 { return h.paths[t&(1<<pathSlotBits-1)] }
 
 // hitEdges returns the edges (map bytes) the execution last checked hit,
 // appended to dst.

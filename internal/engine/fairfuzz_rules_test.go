@@ -21,7 +21,7 @@ func TestFairFuzzRareParents(t *testing.T) {
 	env := &scriptEnv{r: newPRNG(1), q: []*entry{a, b, c, d}, max: 64}
 	h := env.hits()
 	// min 5: cut-off 8; rarest edges a 5 (edge 1), b 40, c 5 (edge 1), d 9.
-	h.n[1], h.n[2], h.n[3], h.n[4], h.n[5] = 5, 40, 60, 700, 9
+	h.setAll(1, 5, 2, 40, 3, 60, 4, 700, 5, 9)
 	h.refresh()
 	rp := rareParents{env: env}
 	var got []string
@@ -37,21 +37,21 @@ func TestFairFuzzRareParents(t *testing.T) {
 	}
 	// A new edge hit once (d's edge 5 now has 1 hit): min 1, cut-off 1,
 	// so only d is rare.
-	h.n[5] = 1
+	h.setAll(5, 1)
 	h.refresh()
 	if p, edge, ok := rp.next(); !ok || p != d || edge != 5 {
 		t.Errorf("after a new edge: parent %v, edge %d; want d, 5", p, edge)
 	}
 	// An edge hit once by an input no longer queued: cut-off 1, and no
 	// queued input's rarest edge is rare.
-	h.n[5], h.n[6] = 9, 1
+	h.setAll(5, 9, 6, 1)
 	h.refresh()
 	if p, _, ok := rp.next(); ok {
 		t.Errorf("cut-off 1, every queued input's rarest edge hit 5 times or more: parent %q", p.data)
 	}
 	// Counts grow: min 40 (edge 2), cut-off 64; a's and b's rarest edge
 	// (edge 2, 40) is rare, c's (edge 1 at 100) and d's (900) are not.
-	h.n[1], h.n[5], h.n[6] = 100, 900, 0
+	h.setAll(1, 100, 5, 900, 6, 0)
 	h.refresh()
 	got = got[:0]
 	for range 4 {
@@ -116,7 +116,7 @@ func TestFairFuzzMaskAllowsNothing(t *testing.T) {
 	p := &entry{data: []byte("needs all"), hit: []uint32{3}}
 	env := &scriptEnv{r: newPRNG(4), q: []*entry{p}, max: 64, edges1: map[int]bool{}}
 	h := env.hits()
-	h.n[3] = 1
+	h.setAll(3, 1)
 	h.refresh()
 	s := newFairTurns(env)
 	var c []byte

@@ -11,14 +11,14 @@ import (
 func TestRarityCutoff(t *testing.T) {
 	for _, c := range []struct{ min, want uint32 }{{1, 1}, {2, 2}, {3, 4}, {16, 16}, {17, 32}, {1000, 1024}} {
 		h := newEdgeHits()
-		h.n[5], h.n[9] = c.min, c.min*3
+		h.setAll(5, c.min, 9, c.min*3)
 		h.refresh()
 		if got := h.cutoff(); got != c.want {
 			t.Errorf("min %d: cut-off %d, want %d", c.min, got, c.want)
 		}
 	}
 	h := newEdgeHits()
-	h.n[1], h.n[2], h.n[3], h.n[4] = 17, 30, 33, 500
+	h.setAll(1, 17, 2, 30, 3, 33, 4, 500)
 	h.refresh()
 	for _, c := range []struct {
 		hit  []uint32

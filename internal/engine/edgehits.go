@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+
+	gfzrt "github.com/gfz-dev/gfz/runtime"
+)
+
+// edgeHits counts, for every edge, the executions that hit it (FairFuzz's
+// numHits), and for every trace hash slot the executions with that trace
+// (AFLFast's path frequency, for the fast schedule). The loop has one when
+// the engine asks for it (engineDef.hits) and calls observe after checking
+// every VALID or INVALID execution (not its stability recheck).
+//
+// Counting is the per-execution cost of fairfuzz and auto that grows with
+// the target: an execution of a parser hits hundreds to thousands of
+// edges. So the counts are kept in two parts. lo holds one 8-bit counter
+// per edge, eight to a word as the map holds its bytes: observe adds a
+// map word's hit flags (0 or 1 per byte) to the word of lo in one
+// addition, eight edges at a time. A counter is 0 until its edge is first
+// hit and then stays between 1 and 255: when one reaches 255 it gives 127
+// to the edge's hi, a 64-bit counter, and goes back to 128. An edge's
+// count is hi + its counter, capped at 2^32-1: exactly what one 32-bit
+// saturating counter per edge would hold.
+type edgeHits struct {
+	lo    *[mapWords]uint64      // 8 counters a word, one per map byte
+	hi    *[gfzrt.MapSize]uint64 // the rest of each edge's count
+	min   uint32                 // a lower bound of the smallest non-zero count (exact after refresh)
+	seen  int64                  // observations
+	paths []uint32               // per trace-hash slot
+}
+
+// Lane masks of the 8-bit counters of a word.
+const (
+	lanesLow  = 0x0101_0101_0101_0101
+	lanesHigh = 0x8080_8080_8080_8080
+	lanesRest = 0x7f7f_7f7f_7f7f_7f7f
+)
+
+// A counter that reaches laneFull gives laneSpill to hi.
+const (
+	laneFull  = 0xff
+	laneSpill = 0x7f
+)
+
+func newEdgeHits() *edgeHits {
+	return &edgeHits{lo: new([mapWords]uint64), hi: new([gfzrt.MapSize]uint64), paths: make([]uint32, 1<<pathSlotBits)}
+}
+
+// zeroLanes returns the high bit of every byte of x that is zero.
+func zeroLanes(x uint64) uint64 {
+	return ^((x&lanesRest + lanesRest) | x) & lanesHigh
+}
+
+// observe counts the execution just checked (c.words lists its non-zero
+// words; the map must not have been cleared since).
+func (h *edgeHits) observe(c *coverage) {
+	m := liveMap()
+	lo := h.lo
+	for _, j := range c.words {
+		j &= mapWords - 1
+		f := byteFlags(m[j])
+		x := lo[j]
+		if zeroLanes(x)&(f<<7) != 0 {
+			h.min = 1 // an edge hit for the first time
+		}
+		x += f // no carry: every counter is below laneFull
+		if full := zeroLanes(^x); full != 0 {
+			x = h.spill(int(j), x, full)
+		}
+		lo[j] = x
+	}
+	h.paths[c.trace&(1<<pathSlotBits-1)]++
+	if h.seen++; h.seen%hitsRefresh == 0 {
+		h.refresh()
+	}
+}
+
+// spill moves laneSpill of every full counter of word j (x, full its
+// high bits) to hi and returns the word.
+func (h *edgeHits) spill(j int, x, full uint64) uint64 {
+	for ; full != 0; full &= full - 1 {
+		b := bits.TrailingZeros64(full) / 8
+		h.hi[j*8+b] += laneSpill
+		x -= laneSpill << (8 * b)
+	}
+	return x
+}
+
+// count is the number of executions that hit edge e, at most 2^32-1.
+func (h *edgeHits) count(e int) uint32 {
+	e &= gfzrt.MapSize - 1
+	v := h.hi[e] + (h.lo[e/8]>>(8*(e%8)))&0xff
+	return uint32(min(v, math.MaxUint32))
+}
+
+// set makes edge e's count v (tests, and a count carried over).
+func (h *edgeHits) set(e int, v uint32) {
+	e &= gfzrt.MapSize - 1
+	lane := uint64(v)
+	h.hi[e] = 0
+	if v >= laneFull {
+		lane = laneFull - laneSpill
+		h.hi[e] = uint64(v) - lane
+	}
+	sh := 8 * (e % 8)
+	h.lo[e/8] = h.lo[e/8]&^(0xff<<sh) | lane<<sh
+}
+
+// refresh recomputes min (it only grows between new edges).
+func (h *edgeHits) refresh() {
+	lo := uint32(math.MaxUint32)
+	for j, x := range h.lo {
+		for f := byteFlags(x); f != 0; f &= f - 1 {
+			b := bits.TrailingZeros64(f) / 8
+			if v := h.count(j*8 + b); v < lo {
+				lo = v
+			}
+		}
+	}
+	if lo == math.MaxUint32 {
+		lo = 0
+	}
+	h.min = lo
+}
+
+// cutoff is the rarity cut-off: the power of two 2^i with 2^(i-1) < min
+// <= 2^i (1 when min <= 1).
+func (h *edgeHits) cutoff() uint32 {
+	if h.min <= 1 {
+		return 1
+	}
+	return 1 << bits.Len32(h.min-1)
+}
+
+// rarest returns the edge of edges with the fewest hits and its count
+// (-1 for no edge).
+func (h *edgeHits) rarest(edges []uint32) (int, uint32) {
+	best, n := -1, uint32(math.MaxUint32)
+	for _, e := range edges {
+		if v := h.count(int(e)); v < n {
+			best, n = int(e), v
+		}
+	}
+	return best, n
+}
+
+// rareTarget returns p's rarest edge if it is rare (ok false: p hits no
+// rare edge, or its edges are unknown).
+func (h *edgeHits) rareTarget(p *entry) (edge int, ok bool) {
+	e, n := h.rarest(p.hit)
+	if e < 0 || n > h.cutoff() {
+		return -1, false
+	}
+	return e, true
+}
+
+// path is the number of executions whose trace hash fell in the slot of
+// t (the fast schedule's f(i)).
+func (h *edgeHits) path(t uint64) uint32 { return h.paths[t&(1<<pathSlotBits-1)] }
