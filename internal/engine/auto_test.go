@@ -24,8 +24,7 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 	}
 	env := &scriptEnv{r: newPRNG(seed), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
 	s := newAutoTurns(env)
-	env.hits().set(1, 1000)
-	env.hits().set(2, 1000) // no rare edge: no mask to compute
+	env.hits().setAll(1, 1000, 2, 1000) // no rare edge: no mask to compute
 	var arms []int
 	var child []byte
 	world := newPRNG(seed + 99)

@@ -33,7 +33,6 @@ type edgeHits struct {
 
 // Lane masks of the 8-bit counters of a word.
 const (
-	lanesLow  = 0x0101_0101_0101_0101
 	lanesHigh = 0x8080_8080_8080_8080
 	lanesRest = 0x7f7f_7f7f_7f7f_7f7f
 )
@@ -93,19 +92,6 @@ func (h *edgeHits) count(e int) uint32 {
 	e &= gfzrt.MapSize - 1
 	v := h.hi[e] + (h.lo[e/8]>>(8*(e%8)))&0xff
 	return uint32(min(v, math.MaxUint32))
-}
-
-// set makes edge e's count v (tests, and a count carried over).
-func (h *edgeHits) set(e int, v uint32) {
-	e &= gfzrt.MapSize - 1
-	lane := uint64(v)
-	h.hi[e] = 0
-	if v >= laneFull {
-		lane = laneFull - laneSpill
-		h.hi[e] = uint64(v) - lane
-	}
-	sh := 8 * (e % 8)
-	h.lo[e/8] = h.lo[e/8]&^(0xff<<sh) | lane<<sh
 }
 
 // refresh recomputes min (it only grows between new edges).

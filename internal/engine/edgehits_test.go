@@ -9,6 +9,19 @@ import (
 	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
+// set makes edge e's count v.
+func (h *edgeHits) set(e int, v uint32) {
+	e &= gfzrt.MapSize - 1
+	lane := uint64(v)
+	h.hi[e] = 0
+	if v >= laneFull {
+		lane = laneFull - laneSpill
+		h.hi[e] = uint64(v) - lane
+	}
+	sh := 8 * (e % 8)
+	h.lo[e/8] = h.lo[e/8]&^(0xff<<sh) | lane<<sh
+}
+
 // setAll sets the counts of edges: pairs of an edge and its count.
 func (h *edgeHits) setAll(kv ...uint32) {
 	for i := 0; i+1 < len(kv); i += 2 {
