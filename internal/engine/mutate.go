@@ -247,21 +247,21 @@ func byteOp(r *prng, b []byte, max int, other func() []byte) []byte {
 		n := blockLen(r, len(b))
 		from := r.below(len(b) - n + 1)
 		to := r.below(len(b) + 1)
-		blk := append([]byte(nil), b[from:from+n]...)
-		b = insertAt(b, to, blk, max)
+		b = cloneBlock(b, from, n, to, max)
 	case opInsertRandom:
-		n := blockLen(r, 32)
+		var buf [32]byte // the block, on the stack (n <= 32)
+		n := blockLen(r, len(buf))
+		blk := buf[:n]
 		to := r.below(len(b) + 1)
 		if r.below(2) == 0 {
-			b = insertAt(b, to, appendRandom(r, nil, n), max)
+			r.fill(blk)
 		} else {
-			blk := make([]byte, n)
 			v := b[r.below(len(b))]
 			for i := range blk {
 				blk[i] = v
 			}
-			b = insertAt(b, to, blk, max)
 		}
+		b = insertAt(b, to, blk, max)
 	case opCopyBlock:
 		if len(b) >= 2 {
 			n := blockLen(r, len(b)-1)
@@ -330,6 +330,32 @@ func appendRandom(r *prng, b []byte, n int) []byte {
 	l := len(b)
 	b = append(b, make([]byte, n)...)
 	r.fill(b[l:])
+	return b
+}
+
+// cloneBlock inserts a copy of b[from:from+n] at offset to, keeping
+// len(b) <= max (a block longer than the room left is cut to its start),
+// in place: the tail from to moves up first, so the part of the block at
+// or after to is read from its new place.
+func cloneBlock(b []byte, from, n, to, max int) []byte {
+	if room := max - len(b); n > room {
+		if room <= 0 {
+			return b
+		}
+		n = room
+	}
+	l := len(b)
+	b = append(b, make([]byte, n)...)
+	copy(b[to+n:], b[to:l])
+	switch {
+	case from+n <= to: // the block lies before to: unmoved
+		copy(b[to:], b[from:from+n])
+	case from >= to: // after: moved up by n
+		copy(b[to:to+n], b[from+n:from+2*n])
+	default: // across to: [from, to) unmoved, the rest moved up by n
+		k := copy(b[to:], b[from:to])
+		copy(b[to+k:to+n], b[to+n:from+2*n])
+	}
 	return b
 }
 

@@ -283,6 +283,29 @@ func TestInsertAt(t *testing.T) {
 	}
 }
 
+// TestCloneBlock checks the in-place clone against a copy of the block
+// inserted with insertAt, for every block, destination and room of a
+// short input, with spare capacity and without (the block before, after
+// and across the destination).
+func TestCloneBlock(t *testing.T) {
+	src := []byte("abcdefg")
+	for n := 1; n <= len(src); n++ {
+		for from := 0; from+n <= len(src); from++ {
+			for to := 0; to <= len(src); to++ {
+				for max := len(src) - 1; max <= 2*len(src)+1; max++ {
+					want := insertAt(append([]byte(nil), src...), to, append([]byte(nil), src[from:from+n]...), max)
+					for _, spare := range []int{0, 16} {
+						b := append(make([]byte, 0, len(src)+spare), src...)
+						if got := cloneBlock(b, from, n, to, max); !bytes.Equal(got, want) {
+							t.Fatalf("cloneBlock(%q, from %d, n %d, to %d, max %d) = %q, want %q", src, from, n, to, max, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func benchMutateZest(b *testing.B, size int) {
 	r := newPRNG(1)
 	parent := bytes.Repeat([]byte{0xAA}, size)
