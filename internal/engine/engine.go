@@ -378,7 +378,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	}
 	f.handled = out
 	keepCov := f.fb.keep(n, valid)
-	imp := f.checkDomains(&out, valid)
+	imp := f.checkDomains(&f.handled, valid) // f.handled is out: &out would move out to the heap
 	keep := keepCov || imp != 0
 	if keep && !f.cfg.NoRecheck {
 		out, n = f.recheck(out)
@@ -390,7 +390,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		valid = out.Result == Valid
 		f.handled = out
 		keepCov = f.fb.keep(n, valid)
-		imp = f.checkDomains(&out, valid)
+		imp = f.checkDomains(&f.handled, valid)
 		keep = keepCov || imp != 0
 	}
 	var e *entry
