@@ -343,7 +343,12 @@ func (s *Source) Bytes(n int) []byte {
 		panic("param: negative Bytes length")
 	}
 	off := s.draw(n, Value, 0, 0)
-	return append([]byte(nil), s.buf[off:off+n]...)
+	if n == 0 {
+		return nil
+	}
+	b := make([]byte, n) // make and copy: one allocation, not zeroed
+	copy(b, s.buf[off:off+n])
+	return b
 }
 
 // Begin opens a span named name (a generator call); every Begin must be
