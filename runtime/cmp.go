@@ -109,8 +109,11 @@ func CmpStrScore(a, b string) uint8 {
 //
 //go:norace
 func CmpInt(id uint32, width uint8, a, b uint64) {
-	s := CmpIntScore(width, a, b)
 	p := &CmpMap[id&(CmpSize-1)]
+	if *p > width { // the site has its best score (equal operands) already
+		return
+	}
+	s := CmpIntScore(width, a, b)
 	if s <= *p {
 		return
 	}
@@ -126,8 +129,11 @@ func CmpInt(id uint32, width uint8, a, b uint64) {
 //
 //go:norace
 func CmpStr(id uint32, a, b string) {
-	s := CmpStrScore(a, b)
 	p := &CmpMap[id&(CmpSize-1)]
+	if int(*p) > min(len(a), len(b), 253) { // no common prefix can score higher
+		return
+	}
+	s := CmpStrScore(a, b)
 	if s <= *p {
 		return
 	}

@@ -80,3 +80,22 @@ func BenchmarkCmpIntOn(b *testing.B) {
 		CmpInt(uint32(i)&1023, 32, uint64(i), 0xdeadbeef)
 	}
 }
+
+// BenchmarkCmpIntSaturated: a site compared again and again after its
+// operands were equal once (a tokenizer's byte tests), against one whose
+// score is still rising, side by side.
+func BenchmarkCmpIntSaturated(b *testing.B) {
+	b.Run("saturated", func(b *testing.B) {
+		CmpReset()
+		CmpInt(7, 8, 'x', 'x')
+		for i := 0; i < b.N; i++ {
+			CmpInt(7, 8, uint64(i), 'x')
+		}
+	})
+	b.Run("rising", func(b *testing.B) {
+		CmpReset()
+		for i := 0; i < b.N; i++ {
+			CmpInt(7, 8, uint64(i)&0x70, 'x')
+		}
+	})
+}

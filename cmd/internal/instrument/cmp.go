@@ -316,6 +316,10 @@ var _gfzCmpSites int
 
 //go:norace
 func _gfzCmpInt(id uint32, w uint8, a, b uint64) {
+	p := &_gfzCmpMap[id&(1<<12-1)]
+	if *p > w {
+		return
+	}
 	x := a ^ b
 	if w < 64 {
 		x &= 1<<w - 1
@@ -324,7 +328,6 @@ func _gfzCmpInt(id uint32, w uint8, a, b uint64) {
 	x = x&0x3333333333333333 + (x>>2)&0x3333333333333333
 	x = (x + x>>4) & 0x0f0f0f0f0f0f0f0f
 	s := w - uint8(x*0x0101010101010101>>56) + 1
-	p := &_gfzCmpMap[id&(1<<12-1)]
 	if s <= *p {
 		return
 	}
@@ -338,12 +341,15 @@ func _gfzCmpInt(id uint32, w uint8, a, b uint64) {
 //go:norace
 func _gfzCmpStr(id uint32, a, b string) {
 	n := min(len(a), len(b), 253)
+	p := &_gfzCmpMap[id&(1<<12-1)]
+	if int(*p) > n {
+		return
+	}
 	i := 0
 	for i < n && a[i] == b[i] {
 		i++
 	}
 	s := uint8(i + 1)
-	p := &_gfzCmpMap[id&(1<<12-1)]
 	if s <= *p {
 		return
 	}
