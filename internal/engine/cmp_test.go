@@ -144,3 +144,36 @@ func TestCmpOperandsFeedMutation(t *testing.T) {
 		}
 	}
 }
+
+// TestBytesAbove checks the eight-at-a-time comparison against the
+// bytewise one: every pair of values in every byte place, and random words.
+func TestBytesAbove(t *testing.T) {
+	ref := func(x, y uint64) bool {
+		for k := 0; k < 64; k += 8 {
+			if uint8(x>>k) > uint8(y>>k) {
+				return true
+			}
+		}
+		return false
+	}
+	for place := 0; place < 64; place += 8 {
+		for a := range 256 {
+			for b := range 256 {
+				x, y := uint64(a)<<place, uint64(b)<<place
+				if got := bytesAbove(x, y); got != (a > b) {
+					t.Fatalf("bytesAbove(%#x, %#x) = %v", x, y, got)
+				}
+			}
+		}
+	}
+	r := newPRNG(3)
+	for range 100000 {
+		x, y := r.next(), r.next()
+		if r.below(2) == 0 { // mostly equal words, a few bytes apart
+			y = x ^ (r.next() & r.next() & r.next())
+		}
+		if got, want := bytesAbove(x, y), ref(x, y); got != want {
+			t.Fatalf("bytesAbove(%#x, %#x) = %v, want %v", x, y, got, want)
+		}
+	}
+}
