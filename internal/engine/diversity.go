@@ -1,11 +1,6 @@
 package engine
 
-import (
-	"math"
-	"math/bits"
-
-	gfzrt "github.com/gfz-dev/gfz/runtime"
-)
+import "math"
 
 // Behavioural diversity (BeDivFuzz): unique traces and the Hill numbers of
 // the branches they execute.
@@ -27,12 +22,12 @@ import (
 // diversity tracks the unique traces of a run and the branch abundances.
 type diversity struct {
 	seen      traceSet
-	abundance []uint32 // per map byte
-	unique    int64    // unique traces observed
+	abundance edgeCounts // per edge (packed as edgeHits' counts: one addition per map word)
+	unique    int64      // unique traces observed
 }
 
 func newDiversity() *diversity {
-	return &diversity{abundance: make([]uint32, gfzrt.MapSize)}
+	return &diversity{abundance: newEdgeCounts()}
 }
 
 // traceHash returns the hash of the set of edges of the execution just
@@ -48,13 +43,7 @@ func (d *diversity) observe(c *coverage) bool {
 		return false
 	}
 	d.unique++
-	m := liveMap()
-	for _, j := range c.words {
-		j &= mapWords - 1
-		for f := byteFlags(m[j]); f != 0; f &= f - 1 {
-			d.abundance[int(j)*8+bits.TrailingZeros64(f)/8]++
-		}
-	}
+	d.abundance.add(c)
 	return true
 }
 
@@ -63,23 +52,19 @@ func (d *diversity) observe(c *coverage) bool {
 func (d *diversity) hill() (b0, b1, b2 float64) {
 	var total float64
 	n := 0
-	for _, a := range d.abundance {
-		if a > 0 {
-			total += float64(a)
-			n++
-		}
-	}
+	d.abundance.each(func(_ int, a uint32) {
+		total += float64(a)
+		n++
+	})
 	if n == 0 {
 		return 0, 0, 0
 	}
 	var ent, simpson float64
-	for _, a := range d.abundance {
-		if a > 0 {
-			p := float64(a) / total
-			ent -= p * math.Log(p)
-			simpson += p * p
-		}
-	}
+	d.abundance.each(func(_ int, a uint32) {
+		p := float64(a) / total
+		ent -= p * math.Log(p)
+		simpson += p * p
+	})
 	return float64(n), math.Exp(ent), 1 / simpson
 }
 

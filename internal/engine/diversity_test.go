@@ -9,19 +9,19 @@ import (
 
 // TestHillNumbers checks B0, B1 and B2 on abundances worked by hand.
 func TestHillNumbers(t *testing.T) {
-	d := &diversity{abundance: make([]uint32, 16)}
+	d := newDiversity()
 	if b0, b1, b2 := d.hill(); b0 != 0 || b1 != 0 || b2 != 0 {
 		t.Errorf("empty: %v %v %v", b0, b1, b2)
 	}
-	// Four branches, equally abundant: every Hill number is 4.
-	for i := range 4 {
-		d.abundance[i] = 3
-	}
+	// Four branches, equally abundant: every Hill number is 4 (two of
+	// them in one map word, one with a count past the 8-bit part).
+	d.abundance.setAll(0, 300, 1, 300, 77, 300, 65535, 300)
 	if b0, b1, b2 := d.hill(); b0 != 4 || math.Abs(b1-4) > 1e-9 || math.Abs(b2-4) > 1e-9 {
 		t.Errorf("even: %v %v %v, want 4 4 4", b0, b1, b2)
 	}
 	// Abundances 2 and 1 and 1: p = 1/2, 1/4, 1/4.
-	d = &diversity{abundance: []uint32{2, 1, 1, 0}}
+	d = newDiversity()
+	d.abundance.setAll(0, 2, 1, 1, 9, 1)
 	b0, b1, b2 := d.hill()
 	wantB1 := math.Exp(-(0.5*math.Log(0.5) + 2*0.25*math.Log(0.25)))
 	if b0 != 3 || math.Abs(b1-wantB1) > 1e-9 || math.Abs(b2-1/(0.25+2*0.0625)) > 1e-9 {
@@ -56,8 +56,9 @@ func TestUniqueTraces(t *testing.T) {
 	if !execute(map[int]uint8{10: 1, 500: 1, 60000: 1}) {
 		t.Error("superset not unique")
 	}
-	if d.unique != 3 || d.abundance[10] != 3 || d.abundance[500] != 2 || d.abundance[60000] != 1 || d.abundance[11] != 0 {
-		t.Errorf("unique %d, abundance %d %d %d", d.unique, d.abundance[10], d.abundance[500], d.abundance[60000])
+	a := d.abundance.count
+	if d.unique != 3 || a(10) != 3 || a(500) != 2 || a(60000) != 1 || a(11) != 0 {
+		t.Errorf("unique %d, abundance %d %d %d", d.unique, a(10), a(500), a(60000))
 	}
 	var s traceSet
 	for i := uint64(0); i < 5000; i++ {

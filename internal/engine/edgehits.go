@@ -24,11 +24,21 @@ import (
 // count is hi + its counter, capped at 2^32-1: exactly what one 32-bit
 // saturating counter per edge would hold.
 type edgeHits struct {
-	lo    *[mapWords]uint64      // 8 counters a word, one per map byte
-	hi    *[gfzrt.MapSize]uint64 // the rest of each edge's count
-	min   uint32                 // a lower bound of the smallest non-zero count (exact after refresh)
-	seen  int64                  // observations
-	paths []uint32               // per trace-hash slot
+	edgeCounts          // per edge: the executions that hit it
+	min        uint32   // a lower bound of the smallest non-zero count (exact after refresh)
+	seen       int64    // observations
+	paths      []uint32 // per trace-hash slot
+}
+
+// edgeCounts is one count per edge kept in the two parts described above
+// (edgeHits counts executions with it, diversity the unique traces).
+type edgeCounts struct {
+	lo *[mapWords]uint64      // 8 counters a word, one per map byte
+	hi *[gfzrt.MapSize]uint64 // the rest of each edge's count
+}
+
+func newEdgeCounts() edgeCounts {
+	return edgeCounts{lo: new([mapWords]uint64), hi: new([gfzrt.MapSize]uint64)}
 }
 
 // Lane masks of the 8-bit counters of a word.
@@ -44,7 +54,7 @@ const (
 )
 
 func newEdgeHits() *edgeHits {
-	return &edgeHits{lo: new([mapWords]uint64), hi: new([gfzrt.MapSize]uint64), paths: make([]uint32, 1<<pathSlotBits)}
+	return &edgeHits{edgeCounts: newEdgeCounts(), paths: make([]uint32, 1<<pathSlotBits)}
 }
 
 // zeroLanes returns the high bit of every byte of x that is zero.
@@ -55,20 +65,8 @@ func zeroLanes(x uint64) uint64 {
 // observe counts the execution just checked (c.words lists its non-zero
 // words; the map must not have been cleared since).
 func (h *edgeHits) observe(c *coverage) {
-	m := liveMap()
-	lo := h.lo
-	for _, j := range c.words {
-		j &= mapWords - 1
-		f := byteFlags(m[j])
-		x := lo[j]
-		if zeroLanes(x)&(f<<7) != 0 {
-			h.min = 1 // an edge hit for the first time
-		}
-		x += f // no carry: every counter is below laneFull
-		if full := zeroLanes(^x); full != 0 {
-			x = h.spill(int(j), x, full)
-		}
-		lo[j] = x
+	if h.add(c) {
+		h.min = 1 // an edge hit for the first time
 	}
 	h.paths[c.trace&(1<<pathSlotBits-1)]++
 	if h.seen++; h.seen%hitsRefresh == 0 {
@@ -76,22 +74,55 @@ func (h *edgeHits) observe(c *coverage) {
 	}
 }
 
+// add adds one to the count of every edge of the execution just checked
+// (c.words lists its non-zero words; the map must not have been cleared
+// since) and reports whether one of them had none.
+func (ec *edgeCounts) add(c *coverage) (first bool) {
+	m := liveMap()
+	lo := ec.lo
+	for _, j := range c.words {
+		j &= mapWords - 1
+		f := byteFlags(m[j])
+		x := lo[j]
+		if zeroLanes(x)&(f<<7) != 0 {
+			first = true
+		}
+		x += f // no carry: every counter is below laneFull
+		if full := zeroLanes(^x); full != 0 {
+			x = ec.spill(int(j), x, full)
+		}
+		lo[j] = x
+	}
+	return first
+}
+
 // spill moves laneSpill of every full counter of word j (x, full its
 // high bits) to hi and returns the word.
-func (h *edgeHits) spill(j int, x, full uint64) uint64 {
+func (ec *edgeCounts) spill(j int, x, full uint64) uint64 {
 	for ; full != 0; full &= full - 1 {
 		b := bits.TrailingZeros64(full) / 8
-		h.hi[j*8+b] += laneSpill
+		ec.hi[j*8+b] += laneSpill
 		x -= laneSpill << (8 * b)
 	}
 	return x
 }
 
-// count is the number of executions that hit edge e, at most 2^32-1.
-func (h *edgeHits) count(e int) uint32 {
+// count is edge e's count, at most 2^32-1.
+func (ec *edgeCounts) count(e int) uint32 {
 	e &= gfzrt.MapSize - 1
-	v := h.hi[e] + (h.lo[e/8]>>(8*(e%8)))&0xff
+	v := ec.hi[e] + (ec.lo[e/8]>>(8*(e%8)))&0xff
 	return uint32(min(v, math.MaxUint32))
+}
+
+// each calls fn with every edge whose count is not zero, in order, and
+// its count.
+func (ec *edgeCounts) each(fn func(e int, n uint32)) {
+	for j, x := range ec.lo {
+		for f := byteFlags(x); f != 0; f &= f - 1 {
+			e := j*8 + bits.TrailingZeros64(f)/8
+			fn(e, ec.count(e))
+		}
+	}
 }
 
 // refresh recomputes min (it only grows between new edges).

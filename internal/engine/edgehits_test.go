@@ -10,22 +10,22 @@ import (
 )
 
 // set makes edge e's count v.
-func (h *edgeHits) set(e int, v uint32) {
+func (ec *edgeCounts) set(e int, v uint32) {
 	e &= gfzrt.MapSize - 1
 	lane := uint64(v)
-	h.hi[e] = 0
+	ec.hi[e] = 0
 	if v >= laneFull {
 		lane = laneFull - laneSpill
-		h.hi[e] = uint64(v) - lane
+		ec.hi[e] = uint64(v) - lane
 	}
 	sh := 8 * (e % 8)
-	h.lo[e/8] = h.lo[e/8]&^(0xff<<sh) | lane<<sh
+	ec.lo[e/8] = ec.lo[e/8]&^(0xff<<sh) | lane<<sh
 }
 
 // setAll sets the counts of edges: pairs of an edge and its count.
-func (h *edgeHits) setAll(kv ...uint32) {
+func (ec *edgeCounts) setAll(kv ...uint32) {
 	for i := 0; i+1 < len(kv); i += 2 {
-		h.set(int(kv[i]), kv[i+1])
+		ec.set(int(kv[i]), kv[i+1])
 	}
 }
 

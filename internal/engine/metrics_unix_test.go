@@ -24,13 +24,13 @@ func TestSupervisorMetrics(t *testing.T) {
 		}
 		defer m.close()
 		s.slots = append(s.slots, &slot{id: i, shm: m, running: true})
-		f := &fuzzer{shm: m, div: &diversity{abundance: make([]uint32, 8)}}
+		f := &fuzzer{shm: m, div: newDiversity()}
 		worker = append(worker, f)
 	}
 	// Worker 0: abundances 1 1 (Hill numbers 2 2 2); worker 1: 3 1 1
 	// (3, 2.59, 2.27): the largest of each order is reported.
-	worker[0].div.abundance[0], worker[0].div.abundance[1] = 1, 1
-	worker[1].div.abundance[0], worker[1].div.abundance[1], worker[1].div.abundance[2] = 3, 1, 1
+	worker[0].div.abundance.setAll(0, 1, 1, 1)
+	worker[1].div.abundance.setAll(0, 3, 1, 1, 2, 1)
 	worker[0].met = metrics{children: 100, zero: 10, distSum: 3, distN: 6, distZero: 1}
 	worker[1].met = metrics{children: 50, zero: 20, distSum: 1, distN: 4, distZero: 2}
 	for _, f := range worker {
