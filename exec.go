@@ -16,9 +16,6 @@ import (
 	"github.com/gfz-dev/gfz/param"
 )
 
-// sigFrames is the number of user frames in a failure signature.
-const sigFrames = signature.Frames
-
 // executor runs a fuzz function on parameter sequences for the engine. It
 // reuses one Source and one T across executions.
 //
@@ -301,7 +298,7 @@ func (t *T) userFrames(pcs []uintptr) string {
 }
 
 // userFrames returns the signature frames of pcs (signature.FrameLines):
-// the top sigFrames frames inside the user's code, starting at the
+// the top signature.Frames frames inside the user's code, starting at the
 // innermost one that is not a standard-library helper, one
 // "function file.go:line" per line. Frames from gfz's run down (the fuzz
 // harness and the function that called Fuzz) do not count, nor do the

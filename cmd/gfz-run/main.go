@@ -239,13 +239,14 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 
 // buildAll builds the fuzz binaries of gfz-run without -ci: into -o (default
 // <workdir>/bin), named after their packages. It returns the absolute work
-// directory base, the build's result and error, and an exit status to end
-// with (-1: go on, with the binaries that built when buildErr is not nil).
-func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase string, res *build.Result, buildErr error, code int) {
+// directory base, the build's result, an exit status to end
+// with (-1: go on, with the binaries that built when buildErr is not nil)
+// and the build's error.
+func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase string, res *build.Result, code int, buildErr error) {
 	workBase, err := filepath.Abs(o.workdir)
 	if err != nil {
 		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
-		return "", nil, nil, 2
+		return "", nil, 2, nil
 	}
 	outDir := o.keep
 	if outDir == "" {
@@ -253,7 +254,7 @@ func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase strin
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
-		return "", nil, nil, 1
+		return "", nil, 1, nil
 	}
 	// A directory output makes build name each binary after its package.
 	o.build.Output = outDir + string(filepath.Separator)
@@ -262,14 +263,14 @@ func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase strin
 	if buildErr != nil {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
 		if errors.Is(buildErr, build.ErrNoModule) {
-			return "", nil, buildErr, 2
+			return "", nil, 2, buildErr
 		}
 		if res == nil || len(res.Binaries) == 0 {
-			return "", nil, buildErr, 1
+			return "", nil, 1, buildErr
 		}
 		fmt.Fprintf(stderr, "gfz-run: running the %d package(s) that built\n", len(res.Binaries))
 	}
-	return workBase, res, buildErr, -1
+	return workBase, res, -1, buildErr
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
@@ -284,7 +285,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if o.schedule != scheduleRounds {
 		return runShared(ctx, o, stdout, stderr)
 	}
-	workBase, res, buildErr, code := buildAll(ctx, o, stderr)
+	workBase, res, code, buildErr := buildAll(ctx, o, stderr)
 	if code >= 0 {
 		return code
 	}

@@ -961,7 +961,7 @@ func fmtCPU(s float64) string {
 // runShared is gfz-run without -ci on a shared budget (-schedule adaptive
 // or equal): build, run the schedule, print the summary.
 func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
-	workBase, res, buildErr, code := buildAll(ctx, o, stderr)
+	workBase, res, code, buildErr := buildAll(ctx, o, stderr)
 	if code >= 0 {
 		return code
 	}

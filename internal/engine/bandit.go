@@ -405,8 +405,6 @@ var normalQuantiles = func() (t [1<<normalBits + 1]float64) {
 // unit is a uniform float64 in (0, 1].
 func unit(r *prng) float64 { return float64(r.next()>>11+1) / (1 << 53) }
 
-func popcount(x uint64) int { return bits.OnesCount64(x) }
-
 func trailing(x uint64) int { return bits.TrailingZeros64(x) }
 
 // nthBit returns the index of the n-th set bit of x (n from 0).

@@ -170,7 +170,8 @@ func TestBytesAbove(t *testing.T) {
 	for range 100000 {
 		x, y := r.next(), r.next()
 		if r.below(2) == 0 { // mostly equal words, a few bytes apart
-			y = x ^ (r.next() & r.next() & r.next())
+			a, b, c := r.next(), r.next(), r.next()
+			y = x ^ (a & b & c)
 		}
 		if got, want := bytesAbove(x, y), ref(x, y); got != want {
 			t.Fatalf("bytesAbove(%#x, %#x) = %v, want %v", x, y, got, want)

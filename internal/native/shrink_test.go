@@ -50,7 +50,7 @@ func TestMagnitudeRoundTrip(t *testing.T) {
 	for _, v := range []any{
 		int8(0), int8(1), int8(-1), int8(127), int8(-128), int16(-300), int32(math.MinInt32), int(-7), int64(math.MinInt64), int64(math.MaxInt64),
 		uint8(200), uint16(65535), uint32(7), uint(9), uint64(math.MaxUint64), true, false,
-		float32(-2.5), float32(3), float64(-0.0), math.Inf(-1), 1e300,
+		float32(-2.5), float32(3), math.Copysign(0, -1), math.Inf(-1), 1e300,
 	} {
 		a, _ := ArgOf(v)
 		mag, neg := magnitude(a)

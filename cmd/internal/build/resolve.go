@@ -101,8 +101,7 @@ type node struct {
 	tp        *types.Package
 	typeErr   error
 
-	checked *packages.Package // with syntax and type information, to instrument
-	res     resolved
+	res resolved
 }
 
 type resolver struct {
