@@ -127,19 +127,12 @@ func (ec *edgeCounts) each(fn func(e int, n uint32)) {
 
 // refresh recomputes min (it only grows between new edges).
 func (h *edgeHits) refresh() {
-	lo := uint32(math.MaxUint32)
-	for j, x := range h.lo {
-		for f := byteFlags(x); f != 0; f &= f - 1 {
-			b := bits.TrailingZeros64(f) / 8
-			if v := h.count(j*8 + b); v < lo {
-				lo = v
-			}
-		}
+	least := uint32(math.MaxUint32)
+	h.each(func(_ int, v uint32) { least = min(least, v) })
+	if least == math.MaxUint32 {
+		least = 0
 	}
-	if lo == math.MaxUint32 {
-		lo = 0
-	}
-	h.min = lo
+	h.min = least
 }
 
 // cutoff is the rarity cut-off: the power of two 2^i with 2^(i-1) < min
