@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# evals.sh: the long evaluations of issues 26 and 27, resumable across
+# sessions. Every result is written into docs/bench/ of the checkout this
+# script lives in (commit them as they come: a session's machine does not
+# outlive it); scratch goes to $EV (default /work/eval). Each evaluation runs
+# gfz at a fixed commit, checked out as a worktree under $WT (default
+# /work/wt), so that its repetitions stay comparable while main moves on.
+#
+# Usage: docs/bench/evals.sh core0|core1
+#   core0: (1) native coverage, gfz's repetition 2 at eea2f49 (the commit of
+#          its repetition 1; go test -fuzz's two repetitions are those of
+#          native-cover-2026-11-27), results into native-cover-2026-11-27b/;
+#          (2) three of the seven tuning bugs' native targets, gfz-native at
+#          5f1bc79 against go test -fuzz, 10 reps of 2 minutes,
+#          tuning-native-2026-11-28a.jsonl;
+#          (3) the template targets' growth over 35 minutes at 5f1bc79 (default
+#          engine), seeds 1 and 2, growth-2026-11-28/.
+#   core1: (1) the four other tuning bugs as in core0 (2), into
+#          tuning-native-2026-11-28b.jsonl; (2) the hard bugs (4 engines,
+#          10 reps of 3 minutes) at 5d0717f, appended to hard-2026-11-27.jsonl.
+# Run each pinned to its own core in its own session, e.g.
+#   taskset -c 0 setsid nohup docs/bench/evals.sh core0 >>/work/eval/core0.log 2>&1 &
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+EV=${EV:-/work/eval}
+WT=${WT:-/work/wt}
+mkdir -p "$EV" "$WT"
+
+log() { printf '%s %s\n' "$(date -u +%FT%TZ)" "$*"; }
+
+# worktree COMMIT: a detached checkout of COMMIT under $WT; prints its path.
+worktree() {
+	local d=$WT/$1
+	[ -d "$d" ] || git -C "$repo" worktree add --detach "$d" "$1" >/dev/null 2>&1 || { log "cannot check out $1" >&2; return 1; }
+	echo "$d"
+}
+
+cover() {
+	local g
+	g=$(worktree eea2f49) || return
+	mkdir -p "$EV/cover2"
+	# Results straight into the repository (cover.sh writes each atomically).
+	[ -L "$EV/cover2/results" ] || { rm -rf "$EV/cover2/results"; ln -s "$here/native-cover-2026-11-27b" "$EV/cover2/results"; }
+	"$repo/cmd/internal/realmods/cover.sh" -out "$EV/cover2" -time 600 -reps 2 -gfz "$g"
+	"$repo/cmd/internal/realmods/cover.sh" -out "$EV/cover2" -reps 2 -table
+	cp "$EV/cover2/table.md" "$here/native-cover-2026-11-27b/table.md"
+}
+
+# tuning PART BUG...: the tuning bugs' native targets, split in two parts
+# (one a core), each with its own results file.
+tuning() {
+	local g part=$1 b args=()
+	shift
+	g=$(worktree 5f1bc79) || return
+	for b in "$@"; do args+=(-bug "$b"); done
+	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
+		-contenders gfz-native,native -reps 10 -time 2m \
+		-results "$here/tuning-native-2026-11-28$part.jsonl" -work "$EV/tuning$part/work" -v)
+}
+
+growth() {
+	local g out=$here/growth-2026-11-28 W=$EV/growth2
+	g=$(worktree 5f1bc79) || return
+	mkdir -p "$out" "$W"
+	if [ ! -x "$W/tmpl.gfz" ]; then
+		(cd "$g" && go build -o "$W/gfz-build" ./cmd/gfz-build) || return
+		(cd "$g" && "$W/gfz-build" -cover html/template,text/template,text/template/parse -o "$W/tmpl.gfz" ./testdata/targets/tmpl) || return
+	fi
+	local t s
+	for s in 1 2; do
+		for t in FuzzHTMLTemplate FuzzTemplate; do
+			[ -f "$out/$t.$s.plot_data" ] && continue
+			rm -rf "$W/w-$t-$s"
+			(cd "$W" && /usr/bin/time -o "$W/$t.$s.time" -f '%U %S %e' ./tmpl.gfz -time 35m -workers 1 -seed $s -workdir "w-$t-$s" $t >"$t.$s.log" 2>&1)
+			cp "$W/$t.$s.time" "$out/$t.$s.time"
+			cp "$W/w-$t-$s/plot_data" "$out/$t.$s.plot_data.tmp" && mv "$out/$t.$s.plot_data.tmp" "$out/$t.$s.plot_data"
+		done
+	done
+}
+
+hard() {
+	local g
+	g=$(worktree 5d0717f) || return
+	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs -bug html-fragloop -bug html-selectloop \
+		-bug yaml3-unknownevent -bug gomarkdown-deflist -bug tiff-palette -bug toml-escapes -bug toml-lexvalue \
+		-contenders gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz -reps 10 -time 3m \
+		-results "$here/hard-2026-11-27.jsonl" -work "$EV/hard/work" -v)
+}
+
+case ${1:-} in
+core0) log "core0 start"; cover; tuning a gjson-squash toml-hang toml-lexvalue; growth; log "core0 done" ;;
+core1) log "core1 start"; tuning b goldmark-list gotoml2-datetime gotoml2-inline toml-escapes; hard; log "core1 done" ;;
+*) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
