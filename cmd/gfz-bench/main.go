@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.KeepGoing, "keep-going", false, "let gfz runs and the limit loop go on after the first failure, for speed figures over the whole budget (native and go-fuzz stop at a failure)")
 	fs.StringVar(&cfg.Work, "work", "", "scratch directory, kept (default: a temporary directory, removed)")
 	fs.StringVar(&cfg.GoFuzzBin, "gofuzz-bin", "", "directory holding go-fuzz and go-fuzz-build (default: go install them into the scratch directory)")
-	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run internal/build/bench/overhead.sh with this many rounds")
+	fs.IntVar(&cfg.Overhead, "overhead", 0, "also run cmd/internal/build/bench/overhead.sh with this many rounds")
 	fs.StringVar(&cfg.Root, "root", ".", "gfz repository root")
 	out := fs.String("o", "", "write the report to this file (default: standard output)")
 	verbose := fs.Bool("v", false, "print progress on standard error")

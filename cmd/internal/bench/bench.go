@@ -63,6 +63,9 @@ const (
 	LimitInstr = "limit-instr"
 )
 
+// overheadScript is Config.Overhead's script, relative to Config.Root.
+const overheadScript = "cmd/internal/build/bench/overhead.sh"
+
 // DefaultContenders are the contenders run when none are named.
 var DefaultContenders = []string{GfzZest, GfzBytes, GfzRandom, Native, GoFuzz, Limit}
 
@@ -301,8 +304,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.replay(ctx, p, res)
 	}
 	if cfg.Overhead > 0 {
-		r.logf("running internal/build/bench/overhead.sh %d", cfg.Overhead)
-		cmd := exec.CommandContext(ctx, "sh", "internal/build/bench/overhead.sh", fmt.Sprint(cfg.Overhead))
+		r.logf("running %s %d", overheadScript, cfg.Overhead)
+		cmd := exec.CommandContext(ctx, "sh", overheadScript, fmt.Sprint(cfg.Overhead))
 		cmd.Dir = cfg.Root
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -13,6 +13,18 @@ import (
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
+// TestOverheadScriptExists: -overhead runs overheadScript from the
+// repository root; the script moved once and the path went stale.
+func TestOverheadScriptExists(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	if _, err := os.Stat(filepath.Join(root, "go.work")); err != nil {
+		t.Fatalf("repository root not at %s: %v", root, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, overheadScript)); err != nil {
+		t.Errorf("-overhead's script: %v", err)
+	}
+}
+
 func TestParseTarget(t *testing.T) {
 	tg, err := ParseTarget("testdata/x:FuzzX:go/parser, go/types")
 	if err != nil {
