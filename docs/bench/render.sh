@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# render.sh: the rendered reports of the evaluations evals.sh runs, from the
+# results committed beside this script (run from anywhere; it uses the
+# checkout it lives in):
+#   hard-2026-11-27.md           the hard bugs, auto/zest/bytes/fairfuzz, plus the
+#                                other engines' runs when hard-more-*.jsonl exist
+#   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
+#                                against go test -fuzz
+#   native-cover-2026-11-27b/table.md  the native coverage table
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo"
+bench=$(mktemp -d)
+trap 'rm -rf "$bench"' EXIT
+(cd cmd && go build -o "$bench/gfz-bench" ./gfz-bench)
+
+# join FILE...: the existing files among FILE..., comma-separated.
+join() {
+	local f out=
+	for f in "$@"; do [ -s "$f" ] && out=${out:+$out,}$f; done
+	echo "$out"
+}
+
+hard=$(join "$here/hard-2026-11-27.jsonl" "$here"/hard-more-2026-11-28*.jsonl)
+[ -n "$hard" ] && "$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-27.md"
+tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
+[ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
+
+# cover.sh -table reads OUT/results/*.tsv.
+out=$(mktemp -d)
+ln -s "$here/native-cover-2026-11-27b" "$out/results"
+cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null
+cp "$out/table.md" "$here/native-cover-2026-11-27b/table.md"
+rm -rf "$out"
+echo "rendered: $(ls -1 "$here"/hard-2026-11-27.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
