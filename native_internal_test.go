@@ -5,6 +5,7 @@ package gfz
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"runtime"
@@ -301,5 +302,39 @@ func BenchmarkNativeExec(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ex.Exec(data, 0)
+	}
+}
+
+// TestNativeFloat32SignalingNaN: a float32 argument keeps its bits, a
+// signalling NaN included, from a seed's value to the encoding and from
+// the encoding to the fuzz function, as go test passes them (widening to
+// float64 on the way would quiet it).
+func TestNativeFloat32SignalingNaN(t *testing.T) {
+	const snan = 0x7f800001
+	var got uint32
+	ex := nativeExecOf(t, func(t *testing.T, f float32) { got = math.Float32bits(f) })
+	data, err := native.Types{native.Float32}.Encode([]native.Arg{{Kind: native.Float32, U: snan}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := ex.Exec(data, 0); out.Result != engine.Valid || got != snan {
+		t.Errorf("input bits %#x: the fuzz function got %#x (%v)", snan, got, out.Result)
+	}
+	if a, _ := native.ArgOf(math.Float32frombits(snan)); a.U != snan {
+		t.Errorf("seed f.Add(math.Float32frombits(%#x)) encoded as %#x", snan, a.U)
+	}
+}
+
+// TestNativeEmptyBytesNotNil: an empty []byte argument reaches the fuzz
+// function as a non-nil empty slice, as under go test (which replays the
+// []byte("") of gfz's files so).
+func TestNativeEmptyBytesNotNil(t *testing.T) {
+	ex := nativeExecOf(t, func(t *testing.T, b []byte, s string) {
+		if b == nil {
+			t.Fatal("nil []byte")
+		}
+	})
+	if out := ex.Exec(params(t, []byte{}, "x"), 0); out.Result != engine.Valid {
+		t.Errorf("an empty []byte argument: %v, want valid (a nil slice?)", out.Result)
 	}
 }

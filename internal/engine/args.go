@@ -258,11 +258,7 @@ func (s *argsTurns) next(dst []byte) []byte {
 		// the same as before).
 		if s.sinceGen++; s.sinceGen >= argsGenEvery {
 			s.sinceGen = 0
-			if c, ok := s.gen.GenerateArgs(s.rand, dst, s.data[s.qi], s.env.maxSize()); ok {
-				// The generator ran standard-library code, which may
-				// be instrumented (-cover of std packages): its hits
-				// must not count as the child's.
-				gfzrt.Reset()
+			if c, ok := generateArgs(s.gen, s.rand, dst, s.data[s.qi], s.env.maxSize()); ok {
 				return c
 			}
 		}
@@ -413,3 +409,13 @@ func (t *rawTrim) Kept(kept bool) {
 }
 
 func (t *rawTrim) Current() []byte { return t.cur }
+
+// generateArgs makes a child of parent with the format generator g. The
+// generator runs standard-library code, which may be instrumented (-cover
+// of std packages): its probe hits must not count as the child's, so the
+// map is cleared after it, whether or not it made a child.
+func generateArgs(g ArgGenerator, rand func() uint64, dst, parent []byte, max int) ([]byte, bool) {
+	c, ok := g.GenerateArgs(rand, dst, parent, max)
+	gfzrt.Reset()
+	return c, ok
+}

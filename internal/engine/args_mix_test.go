@@ -89,3 +89,23 @@ func TestArgsMix(t *testing.T) {
 		t.Error("a mutator that does not generate changed the random draws")
 	}
 }
+
+// TestAutoFormatClearsGeneratorHits: auto's format arm, like the args
+// engine (TestArgsMix), clears the probe hits of the generator's own run
+// (standard-library code, instrumented under -cover) before the child
+// executes.
+func TestAutoFormatClearsGeneratorHits(t *testing.T) {
+	t.Setenv(autoArmsEnv, "format")
+	env := &scriptEnv{r: newPRNG(1), max: 32, q: []*entry{{data: []byte("seed")}}}
+	s := newAutoTurns(mutEnv{env, &genArgs{on: true}})
+	defer gfzrt.Reset()
+	gfzrt.Reset()
+	s.nextGuide()
+	child := s.next(nil)
+	if armNames[s.arm] != "format" || string(child) != "gen:seed" {
+		t.Fatalf("arm %s, child %q: want a format child", armNames[s.arm], child)
+	}
+	if gfzrt.Map[7] != 0 {
+		t.Errorf("the generator's probe hit (Map[7] = %d) is left for the child's execution", gfzrt.Map[7])
+	}
+}

@@ -274,7 +274,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 		c := append(dst[:0], p.data...)
 		return dictOp(r, c, s.env.maxSize(), s.env.dictionary())
 	case armFormat:
-		if c, ok := s.ag.GenerateArgs(r.next, dst, p.data, s.env.maxSize()); ok {
+		if c, ok := generateArgs(s.ag, r.next, dst, p.data, s.env.maxSize()); ok {
 			return c
 		}
 		return mutateArgs(s.env, s.am, r.next, dst, p.data)
