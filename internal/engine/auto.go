@@ -329,6 +329,9 @@ func (s *autoTurns) turnTarget() int {
 
 // startTurn picks the parent arm and, by it, the next parent.
 func (s *autoTurns) startTurn() {
+	if s.parent != nil {
+		s.parent.byIndex = nil // its guided children's draw index: rebuilt if it is a parent again
+	}
 	q := s.env.queue()
 	r := s.env.rand()
 	s.made, s.zcEdges = 0, -1
@@ -357,7 +360,10 @@ func (s *autoTurns) startTurn() {
 			s.parent = p
 			return
 		}
-		s.sch = schedTurns // no rare input: a turn of the round robin
+		// No rare input: a turn of the round robin, whose decision and
+		// credit it is.
+		s.sch = schedTurns
+		s.sched.reassign(schedTurns)
 	}
 	s.qi = (s.qi + 1) % len(q)
 	s.parent = q[s.qi]
@@ -529,7 +535,7 @@ func rewardOf(y yield) float64 {
 		return 1
 	case y.queued == nil:
 		return 0
-	case y.reason == reasonCov || y.reason == reasonValid:
+	case y.novelty&(newEdge|newValidEdge) != 0:
 		return 1
 	}
 	return 0.5 // +count, or a feedback domain alone

@@ -42,7 +42,7 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 		arms = append(arms, s.arm)
 		y := yield{result: Valid}
 		if pay(i, s.arm) && world.next()%20 == 0 {
-			y.queued, y.reason = q[0], reasonCov
+			y.queued, y.novelty = q[0], newEdge|newKey
 		}
 		s.found(y)
 	}

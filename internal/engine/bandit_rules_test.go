@@ -74,7 +74,7 @@ func TestBanditEstimateEpoch(t *testing.T) {
 	}
 	// Decisions between estimates follow the estimate: an arm estimated
 	// at 0 is chosen only by exploration (5%, half of it this arm).
-	b.p[0], b.p[1] = 0, 1
+	b.p[0], b.p[1], b.draws = 0, 1, nil // p by hand, not from samples
 	b.weigh()
 	n := 0
 	for range 2000 {
@@ -140,10 +140,14 @@ func TestAutoReward(t *testing.T) {
 		{"nothing", yield{result: Valid}, 0},
 		{"failure", yield{result: Failure, failure: true}, 1},
 		{"known failure", yield{result: Failure}, 0},
-		{"+cov", yield{result: Invalid, queued: q, reason: reasonCov}, 1},
-		{"+valid", yield{result: Valid, queued: q, reason: reasonValid}, 1},
-		{"+count", yield{result: Valid, queued: q, reason: reasonCount}, 0.5},
-		{"domain", yield{result: Valid, queued: q, reason: reasonNone}, 0.5},
+		{"+cov", yield{result: Invalid, queued: q, novelty: newEdge | newKey}, 1},
+		{"+valid", yield{result: Valid, queued: q, novelty: newValidEdge | newValidKey}, 1},
+		{"+count", yield{result: Valid, queued: q, novelty: newKey}, 0.5},
+		// A new class and a new valid edge: the valid edge decides (the
+		// save reason, +count first, would have made it 0.5).
+		{"+count and +valid", yield{result: Valid, queued: q, novelty: newKey | newValidKey | newValidEdge}, 1},
+		{"+valid class", yield{result: Valid, queued: q, novelty: newValidKey}, 0.5},
+		{"domain", yield{result: Valid, queued: q}, 0.5},
 	} {
 		if got := rewardOf(c.y); got != c.want {
 			t.Errorf("%s: reward %g, want %g", c.name, got, c.want)
@@ -266,7 +270,7 @@ func TestBanditChargesByCost(t *testing.T) {
 func TestBanditDecisionCost(t *testing.T) {
 	b := newBandit("a", "b")
 	r := newPRNG(1)
-	b.p[0], b.p[1], b.explore = 1, 0, 0 // only arm 0
+	b.p[0], b.p[1], b.explore, b.draws = 1, 0, 0, nil // only arm 0
 	b.weigh()
 	if a := b.choose(r, 1); a != 0 {
 		t.Fatalf("chose %d", a)

@@ -68,7 +68,9 @@ func (h *edgeHits) observe(c *coverage) {
 	if h.add(c) {
 		h.min = 1 // an edge hit for the first time
 	}
-	h.paths[c.trace&(1<<pathSlotBits-1)]++
+	if p := &h.paths[c.trace&(1<<pathSlotBits-1)]; *p < math.MaxUint32 {
+		*p++ // saturating: a wrapped count would make the most exercised path look new
+	}
 	if h.seen++; h.seen%hitsRefresh == 0 {
 		h.refresh()
 	}
@@ -138,8 +140,11 @@ func (h *edgeHits) refresh() {
 // cutoff is the rarity cut-off: the power of two 2^i with 2^(i-1) < min
 // <= 2^i (1 when min <= 1).
 func (h *edgeHits) cutoff() uint32 {
-	if h.min <= 1 {
+	switch {
+	case h.min <= 1:
 		return 1
+	case h.min > 1<<31:
+		return math.MaxUint32 // 2^32 does not fit: every count up to the cap
 	}
 	return 1 << bits.Len32(h.min-1)
 }

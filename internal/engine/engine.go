@@ -52,6 +52,7 @@ type fuzzer struct {
 	fbBase     []kvPair
 	fbBaseRead bool
 	handled    Outcome // what handle's feedback.keep is deciding on (strategyEnv.handled)
+	keptCov    bool    // the coverage feedback kept the execution handle last decided on (not a domain alone)
 	met        metrics // metrics.go: zero mutations, mutation distance
 	max        int
 	r          *prng
@@ -394,6 +395,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		keep = keepCov || imp != 0
 	}
 	var e *entry
+	f.keptCov = keepCov
 	if keep {
 		f.commitDomains(out.Consumed, imp, keepCov)
 		if e = f.save(out, valid, write); e != nil {
@@ -460,7 +462,7 @@ func (f *fuzzer) recheck(first Outcome) (Outcome, novelty) {
 // save merges the execution's coverage and saves its consumed input.
 func (f *fuzzer) save(out Outcome, valid, write bool) *entry {
 	f.cov.merge(valid, f.def.queue, &f.mbuf)
-	if r := f.mbuf.novelty.reason(); r != reasonNone {
+	if r := f.mbuf.novelty.reason(); r != reasonNone && f.keptCov {
 		f.savedBy[r]++ // an input saved for a feedback domain only is counted in f.domSaved
 	}
 	data := append([]byte{}, out.Consumed...)
@@ -571,8 +573,8 @@ func (f *fuzzer) loop() {
 // entry handle queued (or nil), nf the number of new failures before it.
 func (f *fuzzer) yieldOf(out Outcome, e *entry, nf int) yield {
 	y := yield{result: out.Result, queued: e, failure: len(f.newFailures) > nf}
-	if e != nil {
-		y.reason = f.mbuf.novelty.reason()
+	if e != nil && f.keptCov {
+		y.novelty = f.mbuf.novelty
 	}
 	return y
 }

@@ -95,6 +95,14 @@ func (f *fuzzer) startMetrics() {
 	if _, bp := f.strat.(byteParent); bp && f.def.queue && f.recorder != nil && !f.def.records {
 		f.def.records = true
 		f.met.recordsSet = true
+		// The inputs queued before (seeds, a resumed corpus) get theirs
+		// now: the strategy caches what a parent offers (auto's arms,
+		// zeugma's donors) from its record.
+		for _, e := range f.queue {
+			if e.rec == nil {
+				f.keepRecord(e, nil)
+			}
+		}
 	}
 }
 

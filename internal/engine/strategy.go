@@ -63,10 +63,10 @@ type learningStrategy interface {
 type yield struct {
 	result Result
 	// queued is the entry the execution was saved as (nil: not saved);
-	// reason why it was saved for coverage (reasonNone with queued set:
-	// for a feedback domain alone).
-	queued *entry
-	reason saveReason
+	// novelty what it added to the coverage when the coverage feedback
+	// kept it (0 with queued set: saved for a feedback domain alone).
+	queued  *entry
+	novelty novelty
 	// failure tells whether it was a failure this run had not seen.
 	failure bool
 }

@@ -18,7 +18,11 @@ func (f *fuzzer) keepRecord(e *entry, rec *param.Record) {
 	if rec == nil || !recordFits(rec, len(e.data)) {
 		rec = f.recordRun(e.data)
 	}
-	if rec == nil {
+	if rec == nil || !recordFits(rec, len(e.data)) {
+		// No recorder, or a target that drew more this time than the
+		// input holds (not deterministic): no structure to mutate by,
+		// rather than draws past the data that guided children and ei
+		// would slice out of range.
 		rec = &param.Record{}
 	}
 	e.rec = rec.Clone()
