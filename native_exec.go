@@ -30,6 +30,7 @@ type nativeExec struct {
 	tg      *nativeTarget
 	dec     *native.Decoder
 	src     *param.Source
+	srcMax  int // src's size limit: param.DefaultMaxSize, or the longest input run so far
 	args    []native.Arg
 	slots   []reflect.Value // one settable value per argument
 	in      []reflect.Value // the call's arguments: the T, then the slots
@@ -49,7 +50,7 @@ func newNativeExec(tg *nativeTarget) *nativeExec {
 	src := param.New(nil, 0)
 	src.SetRecording(false)
 	e := &nativeExec{
-		tg: tg, dec: native.NewDecoder(tg.types), src: src,
+		tg: tg, dec: native.NewDecoder(tg.types), src: src, srcMax: param.DefaultMaxSize,
 		args: make([]native.Arg, len(tg.types)),
 		in:   make([]reflect.Value, len(tg.types)+1),
 		jobs: make(chan *nativeJob),
@@ -79,6 +80,13 @@ func (e *nativeExec) Codec() workdir.Codec { return native.Codec{Types: e.tg.typ
 
 // Exec implements engine.Executor.
 func (e *nativeExec) Exec(params []byte, extSeed uint64) engine.Outcome {
+	if len(params) > e.srcMax {
+		// A native input runs whole, however long (a seed or a corpus
+		// file longer than the size limit of children; cut, its later
+		// arguments would change).
+		e.srcMax = len(params)
+		e.src.SetMax(e.srcMax)
+	}
 	e.src.Reset(params, extSeed)
 	e.logs, e.depths = nil, nil
 	if !e.decode(len(params)) {
@@ -152,7 +160,7 @@ func (e *nativeExec) decode(n int) (ok bool) {
 			ok = false
 		}
 	}()
-	e.dec.Decode(e.src, min(n, param.DefaultMaxSize), e.args)
+	e.dec.Decode(e.src, n, e.args)
 	return true
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/param"
 )
 
 // nativeExecOf returns an executor for fn (a native fuzz function).
@@ -336,5 +337,29 @@ func TestNativeEmptyBytesNotNil(t *testing.T) {
 	})
 	if out := ex.Exec(params(t, []byte{}, "x"), 0); out.Result != engine.Valid {
 		t.Errorf("an empty []byte argument: %v, want valid (a nil slice?)", out.Result)
+	}
+}
+
+// TestNativeLongSeed: a native input longer than the size limit of
+// children (a seed of real data) runs whole: cut at the limit, its string
+// lost its end and the int after it was read from the string's bytes.
+func TestNativeLongSeed(t *testing.T) {
+	var gotLen, gotN int
+	ex := nativeExecOf(t, func(t *testing.T, s string, n int) { gotLen, gotN = len(s), n })
+	data := params(t, strings.Repeat("a", 3*param.DefaultMaxSize), 5)
+	if out := ex.Exec(data, 0); out.Result != engine.Valid || len(out.Consumed) != len(data) {
+		t.Fatalf("%v, consumed %d of %d bytes", out.Result, len(out.Consumed), len(data))
+	}
+	if gotLen != 3*param.DefaultMaxSize || gotN != 5 {
+		t.Errorf("(a string of %d bytes, 5) ran as (a string of %d bytes, %d)", 3*param.DefaultMaxSize, gotLen, gotN)
+	}
+	// The codec's extension (a crash's input as the supervisor saves it)
+	// keeps it whole too.
+	c := native.Codec{Types: native.Types{native.String, native.Int}}
+	if ext := c.ExtendInput(data, 7, param.DefaultMaxSize); len(ext) != len(data) {
+		t.Errorf("ExtendInput: %d bytes of %d", len(ext), len(data))
+	}
+	if args, err := c.Types.DecodeBytes(data); err != nil || len(args[0].B) != 3*param.DefaultMaxSize || args[1].U != 5 {
+		t.Errorf("DecodeBytes: %v", err)
 	}
 }

@@ -141,7 +141,8 @@ type Config struct {
 	// (a later incarnation): args does not generalise its seeds again
 	// (the same candidates in the same order would meet the same death).
 	Restarted bool
-	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize).
+	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize). For
+	// a native target it grows to its longest seed, up to MaxNativeInput.
 	MaxInputSize int
 	// StackLimitMB, if positive, limits every goroutine's stack in the
 	// process to this many MiB (debug.SetMaxStack, process-wide; Run sets
@@ -249,3 +250,8 @@ type Recorder interface {
 type GuidedExecutor interface {
 	ExecGuided(g param.Guide, extSeed uint64) Outcome
 }
+
+// MaxNativeInput bounds the inputs of a native target: its children's
+// size limit grows to its longest seed up to this (1 MiB), and the
+// supervisor keeps this much room for each worker's input in flight.
+const MaxNativeInput = 1 << 20

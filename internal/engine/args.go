@@ -38,6 +38,19 @@ type ArgMutator interface {
 	TrimArgs(data []byte, budget int) any
 }
 
+// ArgTokens is implemented by an ArgMutator that can apply a comparison
+// token (-feedback cmp, cmp.go) to a native target's arguments, so that a
+// []byte or string argument changes length with it (native.Mutator).
+type ArgTokens interface {
+	// TokenArgs writes into dst (reusing its storage) parent with from
+	// replaced by to inside a []byte or string argument that holds from
+	// (with shift, the byte before it shifted by the difference of their
+	// lengths), or, when none does and place is set, to put into one at a
+	// random place (inserted or written over), drawing from rand; the
+	// child is at most maxSize bytes long; ok is false when it made none.
+	TokenArgs(rand func() uint64, dst, parent, from, to []byte, place, shift bool, maxSize int) (child []byte, ok bool)
+}
+
 // ArgGenerator is implemented by an ArgMutator that can also make
 // children whose []byte or string argument is a document of a format
 // generator (native.Mutator with a native.Mix: the format of a native

@@ -2,10 +2,14 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"slices"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/native"
+	"github.com/gfz-dev/gfz/internal/workdir"
+	"github.com/gfz-dev/gfz/param"
 )
 
 // editDistance is the Levenshtein distance between a and b.
@@ -154,4 +158,119 @@ func TestArgsChildrenAgainstBytes(t *testing.T) {
 	if a.median*2 > b.median {
 		t.Errorf("args's children a median %d bytes from the parent, bytes's %d: want args at most half", a.median, b.median)
 	}
+}
+
+// TestCmpTokensNativeArgs: on a native target, cmp's tokens are applied
+// inside the []byte or string argument that holds their from bytes, which
+// changes length with them, never spilling into another argument (applied
+// to the raw sequence, "hel" -> "hello" left a length prefix of 3 and
+// overwrote the next argument); an integer token of its own length
+// overwrites the fixed-size argument's value.
+func TestCmpTokensNativeArgs(t *testing.T) {
+	ts := native.Types{native.String, native.Int32, native.String}
+	args := []native.Arg{{Kind: native.String, B: []byte("hel")}, {Kind: native.Int32, U: 7}, {Kind: native.String, B: []byte("zz")}}
+	parent, err := ts.Encode(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCmpDomain().(*cmpDomain)
+	max := 1000
+	c.args, c.max = native.Codec{Types: ts}.NewArgMutator(nil).(ArgTokens), &max
+	c.add([]byte("hel"), []byte("hello"))
+	var seven, nine [4]byte
+	binary.LittleEndian.PutUint32(seven[:], 7)
+	binary.LittleEndian.PutUint32(nine[:], 9)
+	c.add(seven[:], nine[:])
+	r := newPRNG(3)
+	hello, nines := 0, 0
+	for range 400 {
+		child, ok := c.token(r, nil, parent)
+		if !ok {
+			t.Fatal("no child")
+		}
+		got, err := ts.DecodeBytes(child)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, n, b := got[0].B, got[1].U, got[2].B
+		// Half of the children also get one random byte (as a gfz
+		// target's do), which may land anywhere: compare modulo one byte.
+		if len(a) == 5 && diffBytes(a, []byte("hello")) <= 1 && diffBytes(b, []byte("zz")) == 0 {
+			hello++
+		}
+		if n == 9 {
+			nines++
+		}
+		if len(a) == 3 && len(b) == 2 && b[1] == 'o' {
+			t.Fatalf("child (%q, %d, %q): \"hello\" spilled into the next argument", a, n, b)
+		}
+	}
+	if hello < 100 || nines < 50 {
+		t.Errorf("children: %d with \"hello\" in the first argument, %d with 9 in the second, of 400; want both tokens applied", hello, nines)
+	}
+}
+
+// diffBytes is the number of places where a and b (of one length) differ.
+func diffBytes(a, b []byte) int {
+	if len(a) != len(b) {
+		return len(a) + len(b)
+	}
+	d := 0
+	for i := range a {
+		if a[i] != b[i] {
+			d++
+		}
+	}
+	return d
+}
+
+// longExec is a native target's executor (its codec: native.Codec) that
+// runs every input whole and notes the longest child (an input other
+// than seed).
+type longExec struct {
+	seed    []byte
+	longest int
+}
+
+func (e *longExec) Exec(params []byte, _ uint64) Outcome {
+	if !bytes.Equal(params, e.seed) {
+		e.longest = max(e.longest, len(params))
+	}
+	hit(len(params) % 64)
+	return Outcome{Result: Valid, Consumed: params}
+}
+
+func (e *longExec) DescribeValues([]byte, uint64, string) (string, bool) { return "", false }
+
+func (e *longExec) Codec() workdir.Codec { return native.Codec{Types: native.Types{native.Bytes}} }
+
+// TestNativeLimitGrowsToSeeds: a native target's size limit of children
+// grows to its longest seed (libFuzzer's -max_len does), so children of a
+// seed above param.DefaultMaxSize are not cut to it.
+func TestNativeLimitGrowsToSeeds(t *testing.T) {
+	seed := bytes.Repeat([]byte("x"), 3*param.DefaultMaxSize)
+	ex := &longExec{seed: seed}
+	_, err := Run(context.Background(), Config{Engine: "bytes", Seed: 1, Runs: 300, Seeds: [][]byte{seed}, Workdir: t.TempDir()}, ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.longest <= param.DefaultMaxSize {
+		t.Errorf("the longest child: %d bytes, of a seed of %d", ex.longest, len(seed))
+	}
+	ex.longest = 0
+	if _, err := Run(context.Background(), Config{Engine: "bytes", Seed: 1, Runs: 300, Seeds: [][]byte{seed}, Workdir: t.TempDir()}, &gfzExec{ex}); err != nil {
+		t.Fatal(err)
+	}
+	if ex.longest > param.DefaultMaxSize {
+		t.Errorf("a gfz target's child of %d bytes, above the limit %d", ex.longest, param.DefaultMaxSize)
+	}
+}
+
+// gfzExec is longExec without a codec: a gfz target's executor.
+type gfzExec struct{ e *longExec }
+
+func (g *gfzExec) Exec(p []byte, x uint64) Outcome { return g.e.Exec(p, x) }
+
+func (g *gfzExec) DescribeValues(p []byte, x uint64, s string) (string, bool) {
+	return g.e.DescribeValues(p, x, s)
 }

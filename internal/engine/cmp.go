@@ -30,6 +30,11 @@ type cmpDomain struct {
 	toks []cmpToken // FIFO of at most maxCmpTokens
 	next int        // next slot to replace once full
 	have map[string]bool
+
+	// args puts tokens into a native target's arguments (nil for a gfz
+	// target), children at most *max bytes long (the fuzzer's size limit).
+	args ArgTokens
+	max  *int
 }
 
 // cmpToken is one mutation token: the bytes to look for and those to put.
@@ -44,7 +49,13 @@ func newCmpDomain() domain { return &cmpDomain{have: map[string]bool{}} }
 
 func (c *cmpDomain) name() string { return "cmp" }
 
-func (c *cmpDomain) start(*fuzzer) error { return nil }
+func (c *cmpDomain) start(f *fuzzer) error {
+	c.args, c.max = nil, &f.max
+	if am := argMutationOf(f.ex); am != nil {
+		c.args, _ = am.NewArgMutator(nil).(ArgTokens)
+	}
+	return nil
+}
 
 // warning is the warning a run with -feedback cmp gets from a binary with
 // no comparison probes (built without gfz-build -cmp), or "".
@@ -179,8 +190,11 @@ func (c *cmpDomain) tokens() int { return len(c.toks) }
 
 // apply writes into dst the child of parent with the token x selects.
 func (c *cmpDomain) apply(r *prng, x uint64, dst, parent []byte) []byte {
-	dst = append(dst[:0], parent...)
 	t := c.toks[int((x>>8)%uint64(len(c.toks)))]
+	if c.args != nil {
+		return c.applyArgs(r, x, t, dst, parent)
+	}
+	dst = append(dst[:0], parent...)
 	off := -1
 	if len(t.from) > 0 {
 		start := int((x >> 40) % uint64(len(dst)))
@@ -206,6 +220,48 @@ func (c *cmpDomain) apply(r *prng, x uint64, dst, parent []byte) []byte {
 		dst[int((y>>8)%uint64(len(dst)))] = byte(y)
 	}
 	return dst
+}
+
+// applyArgs applies token t to a native target's input as apply does to
+// a gfz target's, with one difference: the token goes inside the []byte
+// or string argument that holds its from bytes, which grows or shrinks
+// with it (ArgTokens; on the raw sequence a token of another length would
+// leave the argument's length prefix and overwrite what follows, another
+// argument's bytes). Failing that, a token of from's length (a fixed-size
+// argument's value: an integer's bytes) overwrites its occurrence in the
+// sequence, whose encoding keeps every length; else to is put into a
+// variable-length argument at a random place; else (no such argument, no
+// room) it overwrites the bytes at a random offset. The byte before the
+// operand is shifted as apply shifts it, inside the argument, and one
+// random byte of the child is overwritten as apply does.
+func (c *cmpDomain) applyArgs(r *prng, x uint64, t cmpToken, dst, parent []byte) []byte {
+	shift := x&(1<<33) != 0
+	child, ok := c.args.TokenArgs(r.next, dst, parent, t.from, t.to, false, shift, *c.max)
+	if !ok && len(t.from) > 0 && len(t.from) == len(t.to) {
+		start := int((x >> 40) % uint64(len(parent)))
+		off := bytes.Index(parent[start:], t.from)
+		if off >= 0 {
+			off += start
+		} else {
+			off = bytes.Index(parent, t.from)
+		}
+		if off >= 0 {
+			child, ok = append(dst[:0], parent...), true
+			copy(child[off:], t.to)
+		}
+	}
+	if !ok {
+		child, ok = c.args.TokenArgs(r.next, dst, parent, nil, t.to, true, false, *c.max)
+	}
+	if !ok {
+		child = append(dst[:0], parent...)
+		copy(child[r.below(len(child)):], t.to)
+	}
+	if x&(1<<32) != 0 && len(child) > 0 {
+		y := r.next()
+		child[int((y>>8)%uint64(len(child)))] = byte(y)
+	}
+	return child
 }
 
 func (c *cmpDomain) stats(kv func(string, any)) {

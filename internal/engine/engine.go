@@ -160,6 +160,19 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if f.max <= 0 {
 		f.max = param.DefaultMaxSize
 	}
+	if argMutationOf(ex) != nil {
+		// A native target's inputs run whole (a parameter sequence is
+		// its arguments' encoding): as libFuzzer's -max_len, the size
+		// limit of children grows to the longest seed, up to
+		// MaxNativeInput, the room the supervisor keeps for the input
+		// in flight.
+		for i, s := range cfg.Seeds {
+			if len(s) > MaxNativeInput {
+				f.warnf("seed %d is %d bytes, above the %d-byte limit of a native target's inputs: it runs whole, but its children are cut to the limit and, should it crash the worker, the input saved is cut too", i+1, len(s), MaxNativeInput)
+			}
+			f.max = min(max(f.max, len(s)), MaxNativeInput)
+		}
+	}
 	wd, err := workdir.Open(cfg.Workdir)
 	if err != nil {
 		return nil, err

@@ -169,7 +169,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	s.startRSS = proc.SelfRSS()
 	for i := 0; i < cfg.Workers; i++ {
 		path := filepath.Join(wd.Root, fmt.Sprintf(".gfz-worker-%d.shm", i))
-		m, err := createShm(path, s.max)
+		m, err := createShm(path, max(s.max, MaxNativeInput)) // a native target's workers may raise their limit to its seeds
 		if err != nil {
 			s.closeSlots()
 			return nil, err

@@ -311,9 +311,14 @@ func Describe(args []Arg) string {
 // params with extension seed ext reads (params, plus the PRNG bytes of
 // fixed-size arguments past its end), which decode to the same arguments
 // with any extension seed.
-func (c Codec) ExtendInput(params []byte, ext uint64, max int) []byte {
-	src := param.New(params, ext)
-	src.SetMax(max)
+func (c Codec) ExtendInput(params []byte, ext uint64, limit int) []byte {
+	// A native input is whole as it is: a seed or a corpus file longer
+	// than the size limit of children runs whole (cut, the arguments
+	// after the cut would change), so limit only bounds the extension.
+	limit = max(limit, len(params))
+	src := param.New(nil, ext)
+	src.SetMax(limit)
+	src.Reset(params, ext)
 	src.SetRecording(false)
 	args := make([]Arg, len(c.Types))
 	func() {
@@ -324,7 +329,7 @@ func (c Codec) ExtendInput(params []byte, ext uint64, max int) []byte {
 				}
 			}
 		}()
-		NewDecoder(c.Types).Decode(src, min(len(params), max), args)
+		NewDecoder(c.Types).Decode(src, len(params), args)
 	}()
 	return append([]byte(nil), src.Consumed()...)
 }

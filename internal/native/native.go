@@ -296,7 +296,9 @@ func (ts Types) Encode(args []Arg) ([]byte, error) {
 // seeded by 0 where it is too short, as a fuzz execution of it with
 // extension seed 0 does).
 func (ts Types) DecodeBytes(data []byte) ([]Arg, error) {
-	src := param.New(data, 0)
+	src := param.New(nil, 0)
+	src.SetMax(max(len(data), param.DefaultMaxSize)) // a native input is never cut (see Codec.ExtendInput)
+	src.Reset(data, 0)
 	src.SetRecording(false)
 	args := make([]Arg, len(ts))
 	var err error
@@ -310,7 +312,7 @@ func (ts Types) DecodeBytes(data []byte) ([]Arg, error) {
 				panic(r)
 			}
 		}()
-		NewDecoder(ts).Decode(src, min(len(data), param.DefaultMaxSize), args)
+		NewDecoder(ts).Decode(src, len(data), args)
 	}()
 	return args, err
 }
