@@ -2,8 +2,9 @@
 # render.sh: the rendered reports of the evaluations evals.sh runs, from the
 # results committed beside this script (run from anywhere; it uses the
 # checkout it lives in):
-#   hard-2026-11-27.md           the hard bugs, auto/zest/bytes/fairfuzz, plus the
-#                                other engines' runs when hard-more-*.jsonl exist
+#   hard-2026-11-27.md           the hard bugs as first run: auto (before the
+#                                fixes of 2026-11-28), zest, bytes, fairfuzz
+#   hard-2026-11-28.md           every engine's runs, auto's as fixed
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
 #   native-cover-2026-11-27b/table.md  the native coverage table
@@ -22,8 +23,14 @@ join() {
 	echo "$out"
 }
 
-hard=$(join "$here/hard-2026-11-27.jsonl" "$here"/hard-more-2026-11-28*.jsonl)
-[ -n "$hard" ] && "$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-27.md"
+# The hard bugs as first run (auto before the fixes of 2026-11-28 among
+# them), then every engine with auto as fixed: hard-2026-11-27.jsonl
+# without its auto rows, auto's runs of hard-auto-*, the others' of
+# hard-more-*.
+"$bench/gfz-bench" -bug-report "$here/hard-2026-11-27.jsonl" -o "$here/hard-2026-11-27.md"
+grep -v '"Contender":"gfz-auto"' "$here/hard-2026-11-27.jsonl" >"$bench/hard-others.jsonl"
+hard=$(join "$bench/hard-others.jsonl" "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-more-2026-11-28*.jsonl)
+"$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-28.md"
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
 
@@ -33,4 +40,4 @@ ln -s "$here/native-cover-2026-11-27b" "$out/results"
 cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null
 cp "$out/table.md" "$here/native-cover-2026-11-27b/table.md"
 rm -rf "$out"
-echo "rendered: $(ls -1 "$here"/hard-2026-11-27.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
+echo "rendered: $(ls -1 "$here"/hard-2026-11-2[78].md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
