@@ -197,3 +197,16 @@ func TestAutoRewardDomainOnlySave(t *testing.T) {
 		t.Errorf("a save for the domain alone counted as a coverage save: saved by reason %v, before %v", f.savedBy, before)
 	}
 }
+
+// TestEdgeHitsRarestSkipsUncounted: an input's edge that no counted
+// execution hit (its stability recheck's alone) is not its rarest edge.
+func TestEdgeHitsRarestSkipsUncounted(t *testing.T) {
+	h := newEdgeHits()
+	h.setAll(10, 0, 11, 3, 12, 5)
+	if e, n := h.rarest([]uint32{10, 11, 12}); e != 11 || n != 3 {
+		t.Errorf("rarest: edge %d (%d hits), want 11 (3)", e, n)
+	}
+	if e, _ := h.rarest([]uint32{10}); e != -1 {
+		t.Errorf("rarest of an uncounted edge alone: %d, want -1 (none)", e)
+	}
+}

@@ -150,11 +150,14 @@ func (h *edgeHits) cutoff() uint32 {
 }
 
 // rarest returns the edge of edges with the fewest hits and its count
-// (-1 for no edge).
+// (-1 for no edge). An edge with none is left out: an input's edges are
+// those of its stability recheck, which is not counted, so such an edge
+// was hit by the recheck alone (unstable), and a mask for it would find
+// it hit by no mutant.
 func (h *edgeHits) rarest(edges []uint32) (int, uint32) {
 	best, n := -1, uint32(math.MaxUint32)
 	for _, e := range edges {
-		if v := h.count(int(e)); v < n {
+		if v := h.count(int(e)); v > 0 && v < n {
 			best, n = int(e), v
 		}
 	}
