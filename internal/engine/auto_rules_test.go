@@ -10,38 +10,6 @@ import (
 // Rules of the adaptive engine that a review of its code found broken
 // (2026-11-28); each case fails with the rule broken.
 
-// TestBanditBestAmongAvailable: a decision follows Thompson sampling among
-// the arms available for it. Arm A pays far more than B, B far more than
-// C; for a child without A, B is chosen (estimated over all arms and
-// renormalised, A won every round, B and C both had 0 and the pick was
-// uniform).
-func TestBanditBestAmongAvailable(t *testing.T) {
-	b := newBandit("A", "B", "C")
-	b.explore = 0
-	b.s = []float64{500, 20, 0}
-	b.f = []float64{500, 2000, 2000}
-	r := newPRNG(1)
-	nB := 0
-	for range 1000 {
-		if b.choose(r, 0b110) == 1 {
-			nB++
-		}
-	}
-	if nB < 950 {
-		t.Errorf("without A, B (paying 1 in 100) was chosen %d of 1,000 times against C (never paying)", nB)
-	}
-	// An arm never offered takes no share from the offered ones.
-	nA := 0
-	for range 1000 {
-		if b.choose(r, 0b011) == 0 {
-			nA++
-		}
-	}
-	if nA < 950 {
-		t.Errorf("A chosen %d of 1,000 times against B", nA)
-	}
-}
-
 // TestAutoRareFallbackCredit: a rare turn that finds no rare parent is a
 // turn of the round robin, credited to turns (decision and executions),
 // not a decision of rare's with no execution.

@@ -53,14 +53,8 @@ import (
 // estimate. Cost is counted in executions, not CPU time: the choices stay
 // a function of the seed.
 //
-// A decision is one weighted pick among the arms available for the child,
-// p_i being then arm i's probability of being the best among them: the
-// share of the estimate's rounds in which its sample was the largest of
-// the available arms' (the samples are kept with the estimate). Estimated
-// over all arms and renormalised instead, the arms never offered (on a gfz
-// target: cmp, dict, args and format), which keep their prior, would win
-// rounds the offered arms then lose, and a child for which the best arm is
-// not available would get an almost uniform pick. With probability banditExplore the
+// A decision is one weighted pick among the arms available for the child
+// (restricted to them and renormalised). With probability banditExplore the
 // pick is among the available arms with weights 1/cost_i instead (uniform
 // in executions): an arm's share of the executions spent on the decisions
 // for which it is available does not fall below about banditExplore/K, so
@@ -86,14 +80,8 @@ type bandit struct {
 	explore float64   // banditExplore (tests change it)
 	s, f    []float64 // discounted rewards and failures (the posterior is Beta(1+s, 1/m+f))
 	p       []float64 // the probability of each arm being the best, last estimate
-	// draws holds the last estimate's posterior samples, banditDraws
-	// rounds of one per arm (nil: none yet, or p set by hand), from
-	// which pick computes each available arm's probability of being the
-	// best among the available ones; pa is that probability for cumFor.
-	draws []float64
-	pa    []float64
-	since int  // executions credited since that estimate
-	event bool // a reward since then
+	since   int       // executions credited since that estimate
+	event   bool      // a reward since then
 
 	// Cost per decision (see "Charging by cost"): dcost and dn are each
 	// arm's discounted executions and decisions, cost their ratio at the
@@ -102,11 +90,10 @@ type bandit struct {
 	dcost, dn, cost []float64
 	open            int
 	spent           float64
-	// xw are the weights of explorePick (1/cost) at the last estimate
-	// (pick's, p/cost, are computed per set of available arms: bestOf);
-	// exploreCut is explore as a fraction of 2^64 (a decision explores
-	// when a uniform uint64 is below it).
-	xw         []float64
+	// w and xw are the weights of pick (p/cost) and of explorePick
+	// (1/cost) at the last estimate; exploreCut is explore as a fraction
+	// of 2^64 (a decision explores when a uniform uint64 is below it).
+	w, xw      []float64
 	exploreCut uint64
 	// hintArm's cost for the next decision is hintCost instead of its
 	// learned cost (hint; -1: none).
@@ -135,7 +122,7 @@ func newBandit(names ...string) *bandit {
 		chosen: make([]int64, k), execs: make([]int64, k), finds: make([]int64, k), zero: make([]int64, k),
 		reward: make([]float64, k), wins: make([]int, k),
 		dcost: make([]float64, k), dn: make([]float64, k), cost: make([]float64, k), open: -1,
-		xw: make([]float64, k), hintArm: -1,
+		w: make([]float64, k), xw: make([]float64, k), hintArm: -1,
 	}
 	for i := range b.p {
 		b.p[i] = 1 / float64(k)
@@ -186,39 +173,12 @@ func (b *bandit) hint(arm int, cost float64) {
 	}
 }
 
-// weight is arm's weight in pick (p/cost, p its probability of being
-// the best) and in explorePick (1/cost).
-func (b *bandit) weight(i int, p float64) (w, xw float64) {
+// weight is arm's weight in pick (p/cost) and in explorePick (1/cost).
+func (b *bandit) weight(i int) (w, xw float64) {
 	if i == b.hintArm {
-		return p / b.hintCost, 1 / b.hintCost
+		return b.p[i] / b.hintCost, 1 / b.hintCost
 	}
-	return p / b.cost[i], b.xw[i]
-}
-
-// bestOf sets b.pa, for the arms of avail, to the share of the last
-// estimate's rounds in which the arm's sample was the largest of avail's
-// (Thompson sampling among the arms that can be chosen: an arm that is
-// never offered, or not offered for this child, takes no share from
-// them); without samples, to b.p.
-func (b *bandit) bestOf(avail uint64) {
-	if len(b.pa) != len(b.p) {
-		b.pa = make([]float64, len(b.p))
-	}
-	clear(b.pa)
-	if b.draws == nil {
-		copy(b.pa, b.p)
-		return
-	}
-	k := len(b.p)
-	for d := 0; d < len(b.draws); d += k {
-		best, bv := -1, -1.0
-		for a := avail; a != 0; a &= a - 1 {
-			if i := trailing(a); b.draws[d+i] > bv {
-				best, bv = i, b.draws[d+i]
-			}
-		}
-		b.pa[best] += 1.0 / banditDraws
-	}
+	return b.w[i], b.xw[i]
 }
 
 // reassign moves the decision in flight to arm (the arm chosen could not
@@ -251,12 +211,10 @@ func (b *bandit) closeDecision() {
 func (b *bandit) pick(r *prng, avail uint64) int {
 	if avail != b.cumFor || !b.cumOK {
 		b.cumFor, b.cumOK = avail, true
-		b.bestOf(avail)
 		b.cum = b.cum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			i := trailing(a)
-			w, _ := b.weight(i, b.pa[i])
+			w, _ := b.weight(trailing(a))
 			total += w
 			b.cum = append(b.cum, total)
 		}
@@ -276,7 +234,7 @@ func (b *bandit) explorePick(r *prng, avail uint64) int {
 		b.xcum = b.xcum[:0]
 		total := 0.0
 		for a := avail; a != 0; a &= a - 1 {
-			_, xw := b.weight(trailing(a), 0)
+			_, xw := b.weight(trailing(a))
 			total += xw
 			b.xcum = append(b.xcum, total)
 		}
@@ -305,16 +263,10 @@ func (b *bandit) estimate(r *prng) {
 	}
 	clear(b.wins)
 	prior := 1 / b.pooled()
-	k := len(b.names)
-	if len(b.draws) != banditDraws*k {
-		b.draws = make([]float64, banditDraws*k)
-	}
-	for d := 0; d < len(b.draws); d += k {
+	for range banditDraws {
 		best, bv := 0, -1.0
 		for i := range b.names {
-			v := b.sampleBeta(r, 1+b.s[i], prior+b.f[i])
-			b.draws[d+i] = v
-			if v > bv {
+			if v := b.sampleBeta(r, 1+b.s[i], prior+b.f[i]); v > bv {
 				best, bv = i, v
 			}
 		}
@@ -326,11 +278,10 @@ func (b *bandit) estimate(r *prng) {
 	b.weigh()
 }
 
-// weigh sets the weights of the decisions from the costs and explore
-// (and makes pick compute its own from p or the draws again).
+// weigh sets the weights of the decisions from p, the costs and explore.
 func (b *bandit) weigh() {
 	for i := range b.p {
-		b.xw[i] = 1 / b.cost[i]
+		b.w[i], b.xw[i] = b.p[i]/b.cost[i], 1/b.cost[i]
 	}
 	b.exploreCut = exploreCut(b.explore)
 	b.cumOK, b.xcumOK = false, false

@@ -74,7 +74,7 @@ func TestBanditEstimateEpoch(t *testing.T) {
 	}
 	// Decisions between estimates follow the estimate: an arm estimated
 	// at 0 is chosen only by exploration (5%, half of it this arm).
-	b.p[0], b.p[1], b.draws = 0, 1, nil // p by hand, not from samples
+	b.p[0], b.p[1] = 0, 1
 	b.weigh()
 	n := 0
 	for range 2000 {
@@ -270,7 +270,7 @@ func TestBanditChargesByCost(t *testing.T) {
 func TestBanditDecisionCost(t *testing.T) {
 	b := newBandit("a", "b")
 	r := newPRNG(1)
-	b.p[0], b.p[1], b.explore, b.draws = 1, 0, 0, nil // only arm 0
+	b.p[0], b.p[1], b.explore = 1, 0, 0 // only arm 0
 	b.weigh()
 	if a := b.choose(r, 1); a != 0 {
 		t.Fatalf("chose %d", a)
