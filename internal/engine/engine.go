@@ -53,6 +53,7 @@ type fuzzer struct {
 	fbBaseRead bool
 	handled    Outcome // what handle's feedback.keep is deciding on (strategyEnv.handled)
 	keptCov    bool    // the coverage feedback kept the execution handle last decided on (not a domain alone)
+	execSeq    uint64  // executions begun, rechecks and re-runs included (the watchdogs' clock: execExt)
 	met        metrics // metrics.go: zero mutations, mutation distance
 	max        int
 	r          *prng
@@ -317,11 +318,16 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	f.cur, f.curExt = params, ext
 	// A worker publishes the execution in shared memory for the
 	// supervisor, which watches for hangs; a run without a supervisor
-	// publishes it in f.state for its own watchdog.
+	// publishes it in f.state for its own watchdog. Both watchdogs time
+	// an execution from the moment what they watch changes: seq, which
+	// every execution begun advances (n does not for a recheck, and a
+	// recheck and the execution after it would be timed as one).
+	seq := f.execSeq
+	f.execSeq++
 	if f.shm != nil {
-		f.shm.begin(n, params, ext)
+		f.shm.begin(n, seq, params, ext)
 	} else {
-		f.state.Store(n<<2 | stInExec)
+		f.state.Store(seq<<2 | stInExec)
 	}
 	f.cov.clearMap(f.execs)
 	for _, b := range f.brackets {
@@ -337,7 +343,7 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 		f.brackets[i].end()
 	}
 	if f.shm == nil {
-		if old := f.state.Swap((n + 1) << 2); old&stClaimed != 0 {
+		if old := f.state.Swap((seq + 1) << 2); old&stClaimed != 0 {
 			// The watchdog declared this execution hung; it owns the rest.
 			<-f.wdDone
 			f.stopped, f.timedOut = true, true

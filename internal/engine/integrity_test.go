@@ -208,7 +208,7 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 		t.Fatal(err)
 	}
 	t.Cleanup(m.close)
-	m.begin(7, []byte{7, 8, 9}, 1234)
+	m.begin(7, 7, []byte{7, 8, 9}, 1234)
 	out := &strings.Builder{}
 	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: out}, Describe: describe}, wd: wd, known: map[string]string{},
 		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}

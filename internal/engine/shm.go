@@ -98,14 +98,16 @@ func (s *shm) put(off int, v uint64) {
 }
 
 // begin publishes execution n of params (with extension seed ext) as
-// running. Its writes are plain (put): the supervisor reads the input,
+// running, the seq-th execution begun (n repeats after a recheck, which
+// is not counted as an execution; seq does not). Its writes are plain (put): the supervisor reads the input,
 // its length and seed only after the worker has exited, when every write
 // the worker made is visible, and reads the state word live only to see
 // it change.
-func (s *shm) begin(n uint64, params []byte, ext uint64) {
+func (s *shm) begin(n, seq uint64, params []byte, ext uint64) {
 	l := copy(s.mem[shmHeader:], params)
 	s.put(offLen, uint64(l))
 	s.put(offExt, ext)
+	s.put(offSeq, seq)
 	s.put(offState, n<<1|1)
 }
 

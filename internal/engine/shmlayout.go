@@ -30,7 +30,9 @@ package engine
 //	152  own_execs    supervisor: this worker's executions at that tick
 //	160  start_rss    worker: its resident memory (bytes) before its first execution
 //	168..231          worker: the run's metrics (metrics.go; the block below)
-//	232..255 reserved
+//	232  seq          worker: executions begun (rechecks and re-runs included): the state word
+//	                  repeats an execution number after a recheck, so the hang watchdog looks at both
+//	240..255 reserved
 //	256  input        the input bytes (capacity = file size - 256)
 //
 // Each word is written by one side (the worker unless marked "supervisor")
@@ -69,6 +71,7 @@ const (
 	offTotal    = 144
 	offOwnAt    = 152
 	offStartRSS = 160
+	offSeq      = 232
 )
 
 // Worker phases (offPhase).

@@ -64,6 +64,7 @@ type slot struct {
 	finished    bool
 	everStarted bool
 	lastState   uint64
+	lastSeq     uint64 // offSeq at lastState: the state repeats after a recheck, seq does not
 	stateSince  time.Time
 	crashStreak int
 	lastCrash   string // execution number and input of the last crash
@@ -295,7 +296,7 @@ func (s *supervisor) startWorker(sl *slot) {
 		return
 	}
 	sl.cmd, sl.running, sl.Kill, sl.KillAt = cmd, true, "", time.Time{}
-	sl.lastState, sl.stateSince = 0, time.Now()
+	sl.lastState, sl.lastSeq, sl.stateSince = 0, 0, time.Now()
 	go func() {
 		_ = cmd.Wait()
 		s.exits <- sl
@@ -389,9 +390,9 @@ func (s *supervisor) stop(why string) {
 // watch checks one running worker for a hang, its memory and the stop
 // deadline.
 func (s *supervisor) watch(sl *slot, now time.Time) {
-	st := sl.shm.load(offState)
-	if st != sl.lastState {
-		sl.lastState, sl.stateSince = st, now
+	st, seq := sl.shm.load(offState), sl.shm.load(offSeq)
+	if st != sl.lastState || seq != sl.lastSeq {
+		sl.lastState, sl.lastSeq, sl.stateSince = st, seq, now
 	}
 	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.Kill == "" {
 		// The worker needs more than the limit before running any input.

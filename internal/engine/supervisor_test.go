@@ -47,7 +47,7 @@ func TestShm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.begin(41, []byte("0123456789abcdefTOOLONG"), 99)
+	w.begin(41, 41, []byte("0123456789abcdefTOOLONG"), 99)
 	in, ext, n, running := sup.current()
 	if string(in) != "0123456789abcdef" || ext != 99 || n != 41 || !running {
 		t.Errorf("current %q %d %d %v", in, ext, n, running)
@@ -167,7 +167,7 @@ func TestCrashSaveError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.close()
-	m.begin(3, []byte{7}, 1)
+	m.begin(3, 3, []byte{7}, 1)
 	// Make failures/ unusable (a file instead of the directory: fails even
 	// for root).
 	if err := os.RemoveAll(wd.Failures); err != nil {
