@@ -314,21 +314,8 @@ func (f *fuzzer) exec(params []byte) Outcome {
 // execExt is exec with the extension seed given; a recheck (count false)
 // does not count as an execution (it is counted in f.rechecks).
 func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
-	n := uint64(f.execs) + f.shrinkSeq
 	f.cur, f.curExt = params, ext
-	// A worker publishes the execution in shared memory for the
-	// supervisor, which watches for hangs; a run without a supervisor
-	// publishes it in f.state for its own watchdog. Both watchdogs time
-	// an execution from the moment what they watch changes: seq, which
-	// every execution begun advances (n does not for a recheck, and a
-	// recheck and the execution after it would be timed as one).
-	seq := f.execSeq
-	f.execSeq++
-	if f.shm != nil {
-		f.shm.begin(n, seq, params, ext)
-	} else {
-		f.state.Store(seq<<2 | stInExec)
-	}
+	n, seq := f.beginExec(params, ext)
 	f.cov.clearMap(f.execs)
 	for _, b := range f.brackets {
 		b.begin()
@@ -342,9 +329,34 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	for i := len(f.brackets) - 1; i >= 0; i-- {
 		f.brackets[i].end()
 	}
+	f.endExec(n, seq, count)
+	return out
+}
+
+// beginExec publishes an execution of params about to run. A worker
+// publishes it in shared memory for the supervisor, which watches for
+// hangs; a run without a supervisor publishes it in f.state for its own
+// watchdog. Both watchdogs time an execution from the moment what they
+// watch changes: seq, which every execution begun advances (n does not
+// for a recheck, and a recheck and the execution after it would be timed
+// as one).
+func (f *fuzzer) beginExec(params []byte, ext uint64) (n, seq uint64) {
+	n, seq = uint64(f.execs)+f.shrinkSeq, f.execSeq
+	f.execSeq++
+	if f.shm != nil {
+		f.shm.begin(n, seq, params, ext)
+	} else {
+		f.state.Store(seq<<2 | stInExec)
+	}
+	return n, seq
+}
+
+// endExec publishes the end of the execution beginExec published,
+// counting it when count is set; if the in-process watchdog declared it
+// hung, the watchdog owns the rest and the loop stops.
+func (f *fuzzer) endExec(n, seq uint64, count bool) {
 	if f.shm == nil {
 		if old := f.state.Swap((seq + 1) << 2); old&stClaimed != 0 {
-			// The watchdog declared this execution hung; it owns the rest.
 			<-f.wdDone
 			f.stopped, f.timedOut = true, true
 		}
@@ -355,7 +367,16 @@ func (f *fuzzer) execExt(params []byte, ext uint64, count bool) Outcome {
 	if f.shm != nil {
 		f.shm.end(n+1, uint64(f.execs))
 	}
-	return out
+}
+
+// watched runs fn, a run of the target on params outside the loop's
+// executions (a failure's re-run that describes its values), watched by
+// the hang watchdogs as an execution of params.
+func (f *fuzzer) watched(params []byte, ext uint64, fn func()) {
+	f.cur, f.curExt = params, ext
+	n, seq := f.beginExec(params, ext)
+	fn()
+	f.endExec(n, seq, false)
 }
 
 // done reports whether the loop must end, and prints a due status line.

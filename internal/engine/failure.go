@@ -30,19 +30,12 @@ func (f *fuzzer) failure(out Outcome) {
 			return
 		}
 	}
-	if d, ok := f.ex.(ValueDescriber); ok && out.Result == Failure {
-		// The re-run writes the probe map; the next execution clears all
-		// of it, as after every failure.
-		if v, ok := d.DescribeValues(f.cur, f.curExt, sig); ok {
-			info.Value = v
-			info.Dictionary = describedDictionary(f.ex)
-		}
-	}
 	rep := &workdir.Report{
 		Target: f.cfg.Target, Result: out.Result.String(), Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
 	}
 	f.stamp(rep)
+	params, ext := f.cur, f.curExt
 	path, claimed, err := f.recordFailure(rep)
 	if f.shm != nil {
 		f.shm.store(offFailing, uint64(f.failing))
@@ -53,6 +46,26 @@ func (f *fuzzer) failure(out Outcome) {
 	}
 	if !claimed {
 		return // another worker saved it first and announces it
+	}
+	if d, ok := f.ex.(ValueDescriber); ok && out.Result == Failure {
+		// Saved first: the re-run that describes the values runs the
+		// target again, which may hang (a target that failed holding a
+		// lock), so it is watched as an execution and cannot lose the
+		// failure. It writes the probe map; the next execution clears
+		// all of it, as after every failure.
+		var v string
+		var described bool
+		f.watched(params, ext, func() { v, described = d.DescribeValues(params, ext, sig) })
+		if f.stopped {
+			return // the re-run hung: the watchdog saved that; the failure is saved without its values
+		}
+		if described {
+			rep.Info.Value = v
+			rep.Info.Dictionary = describedDictionary(f.ex)
+			if err := f.wd.RewriteReport(rep, path); err != nil {
+				f.warnf("%v (the failure is saved, without its values)", err)
+			}
+		}
 	}
 	// Saved as found first: a candidate that crashes or hangs the process
 	// while shrinking cannot lose it.

@@ -103,7 +103,11 @@ func (f *fuzzer) shrinkFailure(rep *workdir.Report, path string) {
 			if f.recorder != nil {
 				f.recorder.SetRecording(false)
 			}
-			if v, ok := d.DescribeValues(res.Input, shrinkExt, sig); ok {
+			var v string
+			var ok bool
+			f.shrinkSeq++
+			f.watched(res.Input, shrinkExt, func() { v, ok = d.DescribeValues(res.Input, shrinkExt, sig) })
+			if ok {
 				rep.Info.Value = v
 				rep.Info.Dictionary = describedDictionary(f.ex)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -61,4 +62,59 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// lockExec models a target that fails while holding a lock (no deferred
+// Unlock): the failing execution leaves mu locked, so any later run of the
+// target, the re-run that describes the failing input's values included,
+// blocks.
+type lockExec struct {
+	src *param.Source
+	mu  sync.Mutex
+}
+
+func (l *lockExec) run(params []byte, ext uint64) Outcome {
+	l.src.Reset(params, ext)
+	l.mu.Lock()
+	v := l.src.Uint(1, param.Value)
+	hit(int(v % 64))
+	if v%64 == 7 {
+		return Outcome{Result: Failure, Consumed: l.src.Consumed(),
+			Failure: &FailureInfo{Kind: "panic: boom", Signature: "panic: boom\nx.go:1"}} // the lock stays held
+	}
+	l.mu.Unlock()
+	return Outcome{Result: Valid, Consumed: l.src.Consumed()}
+}
+
+func (l *lockExec) Exec(params []byte, ext uint64) Outcome { return l.run(params, ext) }
+
+func (l *lockExec) DescribeValues(params []byte, ext uint64, _ string) (string, bool) {
+	out := l.run(params, ext)
+	return "v = 7", out.Failure != nil
+}
+
+// TestFailureSavedBeforeItsReRun: a failure is saved before the re-run
+// that describes its values, and that re-run is watched: when it hangs,
+// the watchdog ends the run, and the failure is on disk (it used to be
+// described first, unwatched: the run hung and the failure was lost).
+func TestFailureSavedBeforeItsReRun(t *testing.T) {
+	exited := make(chan int, 1)
+	old := exitProcess
+	exitProcess = func(code int) { exited <- code; select {} }
+	defer func() { exitProcess = old }()
+	dir := t.TempDir()
+	go Run(context.Background(), Config{Target: "FuzzLock", Seed: 1, Runs: 100_000, Timeout: 200 * time.Millisecond,
+		Workdir: dir, Status: &syncWriter{w: &bytes.Buffer{}}}, &lockExec{src: param.New(nil, 0)})
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second): // the re-run blocks for ever without the watchdog
+		t.Fatal("the re-run of the failing input blocked and the watchdog did not end the run")
+	}
+	wd, err := workdir.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := wd.FailureSaved("panic: boom\nx.go:1"); !ok {
+		t.Error("the failure whose re-run hung is not saved")
+	}
 }

@@ -102,3 +102,13 @@ func (w *Dir) RewriteShrunk(rep *Report, path string, orig []byte) error {
 	}
 	return nil
 }
+
+// RewriteReport rewrites the report of the failure saved at path (its
+// .input) from rep, atomically: the values a re-run described after the
+// save.
+func (w *Dir) RewriteReport(rep *Report, path string) error {
+	if err := WriteFileAtomic(strings.TrimSuffix(path, ".input")+".txt", rep.Format()); err != nil {
+		return fmt.Errorf("engine: rewrite failure report: %w", err)
+	}
+	return nil
+}
