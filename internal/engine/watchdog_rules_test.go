@@ -118,3 +118,29 @@ func TestFailureSavedBeforeItsReRun(t *testing.T) {
 		t.Error("the failure whose re-run hung is not saved")
 	}
 }
+
+// TestWorkerFailureSeenFirstInADeathIsAnnounced: a worker saves failure S
+// and, before the supervisor's next status tick, another worker dies with
+// the same signature: S is new to the run and is handed to NewFailure
+// (-regress, libFuzzer's artefact) and listed (it was only counted).
+func TestWorkerFailureSeenFirstInADeathIsAnnounced(t *testing.T) {
+	wd, err := workdir.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooked []string
+	s := &supervisor{wd: wd, known: map[string]string{}, cfg: SupervisorConfig{
+		NewFailure: func(in string) (string, error) { hooked = append(hooked, in); return "", nil },
+	}}
+	sig := "panic: boom\nx.go:1"
+	if _, claimed, err := wd.SaveFailure(&workdir.Report{Target: "FuzzX", Result: "FAILURE", Signature: sig, Input: []byte{1}}); err != nil || !claimed {
+		t.Fatal(claimed, err)
+	}
+	if !s.knownFailure(sig) { // the death's check
+		t.Fatal("the worker's failure is not known")
+	}
+	s.refreshKnown() // the next tick
+	if sum := s.summary(); len(hooked) != 1 || len(sum.FailureFiles) != 1 {
+		t.Errorf("NewFailure called for %v, summary lists %v: want the worker's failure once in each", hooked, sum.FailureFiles)
+	}
+}
