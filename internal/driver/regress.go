@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -165,7 +164,7 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 		verb = "already in"
 	}
 	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
-		verb, path, shellQuote(dir), target, name), nil
+		verb, path, workdir.ShellQuote(dir), target, name), nil
 }
 
 // dictionaryFile formats the fuzz binary's dictionary for a work directory
@@ -179,15 +178,4 @@ func dictionaryFile(dict []string) []byte {
 		"The dictionary of the gfz fuzz binary that found the failing inputs beside it. Under plain go test,",
 		"testdata/gfzdict/<FuzzTarget>/<name> is the dictionary of testdata/fuzz/<FuzzTarget>/<name>: gfz",
 		"installs it while it replays that input, whose generators may draw tokens from it.")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs quoting.
-func shellQuote(s string) string {
-	safe := func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:@%=", r)
-	}
-	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !safe(r) }) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

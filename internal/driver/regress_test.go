@@ -121,14 +121,6 @@ func TestCheckRegressDir(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{"/a/b-c_d.e": "/a/b-c_d.e", "/a b": "'/a b'", "it's": `'it'\''s'`, "": "''"} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestExportRegressionDictionary: with a non-empty generators' dictionary,
 // -regress also writes it to testdata/gfzdict/<target>/<name>, in the
 // -dict format, giving back the same tokens in the same order (a drawn

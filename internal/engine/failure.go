@@ -132,9 +132,9 @@ func reproCommand(dir, name, target string) string {
 	} else if p, err := filepath.Abs(exe); err == nil && strings.ContainsRune(exe, os.PathSeparator) {
 		exe = p
 	}
-	cmd := exe + " -repro " + filepath.Join(dir, name+".input")
+	cmd := workdir.ShellQuote(exe) + " -repro " + workdir.ShellQuote(filepath.Join(dir, name+".input"))
 	if target != "" {
-		cmd += " " + target
+		cmd += " " + workdir.ShellQuote(target)
 	}
 	return cmd
 }

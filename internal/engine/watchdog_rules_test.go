@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -142,5 +143,14 @@ func TestWorkerFailureSeenFirstInADeathIsAnnounced(t *testing.T) {
 	s.refreshKnown() // the next tick
 	if sum := s.summary(); len(hooked) != 1 || len(sum.FailureFiles) != 1 {
 		t.Errorf("NewFailure called for %v, summary lists %v: want the worker's failure once in each", hooked, sum.FailureFiles)
+	}
+}
+
+// TestReproCommandQuoted: the reproduce command quotes a path with a space
+// (a macOS cache directory, a user's name), so it can be pasted.
+func TestReproCommandQuoted(t *testing.T) {
+	cmd := reproCommand("/Users/John Smith/Library/Caches/gfz/w/failures", "abc", "FuzzX")
+	if !strings.Contains(cmd, "-repro '/Users/John Smith/Library/Caches/gfz/w/failures/abc.input' FuzzX") {
+		t.Errorf("reproduce command %q: the input path is not quoted", cmd)
 	}
 }
