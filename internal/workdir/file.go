@@ -124,7 +124,10 @@ func WriteFileAtomic(path string, data []byte) error {
 
 // WriteFileIfChanged writes data to dir/name as WriteFileAtomic does,
 // creating dir, unless the file already holds exactly data; it reports
-// whether it wrote.
+// whether it wrote. Its temporary file is made in dir's parent, not in
+// dir: dir is a go test seed corpus directory (testdata/fuzz/FuzzX, -regress
+// exports), whose every file go test reads, hidden ones included, so a
+// temporary file a killed process left there would break plain go test.
 func WriteFileIfChanged(dir, name string, data []byte) (bool, error) {
 	path := filepath.Join(dir, name)
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
@@ -133,8 +136,21 @@ func WriteFileIfChanged(dir, name string, data []byte) (bool, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false, err
 	}
-	return true, WriteFileAtomic(path, data)
+	tmp, err := writeTemp(tempDirFor(dir), name, path, data, true)
+	if err != nil {
+		return false, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return false, fmt.Errorf("rename %s: %w", path, err)
+	}
+	return true, syncDir(dir)
 }
+
+// tempDirFor is where WriteFileIfChanged makes its temporary file for a
+// file of dir: dir's parent (on the same file system, so the rename stays
+// atomic).
+func tempDirFor(dir string) string { return filepath.Dir(filepath.Clean(dir)) }
 
 // syncDir fsyncs a directory, making the renames and links done in it
 // durable. Tests replace it to count the calls.

@@ -114,3 +114,31 @@ func TestReadInputFileAndWriteAtomic(t *testing.T) {
 		t.Fatal("WriteFileAtomic into a missing directory succeeded")
 	}
 }
+
+// TestWriteFileIfChangedTempOutside: WriteFileIfChanged writes into a go
+// test seed corpus directory (testdata/fuzz/FuzzX), whose every file go
+// test reads: its temporary file is made in the parent, so one a killed
+// process leaves behind cannot break plain go test; the file is written.
+func TestWriteFileIfChangedTempOutside(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "testdata", "fuzz", "FuzzX")
+	if got, want := tempDirFor(dir), filepath.Dir(dir); got != want {
+		t.Errorf("temporary files for %s go to %s, want %s", dir, got, want)
+	}
+	if got := tempDirFor(dir + "/"); got != filepath.Dir(dir) {
+		t.Errorf("with a trailing slash: %s", got)
+	}
+	wrote, err := WriteFileIfChanged(dir, "x", []byte("go test fuzz v1\n[]byte(\"a\")\n"))
+	if err != nil || !wrote {
+		t.Fatal(wrote, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "x" {
+		t.Errorf("%s holds %v, want only x", dir, entries)
+	}
+	parent, _ := os.ReadDir(filepath.Dir(dir))
+	for _, e := range parent {
+		if e.Name() != "FuzzX" {
+			t.Errorf("left in the parent: %s", e.Name())
+		}
+	}
+}
