@@ -77,6 +77,11 @@ type supervisor struct {
 	known    map[string]string
 	before   int // unique failures known at start
 	newFiles []string
+	// pending are the failures workers saved that are not yet announced
+	// (by signature: their input paths), until their shrink is done or
+	// the run has ended (workerFailure).
+	pending  map[string]string
+	ended    bool
 	slots    []*slot
 	exits    chan *slot
 	start    time.Time
@@ -196,6 +201,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	if s.setupErr != nil {
 		return nil, s.setupErr
 	}
+	s.ended = true // every worker has exited: what they saved is final
 	if err := s.writeStats("done"); err != nil {
 		s.errorf("%v", err)
 	}

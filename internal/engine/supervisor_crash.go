@@ -101,13 +101,13 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
 		return
 	}
-	s.known[sig] = path
 	if !claimed {
 		// A worker saved the same failure at the same time: announced
-		// here, since refreshKnown skips what is known.
-		s.newFailure(path)
+		// once it has shrunk it (refreshKnown skips what is known).
+		s.workerFailure(sig, path)
 		return
 	}
+	s.known[sig] = path
 	s.shrinkDeath(rep, path, rerun) // saved as found first: nothing is lost if shrinking is cut short
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, rep.Shrink.Lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
@@ -117,15 +117,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 // knownFailure reports whether a failure with this signature is known:
 // reported by this run, or saved in failures/ by a worker or an earlier
 // run (then remembered). One saved by a worker since the last status
-// tick is new to the run, and announced here (refreshKnown skips what is
-// known; the failures of earlier runs were known from the start).
+// tick is new to the run: recorded as refreshKnown records it (which
+// skips what is known; the failures of earlier runs were known from the
+// start).
 func (s *supervisor) knownFailure(sig string) bool {
 	if _, ok := s.known[sig]; ok {
 		return true
 	}
 	if in, ok := s.wd.FailureSaved(sig); ok {
-		s.known[sig] = in
-		s.newFailure(in)
+		s.workerFailure(sig, in)
 		return true
 	}
 	return false

@@ -3,9 +3,12 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
@@ -107,23 +110,62 @@ func (s *supervisor) corpusCount() int {
 	return len(files)
 }
 
-// refreshKnown adds the failures workers saved to the known set.
+// refreshKnown adds the failures workers saved to the known set, and
+// announces those that are settled (workerFailure).
 func (s *supervisor) refreshKnown() {
 	known, err := s.wd.KnownFailures(func(string, ...any) {})
 	if err != nil {
 		return
 	}
-	var added []string
 	for sig, p := range known {
 		if _, ok := s.known[sig]; !ok {
-			s.known[sig] = p
-			added = append(added, p)
+			s.workerFailure(sig, p)
 		}
 	}
-	sort.Strings(added) // reported in a deterministic order
-	for _, p := range added {
+	s.announceSettled()
+}
+
+// workerFailure records a failure a worker saved (input path p). It is
+// announced (newFailure: -regress's export, libFuzzer's artefact) once
+// the worker has shrunk it: the worker saves a failure as soon as it is
+// found and then replaces the input by the shrunk one, and an export of
+// the unshrunk input would not be the file the run reports.
+func (s *supervisor) workerFailure(sig, p string) {
+	s.known[sig] = p
+	if s.pending == nil {
+		s.pending = map[string]string{}
+	}
+	s.pending[sig] = p
+}
+
+// announceSettled announces the pending failures whose reports are final:
+// shrunk (or not to be shrunk), or all of them once the run has ended.
+func (s *supervisor) announceSettled() {
+	var ready []string
+	for sig, p := range s.pending {
+		if s.ended || s.settled(p) {
+			ready = append(ready, p)
+			delete(s.pending, sig)
+		}
+	}
+	sort.Strings(ready) // reported in a deterministic order
+	for _, p := range ready {
 		s.newFailure(p)
 	}
+}
+
+// settled reports whether the failure saved at p will not change: its
+// report says how it was shrunk, or it is not shrunk (not a FAILURE: the
+// worker shrinks only those; or shrinking is off).
+func (s *supervisor) settled(p string) bool {
+	if !shrinkBoundsOf(s.cfg.ShrinkRuns, s.cfg.ShrinkTime, DefaultShrinkRuns).enabled() {
+		return true
+	}
+	txt, err := os.ReadFile(strings.TrimSuffix(p, ".input") + ".txt")
+	if err != nil {
+		return false
+	}
+	return bytes.Contains(txt, []byte("\nshrunk: ")) || !bytes.Contains(txt, []byte("\nresult: "+Failure.String()+"\n"))
 }
 
 // newFailure records the input path of a new failure and hands it to

@@ -120,29 +120,78 @@ func TestFailureSavedBeforeItsReRun(t *testing.T) {
 	}
 }
 
-// TestWorkerFailureSeenFirstInADeathIsAnnounced: a worker saves failure S
-// and, before the supervisor's next status tick, another worker dies with
-// the same signature: S is new to the run and is handed to NewFailure
-// (-regress, libFuzzer's artefact) and listed (it was only counted).
-func TestWorkerFailureSeenFirstInADeathIsAnnounced(t *testing.T) {
+// TestWorkerFailureAnnouncedOnceShrunk: a failure a worker saved is
+// announced (NewFailure: -regress's export, libFuzzer's artefact) once,
+// after the worker has shrunk it, also when the supervisor first meets it
+// in another worker's death before a status tick. It used to be exported
+// unshrunk at the next tick (the run then reported a shrunk input that was
+// never exported), or, met in a death first, never announced at all.
+func TestWorkerFailureAnnouncedOnceShrunk(t *testing.T) {
+	for _, viaDeath := range []bool{false, true} {
+		wd, err := workdir.Open(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hooked []string
+		var exported [][]byte
+		s := &supervisor{wd: wd, known: map[string]string{}, cfg: SupervisorConfig{
+			NewFailure: func(in string) (string, error) {
+				hooked = append(hooked, in)
+				b, _ := wd.ReadInput(in)
+				exported = append(exported, b)
+				return "", nil
+			},
+		}}
+		sig := "panic: boom\nx.go:1"
+		rep := &workdir.Report{Target: "FuzzX", Result: Failure.String(), Signature: sig, Input: []byte{1, 2, 3, 4}}
+		path, claimed, err := wd.SaveFailure(rep)
+		if err != nil || !claimed {
+			t.Fatal(claimed, err)
+		}
+		if viaDeath && !s.knownFailure(sig) {
+			t.Fatal("the worker's failure is not known")
+		}
+		s.refreshKnown() // a tick while the worker shrinks
+		if len(hooked) != 0 {
+			t.Errorf("via a death %v: announced before the worker shrank it", viaDeath)
+		}
+		orig := rep.Input
+		rep.Input = []byte{1}
+		rep.Shrink = &workdir.ShrinkNote{OrigLen: 4, Len: 1, Changed: true, Original: workdir.OriginalPath(path)}
+		if err := wd.RewriteShrunk(rep, path, orig); err != nil {
+			t.Fatal(err)
+		}
+		s.refreshKnown()
+		s.refreshKnown()
+		if sum := s.summary(); len(hooked) != 1 || len(sum.FailureFiles) != 1 || len(exported[0]) != 1 {
+			t.Errorf("via a death %v: NewFailure called for %v (inputs %v), summary lists %v: want the shrunk failure once", viaDeath, hooked, exported, sum.FailureFiles)
+		}
+	}
+}
+
+// TestWorkerFailureAnnouncedAtTheEnd: a worker's failure that is never
+// settled (the worker was stopped while shrinking it) is announced when
+// the run ends.
+func TestWorkerFailureAnnouncedAtTheEnd(t *testing.T) {
 	wd, err := workdir.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hooked []string
+	n := 0
 	s := &supervisor{wd: wd, known: map[string]string{}, cfg: SupervisorConfig{
-		NewFailure: func(in string) (string, error) { hooked = append(hooked, in); return "", nil },
+		NewFailure: func(string) (string, error) { n++; return "", nil },
 	}}
-	sig := "panic: boom\nx.go:1"
-	if _, claimed, err := wd.SaveFailure(&workdir.Report{Target: "FuzzX", Result: "FAILURE", Signature: sig, Input: []byte{1}}); err != nil || !claimed {
-		t.Fatal(claimed, err)
+	if _, _, err := wd.SaveFailure(&workdir.Report{Target: "FuzzX", Result: Failure.String(), Signature: "s", Input: []byte{1}}); err != nil {
+		t.Fatal(err)
 	}
-	if !s.knownFailure(sig) { // the death's check
-		t.Fatal("the worker's failure is not known")
+	s.refreshKnown()
+	if n != 0 {
+		t.Fatal("announced unshrunk during the run")
 	}
-	s.refreshKnown() // the next tick
-	if sum := s.summary(); len(hooked) != 1 || len(sum.FailureFiles) != 1 {
-		t.Errorf("NewFailure called for %v, summary lists %v: want the worker's failure once in each", hooked, sum.FailureFiles)
+	s.ended = true
+	s.refreshKnown()
+	if n != 1 {
+		t.Errorf("announced %d times at the end, want 1", n)
 	}
 }
 
