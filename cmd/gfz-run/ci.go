@@ -550,11 +550,17 @@ func regressNameOf(data []byte) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// failureInputs lists the base names of wd/failures/*.input, sorted.
+// failureInputs lists the base names of wd/failures/*.input, sorted. The
+// directory is read and its names matched, not globbed: wd is a user's path
+// and may hold glob metacharacters ("proj[1]"), which filepath.Glob would
+// take as a pattern and match nothing.
 func failureInputs(wd string) []string {
-	m, _ := filepath.Glob(filepath.Join(wd, "failures", "*.input"))
-	for i := range m {
-		m[i] = filepath.Base(m[i])
+	ents, _ := os.ReadDir(filepath.Join(wd, "failures"))
+	var m []string
+	for _, e := range ents {
+		if ok, _ := filepath.Match("*.input", e.Name()); ok {
+			m = append(m, e.Name())
+		}
 	}
 	slices.Sort(m)
 	return m

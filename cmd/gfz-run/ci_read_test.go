@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +132,36 @@ func TestCISummaryStats(t *testing.T) {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("summary lacks %s:\n%s", want, out)
 		}
+	}
+}
+
+// TestFailureInputsGlobMetachars: the failures of a work directory whose
+// path holds glob metacharacters ("proj[1]", a user's directory name) are
+// listed, sorted, only the *.input files; those not known before the run
+// are new, as paths in the work directory.
+func TestFailureInputsGlobMetachars(t *testing.T) {
+	for _, name := range []string{"plain", "proj[1]", "a*b", "q?"} {
+		t.Run(name, func(t *testing.T) {
+			wd := filepath.Join(t.TempDir(), name, "FuzzX")
+			fails := filepath.Join(wd, "failures")
+			if err := os.MkdirAll(fails, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"bbb.input", "bbb.txt", "aaa.input", "aaa.txt", "ccc.original"} {
+				if err := os.WriteFile(filepath.Join(fails, f), []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, want := failureInputs(wd), []string{"aaa.input", "bbb.input"}; !slices.Equal(got, want) {
+				t.Errorf("failureInputs = %q, want %q", got, want)
+			}
+			j := &ciJob{wd: wd, known: []string{"aaa.input"}}
+			if got, want := newFailureInputs(j), []string{filepath.Join(fails, "bbb.input")}; !slices.Equal(got, want) {
+				t.Errorf("newFailureInputs = %q, want %q", got, want)
+			}
+		})
+	}
+	if got := failureInputs(filepath.Join(t.TempDir(), "none")); got != nil {
+		t.Errorf("no failures directory: %q", got)
 	}
 }

@@ -21,7 +21,7 @@
 // targets that built are run and the exit status is 1. Exit status: 0
 // when no target failed, 1 when a target found a new failure or a build
 // failed, 2 for usage errors, when there is no go.mod and when a fuzz
-// binary exited 2.
+// binary exited 2 or was killed by a signal gfz-run did not send.
 //
 // With -ci (ci.go) it is a CI step: the targets of ./... share one total
 // -time, their work directories under .gfz-cache for a CI cache, with one
@@ -49,6 +49,7 @@ import (
 	"github.com/gfz-dev/gfz/internal/cliflag"
 	gfzengine "github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/formatreg"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -393,7 +394,8 @@ func exitFor(failed int) int {
 
 // runBinary runs one fuzz binary and returns its exit status. An interrupt
 // reaches the child through the terminal's process group (or is forwarded
-// when there is none); the child stops cleanly and saves its state.
+// when there is none); the child stops cleanly and saves its state. A
+// child killed by any other signal is an error (status 2, signalDeath).
 func runBinary(ctx context.Context, bin, dir string, args []string, stdout, stderr io.Writer) int {
 	code, _ := runBinaryCPU(ctx, bin, dir, args, stdout, stderr)
 	return code
@@ -430,9 +432,13 @@ func runBinaryCPU(ctx context.Context, bin, dir string, args []string, stdout, s
 			// started): it stopped as asked, with nothing to save.
 			return 0, cpu
 		}
-		if ee.ExitCode() < 0 { // killed by a signal
-			fmt.Fprintf(stderr, "gfz-run: %s: %v\n", bin, err)
-			return 1, cpu
+		if ee.ExitCode() < 0 { // killed by a signal gfz-run did not send
+			target := "" // the last of args, as the callers build them
+			if len(args) > 0 {
+				target = args[len(args)-1]
+			}
+			fmt.Fprintf(stderr, "gfz-run: %s %s: %s\n", bin, target, signalDeath(cmd.ProcessState))
+			return 2, cpu
 		}
 		return ee.ExitCode(), cpu
 	}
@@ -441,6 +447,22 @@ func runBinaryCPU(ctx context.Context, bin, dir string, args []string, stdout, s
 		return 2, cpu
 	}
 	return 0, cpu
+}
+
+// signalDeath describes the death of a fuzz binary by a signal gfz-run did
+// not send (its SIGINT to stop one, its SIGKILL at the end of the budget
+// are the callers' to tell apart). It is an error, not a failure of the
+// target: the process gfz-run starts is the binary's supervisor, which
+// catches its target's crashes in its workers and saves them; its own
+// death leaves no failing input. The kernel's OOM killer is the usual
+// sender, of SIGKILL.
+func signalDeath(ps *os.ProcessState) string {
+	kind := signature.CrashKind("", ps) // "signal SIGKILL"
+	s := "killed by " + kind + ", which gfz-run did not send"
+	if kind == "signal SIGKILL" {
+		s += ": out of memory? (the kernel's OOM killer sends it; see dmesg)"
+	}
+	return s
 }
 
 // countTargets counts, over the binaries, the packages having each target

@@ -699,9 +699,14 @@ func (r *runner) ended(sl *slice) {
 		sl.code = 0
 		jr.state = "waiting"
 	case code < 0:
-		r.printf(r.stderr, "gfz-run: %s %s: %v\n", j.bin.Package, j.target, ps)
-		j.code = max(j.code, 1)
-		jr.state = "waiting"
+		// Killed by a signal the runner did not send (its own are the
+		// cases above): an error, as an exit status 2 is, and not run
+		// again (an out-of-memory kill would likely recur).
+		r.printf(r.stderr, "gfz-run: %s %s: %s; not run again\n", j.bin.Package, j.target, signalDeath(ps))
+		j.code = max(j.code, 2)
+		jr.state = "error"
+		r.rule.Remove(i)
+		return
 	case code >= 2:
 		r.printf(r.stderr, "gfz-run: %s %s exited with status %d; not run again\n", j.bin.Package, j.target, code)
 		j.code = max(j.code, code)

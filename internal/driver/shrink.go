@@ -33,8 +33,11 @@ func (c *config) prober(exe string) func(ctx context.Context, input []byte, time
 		if timeout <= 0 {
 			timeout = reproDefaultTimeout
 		}
+		// In libFuzzer mode the child gets the run's -dict as the
+		// describer's and the workers do: without it a death reached
+		// through a dictionary token would not recur in any candidate.
 		st, err := runChild(exe, childOptions{
-			args: []string{"-repro", f.Name(), c.run.Target}, stdout: io.Discard,
+			args: append(c.lfChildArgs(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {

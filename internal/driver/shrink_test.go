@@ -2,6 +2,10 @@ package driver
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,5 +47,52 @@ func TestShrinkFlags(t *testing.T) {
 	}
 	if _, code := parseArgs(testInfo, []string{"-shrinktime", "10", "FuzzA"}, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "needs a unit") {
 		t.Errorf("-shrinktime 10: code %d, %q", code, errb.String())
+	}
+}
+
+// TestProberLibFuzzerArgs: the shrink's probe child (prober) runs with the
+// arguments the describer's child and the workers run with: in libFuzzer
+// mode the run's -dict (and -close_fd_mask), without which a death
+// reached through a dictionary token recurs in no shrink candidate, and
+// the shrink ends "not shrunk ... (flaky?)"; in gfz mode none. The child
+// is a script that logs its arguments, one line per run.
+func TestProberLibFuzzerArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		lf   *libFuzzer
+		want []string // before -repro FILE FuzzX
+	}{
+		{"libFuzzer mode", &libFuzzer{dict: "/some/user.dict"}, []string{"-close_fd_mask=0", "-dict=/some/user.dict"}},
+		{"gfz mode", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			log := filepath.Join(dir, "args")
+			exe := filepath.Join(dir, "child")
+			if err := os.WriteFile(exe, []byte("#!/bin/sh\necho \"$@\" >> "+log+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			c := &config{lf: tc.lf}
+			c.run.Target = "FuzzX"
+			// The child ends without running the input: errors, which
+			// do not matter here.
+			_, _ = c.describer(exe)(context.Background(), []byte("abc"), time.Second)
+			_, _, _ = c.prober(exe)(context.Background(), []byte("abc"), time.Second)
+			data, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("%d child runs, want 2 (describer, prober):\n%s", len(lines), data)
+			}
+			for i, who := range []string{"describer", "prober"} {
+				args := strings.Fields(lines[i])
+				n := len(args)
+				if n < 3 || args[n-3] != "-repro" || args[n-1] != "FuzzX" || !slices.Equal(args[:n-3], tc.want) {
+					t.Errorf("%s child's arguments %q, want %q then -repro FILE FuzzX", who, args, tc.want)
+				}
+			}
+		})
 	}
 }

@@ -45,10 +45,24 @@ func (f *fuzzer) writeFeedbackFile() {
 
 // removeFeedbackFiles removes the workers' files of an earlier run.
 func removeFeedbackFiles(root string) {
-	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
-	for _, p := range paths {
+	for _, p := range feedbackFiles(root) {
 		os.Remove(p)
 	}
+}
+
+// feedbackFiles lists the paths of the workers' files in root, sorted by
+// name. The directory is read and its names matched, not globbed: root is
+// a user's path and may hold glob metacharacters ("proj[1]"), which
+// filepath.Glob would take as a pattern and match nothing.
+func feedbackFiles(root string) []string {
+	ents, _ := os.ReadDir(root)
+	var paths []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), feedbackFilePrefix) {
+			paths = append(paths, filepath.Join(root, e.Name()))
+		}
+	}
+	return paths
 }
 
 // A worker that replaces a dead one of its slot (Config.Restarted) counts
@@ -114,9 +128,8 @@ func readFeedbackFile(path string) []kvPair {
 // unreadable ones are skipped (a worker may not have written one yet), and
 // so are their malformed lines.
 func readFeedbackFiles(root string) [][]kvPair {
-	paths, _ := filepath.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
 	var out [][]kvPair
-	for _, p := range paths {
+	for _, p := range feedbackFiles(root) {
 		if kvs := readFeedbackFile(p); kvs != nil {
 			out = append(out, kvs)
 		}
