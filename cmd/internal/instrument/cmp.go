@@ -80,6 +80,29 @@ func isUntyped(t types.Type) bool {
 	return ok && b.Info()&types.IsUntyped != 0
 }
 
+// constShifted reports whether e holds a non-constant shift of a constant
+// (1<<s), alone or in arithmetic: go/types records such an operand with
+// the type the comparison's other operand gives it (x == 1<<s, x a uint8:
+// the 1 is a uint8 and 1<<8 is 0), which a conversion to the helper's
+// 64-bit type would change (1 a uint64, 1<<8 is 256): the comparison's
+// result would change with it. Left alone, as untyped operands are
+// (typed constants shifted, uint8(1)<<s, are left alone too: the recorded
+// types do not tell them apart).
+func constShifted(info *types.Info, e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return constShifted(info, e.X)
+	case *ast.UnaryExpr:
+		return constShifted(info, e.X)
+	case *ast.BinaryExpr:
+		if e.Op == token.SHL || e.Op == token.SHR {
+			return info.Types[e].Value == nil && info.Types[e.X].Value != nil
+		}
+		return constShifted(info, e.X) || constShifted(info, e.Y)
+	}
+	return false
+}
+
 // addCmpSite records a comparison site at pos and returns its ID literal.
 func (r *rewriter) addCmpSite(pos token.Pos, op string, k cmpKind) *dst.BasicLit {
 	p := r.position(pos)
@@ -128,6 +151,9 @@ func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
 		return false
 	}
 	if (isUntyped(tx.Type) && tx.Value == nil) || (isUntyped(ty.Type) && ty.Value == nil) {
+		return false
+	}
+	if constShifted(info, ab.X) || constShifted(info, ab.Y) {
 		return false
 	}
 	t, other := tx.Type, ty.Type
@@ -340,7 +366,15 @@ func _gfzCmpInt(id uint32, w uint8, a, b uint64) {
 
 //go:norace
 func _gfzCmpStr(id uint32, a, b string) {
-	n := min(len(a), len(b), 253)
+	// Not min: a package may declare its own (math does), and this
+	// file is compiled into instrumented standard-library packages.
+	n := len(a)
+	if len(b) < n {
+		n = len(b)
+	}
+	if n > 253 {
+		n = 253
+	}
 	p := &_gfzCmpMap[id&(1<<12-1)]
 	if int(*p) > n {
 		return

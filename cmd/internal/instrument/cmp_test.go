@@ -257,3 +257,37 @@ func TestCmpMixedInterfaceOperand(t *testing.T) {
 		t.Errorf("%d comparison sites, want 1 (expected < 14):\n%+v\n%s", len(p.CmpSites), p.CmpSites, out)
 	}
 }
+
+// shiftSrc compares typed operands with non-constant shifts of constants,
+// whose type comes from the other operand: x == 1<<s with x a uint8 is
+// true for s = 8 (1<<8 is 0 in uint8). Converted to the helper's uint64,
+// the shift would give 256 and the comparison false: such comparisons are
+// left alone; the plain one (x == y) is probed.
+const shiftSrc = `package main
+
+import "fmt"
+
+func main() {
+	var x uint8
+	var y int8
+	s := uint(8)
+	fmt.Println(x == 1<<s, y < 1<<(s-1), x == (1<<s)+0, x == y2(y))
+}
+
+func y2(y int8) uint8 { return uint8(y) }
+`
+
+// TestCmpConstShift: a comparison with a non-constant shift of a constant
+// is left alone (it used to become x == 256 in uint64: a false failure in a
+// fuzz binary); the rewritten file type-checks.
+func TestCmpConstShift(t *testing.T) {
+	p, out := rewriteCmp(t, shiftSrc)
+	if len(p.CmpSites) != 1 || strings.Contains(out, "1<<s") && strings.Contains(out, "_gfzU64(1<<s)") {
+		t.Errorf("%d comparison sites, want 1 (x == y2(y)):\n%+v\n%s", len(p.CmpSites), p.CmpSites, out)
+	}
+	for _, s := range []string{"x == 1<<s", "y < 1<<(s-1)", "x == (1<<s)+0"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q (left alone):\n%s", s, out)
+		}
+	}
+}
