@@ -37,17 +37,9 @@ func TestStopBeforeHandler(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			jobs := []*ciJob{{target: "FuzzA", wd: t.TempDir()}}
-			r := newRunner(context.Background(), &options{}, jobs, 1, 0, 0, 0, 1, io.Discard, io.Discard)
-			cmd := exec.Command("sleep", "30")
-			ownGroup(cmd)
-			if err := cmd.Start(); err != nil {
-				t.Skipf("no sleep command: %v", err)
-			}
-			sl := &slice{job: 0, workers: 1, cmd: cmd, start: time.Now(), lastObs: time.Now(),
-				out: &lineWriter{mu: &r.mu, w: io.Discard}, err: &lineWriter{mu: &r.mu, w: io.Discard}}
-			r.running[0] = sl
+			r, sl := sleepingSlice(t, jobs, io.Discard)
 			c.stop(r, sl)
-			_ = cmd.Wait()
+			_ = sl.cmd.Wait()
 			r.ended(sl)
 			if jobs[0].code != c.wantCode || sl.code != c.wantCode && c.wantCode == 0 {
 				t.Errorf("target code %d, slice exit %d; want %d", jobs[0].code, sl.code, c.wantCode)
@@ -87,15 +79,7 @@ func TestForeignSignal(t *testing.T) {
 		t.Helper()
 		var errb bytes.Buffer
 		jobs := []*ciJob{{bin: build.Binary{Package: "example.com/p"}, target: "FuzzA", wd: t.TempDir()}}
-		r := newRunner(context.Background(), &options{}, jobs, 1, 0, 0, 0, 1, io.Discard, &errb)
-		cmd := exec.Command("sleep", "30")
-		ownGroup(cmd)
-		if err := cmd.Start(); err != nil {
-			t.Skipf("no sleep command: %v", err)
-		}
-		sl := &slice{job: 0, workers: 1, cmd: cmd, start: time.Now(), lastObs: time.Now(),
-			out: &lineWriter{mu: &r.mu, w: io.Discard}, err: &lineWriter{mu: &r.mu, w: io.Discard}}
-		r.running[0] = sl
+		r, sl := sleepingSlice(t, jobs, &errb)
 		return r, sl, &errb
 	}
 	t.Run("scheduled, outside SIGKILL", func(t *testing.T) {
@@ -141,4 +125,20 @@ func TestForeignSignal(t *testing.T) {
 			t.Errorf("summary:\n%s", sum)
 		}
 	})
+}
+
+// sleepingSlice starts a runner of jobs (stderr to errw) whose first
+// target runs "sleep 30" in its own process group, as a slice.
+func sleepingSlice(t *testing.T, jobs []*ciJob, errw io.Writer) (*runner, *slice) {
+	t.Helper()
+	r := newRunner(context.Background(), &options{}, jobs, 1, 0, 0, 0, 1, io.Discard, errw)
+	cmd := exec.Command("sleep", "30")
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no sleep command: %v", err)
+	}
+	sl := &slice{job: 0, workers: 1, cmd: cmd, start: time.Now(), lastObs: time.Now(),
+		out: &lineWriter{mu: &r.mu, w: io.Discard}, err: &lineWriter{mu: &r.mu, w: io.Discard}}
+	r.running[0] = sl
+	return r, sl
 }

@@ -61,16 +61,25 @@ cover() {
 	cp "$EV/cover2/table.md" "$here/native-cover-2026-11-27b/table.md"
 }
 
+# bugs COMMIT CONTENDERS TIME RESULTS BUG...: gfz-bench's bug mode at gfz
+# COMMIT, 10 repetitions of TIME per bug and contender, resumable from
+# RESULTS (under docs/bench), scratch under $EV.
+bugs() {
+	local g commit=$1 contenders=$2 time=$3 results=$4 b args=()
+	shift 4
+	g=$(worktree "$commit") || return
+	for b in "$@"; do args+=(-bug "$b"); done
+	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
+		-contenders "$contenders" -reps 10 -time "$time" \
+		-results "$here/$results" -work "$EV/${results%.jsonl}/work" -v)
+}
+
 # tuning PART BUG...: the tuning bugs' native targets, split in two parts
 # (one a core), each with its own results file.
 tuning() {
-	local g part=$1 b args=()
+	local part=$1
 	shift
-	g=$(worktree 5f1bc79) || return
-	for b in "$@"; do args+=(-bug "$b"); done
-	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
-		-contenders gfz-native,native -reps 10 -time 2m \
-		-results "$here/tuning-native-2026-11-28$part.jsonl" -work "$EV/tuning$part/work" -v)
+	bugs 5f1bc79 gfz-native,native 2m "tuning-native-2026-11-28$part.jsonl" "$@"
 }
 
 growth() {
@@ -94,12 +103,8 @@ growth() {
 }
 
 hard() {
-	local g
-	g=$(worktree 5d0717f) || return
-	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs -bug html-fragloop -bug html-selectloop \
-		-bug yaml3-unknownevent -bug gomarkdown-deflist -bug tiff-palette -bug toml-escapes -bug toml-lexvalue \
-		-contenders gfz-zest,gfz-bytes,gfz-fairfuzz -reps 10 -time 3m \
-		-results "$here/hard-2026-11-27.jsonl" -work "$EV/hard/work" -v)
+	bugs 5d0717f gfz-zest,gfz-bytes,gfz-fairfuzz 3m hard-2026-11-27.jsonl html-fragloop html-selectloop \
+		yaml3-unknownevent gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
 }
 
 # hardauto PART BUG...: auto as fixed on 2026-11-28 (AUTO_COMMIT), the hard
@@ -108,26 +113,18 @@ hard() {
 # render.sh reports them apart.
 AUTO_COMMIT=${AUTO_COMMIT:-ccb0578}
 hardauto() {
-	local g part=$1 b args=()
+	local part=$1
 	shift
-	g=$(worktree "$AUTO_COMMIT") || return
-	for b in "$@"; do args+=(-bug "$b"); done
-	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
-		-contenders gfz-auto -reps 10 -time 3m \
-		-results "$here/hard-auto-2026-11-28$part.jsonl" -work "$EV/hardauto$part/work" -v)
+	bugs "$AUTO_COMMIT" gfz-auto 3m "hard-auto-2026-11-28$part.jsonl" "$@"
 }
 
 # hardmore PART BUG...: the hard bugs with the other engines (issue 26 item
 # 4 asks for every engine), same commit and settings as hard, split in two
 # parts (one a core), each with its own results file.
 hardmore() {
-	local g part=$1 b args=()
+	local part=$1
 	shift
-	g=$(worktree 5d0717f) || return
-	for b in "$@"; do args+=(-bug "$b"); done
-	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
-		-contenders gfz-ei,gfz-bediv,gfz-zeugma,gfz-random -reps 10 -time 3m \
-		-results "$here/hard-more-2026-11-28$part.jsonl" -work "$EV/hardmore$part/work" -v)
+	bugs 5d0717f gfz-ei,gfz-bediv,gfz-zeugma,gfz-random 3m "hard-more-2026-11-28$part.jsonl" "$@"
 }
 
 case ${1:-} in
