@@ -67,7 +67,7 @@ var rules = map[string][]string{
 		"golang.org/x/mod/...", "golang.org/x/tools/...", "gonum.org/v1/plot/..."},
 	"cmd/gfz-build":      {"cmd/internal/build"},
 	"cmd/internal/sched": {},
-	"cmd/gfz-run": {"cmd/internal/build", "cmd/internal/sched", "internal/cliflag", "internal/engine", "internal/formatreg", "internal/report", "internal/screen",
+	"cmd/gfz-run": {"cmd/internal/build", "cmd/internal/sched", "internal/cliflag", "internal/engine", "internal/formatreg", "internal/report", "internal/screen", "internal/signature",
 		"internal/workdir"},
 	"cmd/gfz-bench": {"cmd/internal/bench", "internal/workdir"},
 }
