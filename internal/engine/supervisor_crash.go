@@ -58,7 +58,12 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
 		} else {
 			info.Value, info.Dictionary = d.Values, d.Dictionary
-			if d.Consumed >= 0 && d.Consumed <= len(input) {
+			if d.Consumed >= 0 && d.Consumed <= len(input) && (d.Signature == "" || d.Signature == sig || d.TimedOut) {
+				// Trimmed to the bytes the re-run read when it ran the
+				// input to its end, died as the worker did, or hung: the
+				// rest was never read. A re-run that died otherwise (cut
+				// short by a Ctrl-C, or failing another way) may have
+				// stopped before the bytes the worker's death needed.
 				input = input[:d.Consumed]
 			}
 			switch kind {

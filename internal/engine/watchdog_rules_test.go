@@ -203,3 +203,24 @@ func TestReproCommandQuoted(t *testing.T) {
 		t.Errorf("reproduce command %q: the input path is not quoted", cmd)
 	}
 }
+
+// TestCrashInputNotCutByAnotherDeath: a crash input is trimmed to the bytes
+// its describing re-run read only when the re-run ran to its end, died as
+// the worker did, or hung; a re-run that died otherwise (here: killed by
+// SIGINT, as a Ctrl-C reaching the child would) keeps the input whole.
+func TestCrashInputNotCutByAnotherDeath(t *testing.T) {
+	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		return Rerun{Values: "k = 7\n", Consumed: 1, Signature: "signal SIGINT"}, nil
+	})
+	s.crash(sl, exitState(t, "exit 2"))
+	if len(s.newFiles) != 1 {
+		t.Fatalf("saved %v\n%s", s.newFiles, out.String())
+	}
+	got, err := s.wd.ReadInput(s.newFiles[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := extendedInput([]byte{7, 8, 9}, 1234, param.DefaultMaxSize); !bytes.Equal(got, want) {
+		t.Errorf("saved %d bytes, want the whole extended input (%d bytes)", len(got), len(want))
+	}
+}
