@@ -435,11 +435,17 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			}
 			reg := filepath.Join(j.bin.Dir, "testdata", "fuzz", j.target, name)
 			art := filepath.Join(failDir, filepath.FromSlash(j.relDir), "testdata", "fuzz", j.target, name)
-			if regress {
+			_, regErr := os.Stat(reg)
+			switch {
+			case regress && regErr == nil:
 				fmt.Fprintf(&b, "  written:   %s (commit it: plain go test then replays it)\n", reg)
-			} else if failDir == "" {
+			case regress:
+				// Not written (the run was stopped before the binary
+				// exported it): say so rather than name a missing file.
+				fmt.Fprintf(&b, "  not written: %s (copy %s there: plain go test then replays it)\n", reg, in)
+			case failDir == "":
 				fmt.Fprintf(&b, "  keep it:   copy %s to %s (or run with -regress)\n", in, reg)
-			} else {
+			default:
 				fmt.Fprintf(&b, "  artefact:  %s (copy it to %s)\n", art, reg)
 			}
 			fmt.Fprintf(&b, "  go test:   go test -run=%s/%s %s\n", j.target, name, j.relDir)

@@ -165,3 +165,40 @@ func TestFailureInputsGlobMetachars(t *testing.T) {
 		t.Errorf("no failures directory: %q", got)
 	}
 }
+
+// TestCISummaryRegressWritten: under -regress the summary says "written:"
+// only for a regression file that exists; one the binary did not write
+// (stopped before its export) is "not written", with the copy to make.
+func TestCISummaryRegressWritten(t *testing.T) {
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "wd")
+	pkg := filepath.Join(dir, "pkg")
+	var fails []string
+	for _, data := range []string{"go test fuzz v1\n[]byte(\"a\")\n", "go test fuzz v1\n[]byte(\"b\")\n"} {
+		in := filepath.Join(wd, "failures", regressNameOf([]byte(data))+".input")
+		if err := os.MkdirAll(filepath.Dir(in), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fails = append(fails, in)
+	}
+	// Only the first was exported.
+	reg := filepath.Join(pkg, "testdata", "fuzz", "FuzzA", regressName(fails[0]))
+	if err := os.MkdirAll(filepath.Dir(reg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(reg, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := &ciJob{bin: build.Binary{Package: "example.com/p", Dir: pkg}, target: "FuzzA", wd: wd, ran: true, code: 1, newFails: fails, relDir: "./pkg"}
+	out := summaryText([]*ciJob{j}, true, "", dir)
+	if !strings.Contains(out, "written:   "+reg) {
+		t.Errorf("no written: line for the exported file:\n%s", out)
+	}
+	missing := filepath.Join(pkg, "testdata", "fuzz", "FuzzA", regressName(fails[1]))
+	if strings.Contains(out, "written:   "+missing) || !strings.Contains(out, "not written: "+missing) {
+		t.Errorf("the file not exported is not reported as not written:\n%s", out)
+	}
+}
