@@ -135,7 +135,7 @@ func (r *rewriter) cmpBinary(c *dstutil.Cursor, n *dst.BinaryExpr) bool {
 		return false
 	}
 	ab, ok := r.astOf(n).(*ast.BinaryExpr)
-	if !ok {
+	if !ok || r.inConstCall(ab.Pos()) {
 		return false
 	}
 	tv, ok := info.Types[ab]

@@ -291,3 +291,45 @@ func TestCmpConstShift(t *testing.T) {
 		}
 	}
 }
+
+// constLenSrc has comparisons and && inside len of array literals used as
+// array lengths, which must stay constant expressions.
+const constLenSrc = `package main
+
+import "fmt"
+
+var v, w = 1, 2
+var x, y = true, false
+
+func main() {
+	var a [len([2]bool{v == 1, true})]int
+	var b [len([1]bool{x && y})]int
+	fmt.Println(len(a), len(b), v == w)
+}
+`
+
+// TestConstLenLeftAlone: no probe goes into a constant len or cap call
+// (a call there makes the array length non-constant: "array length
+// len([2]bool{...}) must be constant"); the comparison outside is probed,
+// and the rewritten file type-checks.
+func TestConstLenLeftAlone(t *testing.T) {
+	p, out := rewriteCmp(t, constLenSrc)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for name, src := range map[string]string{"main.go": out, "zz.go": string(p.RegistrationSource(16))} {
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		files = append(files, f)
+	}
+	var errs []string
+	conf := types.Config{Importer: importer.Default(), Error: func(err error) { errs = append(errs, err.Error()) }}
+	conf.Check("m", fset, files, nil)
+	if len(errs) > 0 {
+		t.Errorf("the instrumented file does not type-check:\n%s\n%s", strings.Join(errs, "\n"), out)
+	}
+	if len(p.CmpSites) != 1 {
+		t.Errorf("%d comparison sites, want 1 (v == w):\n%s", len(p.CmpSites), out)
+	}
+}

@@ -173,6 +173,42 @@ type rewriter struct {
 	noProbe  int      // > 0 inside //go:nosplit functions
 
 	labels map[any]*labelUse // keyed by *types.Label or by label name
+
+	// constCalls are the extents of the file's constant len and cap calls
+	// (len of an array literal), in which no call may be added: the
+	// expression would no longer be constant (constCallsDone: computed).
+	constCalls     [][2]token.Pos
+	constCallsDone bool
+}
+
+// inConstCall reports whether pos lies in a constant len or cap call
+// (len([2]bool{v == 1, true}) as an array length): a probe there would
+// make it a non-constant expression, which does not compile.
+func (r *rewriter) inConstCall(pos token.Pos) bool {
+	if !r.constCallsDone {
+		r.constCallsDone = true
+		if info := r.pkg.info; info != nil && r.astFile != nil {
+			ast.Inspect(r.astFile, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok && (id.Name == "len" || id.Name == "cap") {
+					if _, builtin := info.Uses[id].(*types.Builtin); builtin && info.Types[c].Value != nil {
+						r.constCalls = append(r.constCalls, [2]token.Pos{c.Pos(), c.End()})
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, c := range r.constCalls {
+		if pos >= c[0] && pos < c[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *rewriter) astOf(n dst.Node) ast.Node { return r.dec.Ast.Nodes[n] }
@@ -566,7 +602,7 @@ func (r *rewriter) switchBody(body *dst.BlockStmt, sw dst.Node) {
 // bool result).
 func (r *rewriter) condRHS(n *dst.BinaryExpr) {
 	ab, ok := r.astOf(n).(*ast.BinaryExpr)
-	if !ok {
+	if !ok || r.inConstCall(ab.Pos()) {
 		return
 	}
 	if info := r.pkg.info; info != nil {
