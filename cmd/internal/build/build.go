@@ -709,6 +709,10 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	}
 	if err == nil {
 		var extra []string
+		edit.needsFormats = len(natives) > 0
+		if w := edit.formatsWarning(); w != "" {
+			prep.Warnings = append(prep.Warnings, w)
+		}
 		extra, prep.Env, err = edit.write(work, rel)
 		prep.BuildFlags = append(slices.Clone(flags), extra...)
 	}

@@ -40,6 +40,50 @@ type moduleEdit struct {
 	// replaced by gfz-build's library (their versions differ: probes must
 	// match the runtime they call); Build prints it.
 	Note string
+	// needsFormats tells that the build has native targets, whose
+	// rewrite imports FormatsPath (native.go).
+	needsFormats bool
+}
+
+// vendoredWithout reports whether the main module vendors its
+// dependencies (vendor/modules.txt next to go.mod) without package pkg: in
+// vendor mode the go command cannot find an import not vendored.
+func (e *moduleEdit) vendoredWithout(pkg string) bool {
+	if e.gomod == "" || e.gomod == os.DevNull {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(e.gomod), "vendor", "modules.txt"))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(line) == pkg {
+			return false
+		}
+	}
+	return true
+}
+
+// formatsFlags are the go command flags a build with native targets needs
+// in a module that vendors gfz without FormatsPath (which `go mod vendor`
+// leaves out: only gfz-build's rewrite imports it): build from the module
+// cache, as for a module that does not require gfz (write).
+func (e *moduleEdit) formatsFlags() []string {
+	if e.needsFormats && e.lib == "" && !e.workspace() && e.vendoredWithout(FormatsPath) {
+		return []string{"-mod=mod"}
+	}
+	return nil
+}
+
+// FormatsWarning is the warning of a build formatsFlags changes ("" for
+// none).
+func (e *moduleEdit) formatsWarning() string {
+	if e.formatsFlags() == nil {
+		return ""
+	}
+	return "the module vendors its dependencies without " + FormatsPath + ", which the native targets' rewrite imports: " +
+		"building from the module cache (-mod=mod) instead of vendor/; to build from vendor/, import it " +
+		"(import _ \"" + FormatsPath + "\") in a _test.go file and run go mod vendor"
 }
 
 // planModuleEdit decides what the build needs beyond the user's module
@@ -167,7 +211,7 @@ func (e *moduleEdit) gfzRequirement() (gfzReq, error) {
 // serve as they are.
 func (e *moduleEdit) write(work string, rel []relocation) (flags, env []string, err error) {
 	if e.lib == "" && len(rel) == 0 {
-		return nil, nil, nil
+		return e.formatsFlags(), nil, nil
 	}
 	if e.workspace() {
 		return e.writeWork(work, rel)
@@ -243,7 +287,7 @@ func (e *moduleEdit) write(work string, rel []relocation) (flags, env []string, 
 		return nil, nil, fmt.Errorf("gfz-build: write the temporary go.mod: %w", err)
 	}
 	copyIfExists(strings.TrimSuffix(e.gomod, ".mod")+".sum", filepath.Join(work, "gfz.sum"))
-	return append([]string{"-modfile=" + out}, dedupe(flags)...), nil, nil
+	return append([]string{"-modfile=" + out}, dedupe(append(flags, e.formatsFlags()...))...), nil, nil
 }
 
 // writeWork writes the temporary go.work of a workspace build.

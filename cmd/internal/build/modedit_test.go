@@ -60,3 +60,52 @@ func TestPlanModuleEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestVendoredWithoutFormats: a module that requires gfz and vendors its
+// dependencies without generators/formats (go mod vendor leaves it out:
+// only the native rewrite imports it) builds its native targets from the
+// module cache, with a warning saying how to build from vendor/; with the
+// package vendored, or without native targets, the build stays in vendor
+// mode.
+func TestVendoredWithoutFormats(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		modules string // vendor/modules.txt; "" for no vendor directory
+		natives bool
+		modMod  bool
+	}{
+		{"vendored without formats", "# " + GfzPath + " v0.2.0\n## explicit\n" + GfzPath + "\n", true, true},
+		{"vendored with formats", "# " + GfzPath + " v0.2.0\n## explicit\n" + GfzPath + "\n" + FormatsPath + "\n", true, false},
+		{"no native targets", "# " + GfzPath + " v0.2.0\n## explicit\n" + GfzPath + "\n", false, false},
+		{"not vendored", "", true, false},
+	} {
+		dir := t.TempDir()
+		gomod := filepath.Join(dir, "go.mod")
+		if err := os.WriteFile(gomod, []byte("module m\n\ngo 1.22\n\nrequire "+GfzPath+" v0.2.0\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.modules != "" {
+			if err := os.MkdirAll(filepath.Join(dir, "vendor"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "vendor", "modules.txt"), []byte(c.modules), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e, err := planModuleEdit(gomod, "off", func() (string, error) { t.Fatal("library added"); return "", nil }, "v0.2.0")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		e.needsFormats = c.natives
+		flags, _, err := e.write(t.TempDir(), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Contains(strings.Join(flags, " "), "-mod=mod"); got != c.modMod {
+			t.Errorf("%s: flags %q, want -mod=mod %v", c.name, flags, c.modMod)
+		}
+		if w := e.formatsWarning(); (w != "") != c.modMod || c.modMod && !strings.Contains(w, "go mod vendor") {
+			t.Errorf("%s: warning %q", c.name, w)
+		}
+	}
+}
