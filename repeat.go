@@ -176,10 +176,17 @@ func (t *T) runRepeat(actions map[string]func(*T), minSteps, maxSteps int, site 
 		if t.Noting() {
 			header = t.noteStep(i, name)
 		}
+		d := s.Depth()
 		s.BeginCall(name, param.Mix(id, param.HashString(name)), repeatStepSite, nil)
 		t.topDepth, t.indent = s.Depth(), indent+1
 		ok := t.runStep(actions[name])
-		s.End()
+		// A skip inside a generator leaves the spans of the generators it
+		// was drawing open (their End never runs): close every span down
+		// to the step's own, so that the spans after it nest as drawn and
+		// the draws after Repeat are top-level again.
+		for s.Depth() > d {
+			s.End()
+		}
 		switch {
 		case !ok:
 			if header >= 0 && header < len(t.values) {

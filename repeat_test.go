@@ -209,3 +209,20 @@ func TestRepeatUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatSkipInsideGenerator: a step skipped inside a generator (a
+// Filter out of tries) leaves no span open: after Repeat the draws are
+// top-level again, so they are noted in failure reports (they were left
+// out) and the spans nest as drawn.
+func TestRepeatSkipInsideGenerator(t *testing.T) {
+	src := param.New([]byte{3, 0, 0, 0, 0, 0, 0}, 0)
+	tt := gfz.NewT(src)
+	tt.RepeatN(map[string]func(*gfz.T){
+		"A": func(t *gfz.T) {
+			gen.Filter(gen.IntRange(0, 9), func(int) bool { return false }, 1).Draw(t)
+		},
+	}, 1, 1)
+	if d := src.Depth(); d != 0 || !tt.TopLevel() {
+		t.Errorf("after Repeat: depth %d, top level %v; want 0, true", d, tt.TopLevel())
+	}
+}

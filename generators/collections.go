@@ -110,12 +110,16 @@ const smallDistinct = 32
 // drawDistinct draws the elements of SliceOfDistinct and its kin.
 func drawDistinct[V any, K comparable](t *gfz.T, g Generator[V], key func(V) K, min, max int) []V {
 	n := int(t.Source().Range(int64(min), int64(max), param.Structure))
-	out := make([]V, 0, n)
+	c := n // the capacity to allocate: at most preallocMax (prealloc)
+	if c > preallocMax {
+		c = preallocMax
+	}
+	out := make([]V, 0, c)
 	var small [smallDistinct]K
 	keys := small[:0]
 	var seen map[K]struct{}
 	if n > smallDistinct {
-		seen = make(map[K]struct{}, n)
+		seen = make(map[K]struct{}, c)
 	}
 	for len(out) < n {
 		added := false

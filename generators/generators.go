@@ -406,9 +406,9 @@ func StringFrom(alphabet string, min, max int) Generator[string] {
 	return Generator[string]{name: "StringFrom", draw: func(t *gfz.T) string {
 		s := t.Source()
 		n := int(s.Range(int64(min), int64(max), param.Structure))
-		out := make([]rune, n)
-		for i := range out {
-			out[i] = runes[s.Uintn(k, param.Value)]
+		out := make([]rune, 0, prealloc(n))
+		for range n {
+			out = append(out, runes[s.Uintn(k, param.Value)])
 		}
 		return string(out)
 	}}
@@ -422,9 +422,9 @@ func SliceOf[V any](g Generator[V], min, max int) Generator[[]V] {
 	checkLen("SliceOf", min, max)
 	return Generator[[]V]{name: "SliceOf", draw: func(t *gfz.T) []V {
 		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
-		out := make([]V, n)
-		for i := range out {
-			out[i] = g.Draw(t)
+		out := make([]V, 0, prealloc(n))
+		for range n {
+			out = append(out, g.Draw(t))
 		}
 		return out
 	}, id: ids(ids(idSliceOf, g.id), uint64(min)<<32|uint64(max))}
@@ -453,3 +453,12 @@ func checkLen(fn string, min, max int) {
 		panic("generators: " + fn + " with bad length bounds (want 0 <= min <= max)")
 	}
 }
+
+// preallocMax bounds what a generator allocates for a drawn length before
+// drawing the elements: a length near a large max (math.MaxInt) would
+// otherwise panic in make or take gigabytes before the parameter
+// sequence's size limit ends the draws.
+const preallocMax = 1024
+
+// prealloc is the capacity to allocate for n elements.
+func prealloc(n int) int { return min(n, preallocMax) }

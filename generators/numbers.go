@@ -220,7 +220,9 @@ func FloatRange[F Float](lo, hi F) Generator[F] {
 			return edges[s.Uintn(ne, param.Value)]
 		}
 		u := float64(s.Uint(8, param.Value)) / float64(math.MaxUint64)
-		v := F(float64(lo) + (float64(hi)-float64(lo))*u)
+		// A weighted sum, not lo + (hi-lo)*u: hi-lo overflows to +Inf for a
+		// range wider than MaxFloat64 (every draw then hi, and NaN for u 0).
+		v := F(float64(lo)*(1-u) + float64(hi)*u)
 		return min(max(v, lo), hi)
 	}}
 }

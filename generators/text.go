@@ -89,10 +89,10 @@ func Identifier(max int) Generator[string] {
 	return Generator[string]{name: "Identifier", draw: func(t *gfz.T) string {
 		s := t.Source()
 		n := int(s.Range(1, int64(max), param.Structure))
-		b := make([]byte, n)
+		b := make([]byte, 1, prealloc(n))
 		b[0] = first[s.Uintn(uint64(len(first)), param.Value)]
 		for i := 1; i < n; i++ {
-			b[i] = rest[s.Uintn(uint64(len(rest)), param.Value)]
+			b = append(b, rest[s.Uintn(uint64(len(rest)), param.Value)])
 		}
 		return string(b)
 	}}
