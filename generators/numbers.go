@@ -220,9 +220,14 @@ func FloatRange[F Float](lo, hi F) Generator[F] {
 			return edges[s.Uintn(ne, param.Value)]
 		}
 		u := float64(s.Uint(8, param.Value)) / float64(math.MaxUint64)
-		// A weighted sum, not lo + (hi-lo)*u: hi-lo overflows to +Inf for a
-		// range wider than MaxFloat64 (every draw then hi, and NaN for u 0).
-		v := F(float64(lo)*(1-u) + float64(hi)*u)
+		// hi-lo overflows to +Inf for a range wider than MaxFloat64 (every
+		// draw would be hi, and NaN for u 0): then a weighted sum. Other
+		// ranges keep lo + (hi-lo)*u, so saved inputs draw the same values.
+		d := float64(hi) - float64(lo)
+		v := F(float64(lo) + d*u)
+		if math.IsInf(d, 0) {
+			v = F(float64(lo)*(1-u) + float64(hi)*u)
+		}
 		return min(max(v, lo), hi)
 	}}
 }
