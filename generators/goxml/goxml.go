@@ -250,7 +250,8 @@ func (w *writer) text(refs bool) string {
 		if refs {
 			return escape(v, true)
 		}
-		return strings.NewReplacer("<", " ", "&", " ").Replace(v)
+		// Raw (CDATA): no markup, and only characters XML allows.
+		return strings.Map(charRef, strings.NewReplacer("<", " ", "&", " ").Replace(v))
 	}
 	var b strings.Builder
 	n := int(w.s.Range(0, int64(w.cfg.MaxText), param.Structure))
@@ -303,6 +304,8 @@ func escape(s string, attr bool) string {
 			b.WriteString("&amp;")
 		case '<':
 			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;") // "]]>" may not appear in character data
 		case '"':
 			b.WriteString("&quot;")
 		default:

@@ -62,6 +62,10 @@ func TestWellFormed(t *testing.T) {
 		{},
 		{Namespaces: true, MaxDepth: 6},
 		{Names: []string{"config", "server"}, Attrs: []string{"name", "port"}, Values: []string{"a<&\"b", "80"}},
+		// User values with "]]>" and a control character, as text, in
+		// CDATA and in attributes (">" was not escaped, and CDATA kept
+		// the control character).
+		{Names: []string{"a", "b-c"}, Attrs: []string{"id"}, Values: []string{"]]>", "\x01", "<&\"'", "\t\n"}},
 	} {
 		g := goxml.Document(cfg)
 		sawNS, sawRef := false, false
