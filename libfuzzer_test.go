@@ -374,3 +374,29 @@ func TestClusterFuzzBuildScript(t *testing.T) {
 		t.Errorf("the second corpus directory was written to: %q", dirFiles(t, seeds))
 	}
 }
+
+// TestLibFuzzerArtifactUnwritable: with an -artifact_prefix that cannot be
+// written (its directory does not exist), the crash is still reported as
+// libFuzzer reports it (exit 77, ERROR and SUMMARY lines), with a warning,
+// and the failing input is kept in the work directory, named in the
+// warning (it used to exit 2, a broken fuzzer, and remove the only copy
+// of the input with the temporary work directory).
+func TestLibFuzzerArtifactUnwritable(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCrash")
+	work := t.TempDir()
+	out, code := runIn(t, work, bin, "-runs=100000", "-seed=1", "-artifact_prefix="+filepath.Join(work, "missing")+"/")
+	if code != 77 {
+		t.Fatalf("exit status %d, want 77:\n%s", code, out)
+	}
+	mustContain(t, "unwritable artefact", out,
+		`(?m)^SUMMARY: libFuzzer: deadly signal$`,
+		`(?m)^gfz: WARNING: the artefact could not be written`)
+	m := regexp.MustCompile(`the failing input is kept at (\S+\.input)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no kept input named:\n%s", out)
+	}
+	if _, err := os.Stat(m[1]); err != nil {
+		t.Errorf("the kept input: %v", err)
+	}
+	os.RemoveAll(filepath.Dir(filepath.Dir(m[1]))) // the work directory kept for the user
+}

@@ -102,6 +102,10 @@ type libFuzzer struct {
 	mu       sync.Mutex
 	failKind string // "crash", "timeout" or "oom": the first artefact written
 	stop     context.CancelFunc
+	// keepWork is set when an artefact could not be written: the
+	// temporary work directory holds the only copy of the failing input
+	// and is not removed.
+	keepWork bool
 }
 
 // scanLibFuzzer picks the libFuzzer arguments out of args, given the gfz
@@ -397,7 +401,14 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 			fmt.Fprintf(cfg.stderr, "gfz: work directory: %v\n", err)
 			return ExitUsage
 		}
-		defer os.RemoveAll(tmp)
+		defer func() {
+			lf.mu.Lock()
+			keep := lf.keepWork
+			lf.mu.Unlock()
+			if !keep {
+				os.RemoveAll(tmp)
+			}
+		}()
 		cfg.run.Workdir = tmp
 		cfg.childArgs = append(cfg.lfChildBase(), "-workdir="+tmp)
 	} else {
@@ -510,14 +521,23 @@ func (lf *libFuzzer) writeArtifact(cfg *config, input string) error {
 	rep := readFailureReport(strings.TrimSuffix(input, ".input") + ".txt")
 	kind := artifactKind(rep)
 	path := lf.artifactPath(kind, data)
-	if err := workdir.WriteFileAtomic(path, data); err != nil {
-		return fmt.Errorf("libFuzzer artefact (-artifact_prefix %q): %w", lf.artifactPrefix, err)
-	}
+	// The crash is reported (and the run exits with its status) whether or
+	// not the artefact can be written: an unwritable -artifact_prefix must
+	// not turn a crash into a broken fuzzer, and the failing input must
+	// not go with the temporary work directory.
+	werr := workdir.WriteFileAtomic(path, data)
 	lf.setKind(kind)
 	var b strings.Builder
 	writeCrashBlock(&b, rep, kind, cfg)
 	fmt.Fprintf(&b, "MS: 0 ; base unit: 0000000000000000000000000000000000000000\n")
-	fmt.Fprintf(&b, "artifact_prefix='%s'; Test unit written to %s\n", lf.artifactPrefix, path)
+	if werr != nil {
+		lf.mu.Lock()
+		lf.keepWork = true
+		lf.mu.Unlock()
+		fmt.Fprintf(&b, "gfz: WARNING: the artefact could not be written (-artifact_prefix %q): %v; the failing input is kept at %s\n", lf.artifactPrefix, werr, input)
+	} else {
+		fmt.Fprintf(&b, "artifact_prefix='%s'; Test unit written to %s\n", lf.artifactPrefix, path)
+	}
 	if len(data) <= 4096 {
 		fmt.Fprintf(&b, "Base64: %s\n", base64.StdEncoding.EncodeToString(data))
 	}
