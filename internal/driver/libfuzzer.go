@@ -723,11 +723,27 @@ func readNativeOrRaw(codec workdir.Codec, path string) ([]byte, error) {
 func corpusFiles(dirs ...string) ([]string, error) {
 	var out []string
 	for _, d := range dirs {
-		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+		// A corpus directory given as a symbolic link is followed (WalkDir
+		// does not follow its root), and so is a link to a regular file
+		// inside it, as libFuzzer reads them.
+		root := d
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			root = r
+		}
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			if strings.HasPrefix(e.Name(), ".") || e.IsDir() {
+				return nil
+			}
+			regular := e.Type().IsRegular()
+			if e.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err == nil {
+					regular = st.Mode().IsRegular()
+				}
+			}
+			if regular {
 				out = append(out, p)
 			}
 			return nil

@@ -273,3 +273,41 @@ func TestCorpusRoundTripNative(t *testing.T) {
 		t.Fatalf("exportCorpus = %d, %v", n, err)
 	}
 }
+
+// TestCorpusFilesSymlinks: a corpus directory given as a symbolic link is
+// read (WalkDir does not follow its root: it read as empty, so fuzzing and
+// -merge=1 started from nothing), and so is a link to a file inside it;
+// hidden files are not.
+func TestCorpusFilesSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real")
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a", "b", ".hidden"} {
+		if err := os.WriteFile(filepath.Join(target, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "outside"), []byte("o"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "outside"), filepath.Join(target, "c")); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	files, err := corpusFiles(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if strings.Join(names, ",") != "a,b,c" {
+		t.Errorf("corpus files through a link: %v, want a, b and c", names)
+	}
+}
