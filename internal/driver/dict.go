@@ -9,11 +9,11 @@ import (
 )
 
 // ReadDictionary reads a dictionary file in the AFL / libFuzzer format:
-// one entry per line, `"value"` or `name="value"` (a name of letters,
-// digits, '_' and an optional '@' level), blank lines and lines starting
-// with '#' skipped. In the value, \\ is a backslash, \" a quote and \xHH
-// the byte HH; other bytes stand for themselves. A bad line is an error
-// naming file:line and the problem.
+// one entry per line, `"value"` or `name="value"` (what precedes the first
+// quote is ignored, as libFuzzer ignores it), blank lines and lines
+// starting with '#' skipped. In the value, \\ is a backslash, \" a quote
+// and \xHH the byte HH; other bytes, an unescaped quote included, stand for
+// themselves. A bad line is an error naming file:line and the problem.
 func ReadDictionary(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -40,21 +40,19 @@ func ReadDictionary(path string) ([]string, error) {
 	return out, nil
 }
 
-// parseDictLine parses one entry.
+// parseDictLine parses one entry as libFuzzer does: the value is what
+// lies between the line's first '"' and its last character, which must be
+// '"'; what comes before it (a name, "name =", "name@1=") is ignored, and
+// a '"' inside the value stands for itself. OSS-Fuzz projects' dictionaries
+// rely on that leniency, and a line libFuzzer accepts must not stop the
+// binary.
 func parseDictLine(line string) (string, error) {
-	if line[0] != '"' {
-		eq := strings.IndexByte(line, '=')
-		if eq < 0 {
-			return "", errors.New("no quoted value")
-		}
-		for _, c := range line[:eq] {
-			if !(c == '_' || c == '@' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-				return "", fmt.Errorf("bad character %q in the entry name", c)
-			}
-		}
-		line = strings.TrimSpace(line[eq+1:])
+	q := strings.IndexByte(line, '"')
+	if q < 0 {
+		return "", errors.New("no quoted value")
 	}
-	if len(line) < 2 || line[0] != '"' || line[len(line)-1] != '"' {
+	line = line[q:]
+	if len(line) < 2 || line[len(line)-1] != '"' {
 		return "", errors.New("the value is not enclosed in double quotes")
 	}
 	body := line[1 : len(line)-1]
@@ -62,9 +60,6 @@ func parseDictLine(line string) (string, error) {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if c != '\\' {
-			if c == '"' {
-				return "", errors.New("unescaped '\"' inside the value")
-			}
 			b.WriteByte(c)
 			continue
 		}
