@@ -238,21 +238,7 @@ func main() {
 // any) to type _gfzI64: need type assertion").
 func TestCmpMixedInterfaceOperand(t *testing.T) {
 	p, out := rewriteCmp(t, mixedSrc)
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for name, src := range map[string]string{"main.go": out, "zz.go": string(p.RegistrationSource(16))} {
-		f, err := parser.ParseFile(fset, name, src, 0)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, src)
-		}
-		files = append(files, f)
-	}
-	var errs []string
-	conf := types.Config{Importer: importer.Default(), Error: func(err error) { errs = append(errs, err.Error()) }}
-	conf.Check("m", fset, files, nil)
-	if len(errs) > 0 {
-		t.Errorf("the instrumented file does not type-check:\n%s\n%s", strings.Join(errs, "\n"), out)
-	}
+	typeCheckRewritten(t, p, out)
 	if len(p.CmpSites) != 1 || !strings.Contains(out, "_gfzCmpLtI(") {
 		t.Errorf("%d comparison sites, want 1 (expected < 14):\n%+v\n%s", len(p.CmpSites), p.CmpSites, out)
 	}
@@ -314,6 +300,16 @@ func main() {
 // and the rewritten file type-checks.
 func TestConstLenLeftAlone(t *testing.T) {
 	p, out := rewriteCmp(t, constLenSrc)
+	typeCheckRewritten(t, p, out)
+	if len(p.CmpSites) != 1 {
+		t.Errorf("%d comparison sites, want 1 (v == w):\n%s", len(p.CmpSites), out)
+	}
+}
+
+// typeCheckRewritten type-checks the rewritten file out with its
+// package's registration source.
+func typeCheckRewritten(t *testing.T, p *instrument.Package, out string) {
+	t.Helper()
 	fset := token.NewFileSet()
 	var files []*ast.File
 	for name, src := range map[string]string{"main.go": out, "zz.go": string(p.RegistrationSource(16))} {
@@ -328,8 +324,5 @@ func TestConstLenLeftAlone(t *testing.T) {
 	conf.Check("m", fset, files, nil)
 	if len(errs) > 0 {
 		t.Errorf("the instrumented file does not type-check:\n%s\n%s", strings.Join(errs, "\n"), out)
-	}
-	if len(p.CmpSites) != 1 {
-		t.Errorf("%d comparison sites, want 1 (v == w):\n%s", len(p.CmpSites), out)
 	}
 }
