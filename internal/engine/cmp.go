@@ -197,12 +197,7 @@ func (c *cmpDomain) apply(r *prng, x uint64, dst, parent []byte) []byte {
 	dst = append(dst[:0], parent...)
 	off := -1
 	if len(t.from) > 0 {
-		start := int((x >> 40) % uint64(len(dst)))
-		if i := bytes.Index(dst[start:], t.from); i >= 0 {
-			off = start + i
-		} else if i := bytes.Index(dst, t.from); i >= 0 {
-			off = i
-		}
+		off = indexFrom(dst, t.from, int((x>>40)%uint64(len(dst))))
 	}
 	found := off >= 0
 	if !found {
@@ -238,14 +233,7 @@ func (c *cmpDomain) applyArgs(r *prng, x uint64, t cmpToken, dst, parent []byte)
 	shift := x&(1<<33) != 0
 	child, ok := c.args.TokenArgs(r.next, dst, parent, t.from, t.to, false, shift, *c.max)
 	if !ok && len(t.from) > 0 && len(t.from) == len(t.to) {
-		start := int((x >> 40) % uint64(len(parent)))
-		off := bytes.Index(parent[start:], t.from)
-		if off >= 0 {
-			off += start
-		} else {
-			off = bytes.Index(parent, t.from)
-		}
-		if off >= 0 {
+		if off := indexFrom(parent, t.from, int((x>>40)%uint64(len(parent)))); off >= 0 {
 			child, ok = append(dst[:0], parent...), true
 			copy(child[off:], t.to)
 		}
@@ -262,6 +250,16 @@ func (c *cmpDomain) applyArgs(r *prng, x uint64, t cmpToken, dst, parent []byte)
 		child[int((y>>8)%uint64(len(child)))] = byte(y)
 	}
 	return child
+}
+
+// indexFrom returns the offset of the first sub in b at or after start,
+// else of the first in b, else -1 (AFL++'s input-to-state search from a
+// random point).
+func indexFrom(b, sub []byte, start int) int {
+	if i := bytes.Index(b[start:], sub); i >= 0 {
+		return start + i
+	}
+	return bytes.Index(b, sub)
 }
 
 func (c *cmpDomain) stats(kv func(string, any)) {
