@@ -13,17 +13,22 @@
 #          (2) three of the seven tuning bugs' native targets, gfz-native at
 #          5f1bc79 against go test -fuzz, 10 reps of 2 minutes,
 #          tuning-native-2026-11-28a.jsonl;
-#          (3) the template targets' growth over 35 minutes at 5f1bc79 (default
-#          engine), seeds 1 and 2, growth-2026-11-28/.
+#          (3) auto as fixed (AUTO_COMMIT) on four hard bugs, 10 reps of 3
+#          minutes, hard-auto-2026-11-28a.jsonl;
+#          (4) the template targets' growth over 35 minutes at 5f1bc79 (default
+#          engine), seeds 1 and 2, growth-2026-11-28/;
+#          (5) every other engine at AUTO_COMMIT on three hard bugs,
+#          hard-engines-2026-11-28a.jsonl.
 #   core1: (1) the four other tuning bugs as in core0 (2), into
-#          tuning-native-2026-11-28b.jsonl; (2) the hard bugs with zest, bytes
-#          and fairfuzz (10 reps of 3 minutes) at 5d0717f, appended to
-#          hard-2026-11-27.jsonl (its auto runs are of auto before the fixes
-#          of 2026-11-28).
-#   Both cores also run auto as fixed (AUTO_COMMIT) on the hard bugs, 10
-#   reps, split by bug: hard-auto-2026-11-28{a,b}.jsonl.
-#   Then each core takes part of the hard bugs with the four other engines
-#   (ei, bediv, zeugma, random; same settings): hard-more-2026-11-28{a,b}.jsonl.
+#          tuning-native-2026-11-28b.jsonl; (2) auto as in core0 (3) on the
+#          three other hard bugs, hard-auto-2026-11-28b.jsonl; (3) every other
+#          engine at AUTO_COMMIT on the four other hard bugs,
+#          hard-engines-2026-11-28b.jsonl.
+#   Every engine of the hard bugs runs at the commit of auto's runs, so that
+#   they compare under the same conditions: the first round of the hard bugs
+#   (hard-2026-11-27.jsonl: auto before the fixes of 2026-11-28, zest, bytes,
+#   fairfuzz at 5d0717f) predates per-execution savings that speed some
+#   engines more than others.
 # Run each pinned to its own core in its own session, e.g.
 #   taskset -c 0 setsid nohup docs/bench/evals.sh core0 >>/work/eval/core0.log 2>&1 &
 set -uo pipefail
@@ -102,11 +107,6 @@ growth() {
 	done
 }
 
-hard() {
-	bugs 5d0717f gfz-zest,gfz-bytes,gfz-fairfuzz 3m hard-2026-11-27.jsonl html-fragloop html-selectloop \
-		yaml3-unknownevent gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
-}
-
 # hardauto PART BUG...: auto as fixed on 2026-11-28 (AUTO_COMMIT), the hard
 # bugs, 10 reps of 3 minutes, split in two parts (one a core). The first
 # 5-6 repetitions of hard-2026-11-27.jsonl ran auto before those fixes;
@@ -118,21 +118,22 @@ hardauto() {
 	bugs "$AUTO_COMMIT" gfz-auto 3m "hard-auto-2026-11-28$part.jsonl" "$@"
 }
 
-# hardmore PART BUG...: the hard bugs with the other engines (issue 26 item
-# 4 asks for every engine), same commit and settings as hard, split in two
-# parts (one a core), each with its own results file.
-hardmore() {
+# engines PART BUG...: the hard bugs with every engine but auto (issue 26
+# item 4 asks for every engine) at AUTO_COMMIT, the settings of hardauto,
+# split in two parts (one a core), each with its own results file.
+engines() {
 	local part=$1
 	shift
-	bugs 5d0717f gfz-ei,gfz-bediv,gfz-zeugma,gfz-random 3m "hard-more-2026-11-28$part.jsonl" "$@"
+	bugs "$AUTO_COMMIT" gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma 3m \
+		"hard-engines-2026-11-28$part.jsonl" "$@"
 }
 
 case ${1:-} in
 core0) log "core0 start"; cover; tuning a gjson-squash toml-hang toml-lexvalue
 	hardauto a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist; growth
-	hardmore a html-fragloop html-selectloop yaml3-unknownevent; log "core0 done" ;;
+	engines a html-fragloop html-selectloop yaml3-unknownevent; log "core0 done" ;;
 core1) log "core1 start"; tuning b goldmark-list gotoml2-datetime gotoml2-inline toml-escapes
-	hardauto b tiff-palette toml-escapes toml-lexvalue; hard
-	hardmore b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue; log "core1 done" ;;
-*) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	hardauto b tiff-palette toml-escapes toml-lexvalue
+	engines b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue; log "core1 done" ;;
+*) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
 # checkout it lives in):
 #   hard-2026-11-27.md           the hard bugs as first run: auto (before the
 #                                fixes of 2026-11-28), zest, bytes, fairfuzz
-#   hard-2026-11-28.md           every engine's runs, auto's as fixed
+#   hard-2026-11-28.md           every engine at the commit of auto as fixed
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
 #   native-cover-2026-11-27b/table.md  the native coverage table
@@ -24,12 +24,10 @@ join() {
 }
 
 # The hard bugs as first run (auto before the fixes of 2026-11-28 among
-# them), then every engine with auto as fixed: hard-2026-11-27.jsonl
-# without its auto rows, auto's runs of hard-auto-*, the others' of
-# hard-more-*.
+# them, zest, bytes, fairfuzz at 5d0717f), then every engine with auto as
+# fixed, all at auto's commit: hard-auto-* and hard-engines-*.
 "$bench/gfz-bench" -bug-report "$here/hard-2026-11-27.jsonl" -o "$here/hard-2026-11-27.md"
-grep -v '"Contender":"gfz-auto"' "$here/hard-2026-11-27.jsonl" >"$bench/hard-others.jsonl"
-hard=$(join "$bench/hard-others.jsonl" "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-more-2026-11-28*.jsonl)
+hard=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl)
 "$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-28.md"
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
