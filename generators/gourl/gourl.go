@@ -475,7 +475,8 @@ func (w *writer) opaque() {
 }
 
 func (w *writer) relative() {
-	switch w.choice(7) {
+	k := w.choice(7)
+	switch k {
 	case 0: // network-path reference
 		w.b.WriteString("//")
 		w.authority()
@@ -508,6 +509,36 @@ func (w *writer) relative() {
 		w.text(pathChars+"/?", 0, 8, true)
 		return
 	}
+	if s := w.b.String(); k != 0 && twoSlashes(s) {
+		// The path decodes to "//..." ("%2F/a", "/%2f"): net/url prints
+		// such a path re-escaped from its decoded form when its raw form
+		// is not the canonical one (raw Unicode), as "//...", which reads
+		// back as an authority. A dot segment first keeps the reference's
+		// kind and its path's meaning.
+		w.b.Reset()
+		if s[0] == '/' {
+			w.b.WriteString("/.")
+		} else {
+			w.b.WriteString("./")
+		}
+		w.b.WriteString(s)
+	}
 	w.query()
 	w.fragment()
+}
+
+// twoSlashes reports whether the path s starts with decodes to "//": its
+// first two characters are each '/' or a percent-escape of it.
+func twoSlashes(s string) bool {
+	for range 2 {
+		switch {
+		case strings.HasPrefix(s, "/"):
+			s = s[1:]
+		case len(s) >= 3 && s[0] == '%' && s[1] == '2' && (s[2] == 'F' || s[2] == 'f'):
+			s = s[3:]
+		default:
+			return false
+		}
+	}
+	return true
 }
