@@ -13,11 +13,15 @@
 //
 // Element and attribute names come from Config.Names / Config.Attrs when
 // given (schema-aware targets list their vocabulary), from gen.Dictionary()
-// tokens that are valid XML names, and from generated names. Every output
+// tokens that are valid XML names, and from generated names. A preferred
+// name with a prefix ("xsl:template") is used as given, never prefixed
+// again; Document does not declare its prefix. Every output
 // is accepted by encoding/xml's strict decoder.
 package goxml
 
 import (
+	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -53,9 +57,21 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Document returns a generator of well-formed XML documents.
+// Document returns a generator of well-formed XML documents. It panics
+// if a name of Config.Names, Config.Attrs or Config.Root is not an XML
+// name encoding/xml accepts.
 func Document(cfg Config) gen.Generator[string] {
 	cfg = cfg.withDefaults()
+	for _, f := range []struct {
+		field string
+		names []string
+	}{{"Names", cfg.Names}, {"Attrs", cfg.Attrs}, {"Root", []string{cfg.Root}}} {
+		for _, n := range f.names {
+			if (n != "" || f.field != "Root") && !xmlName(n) {
+				panic(fmt.Sprintf("goxml: Config.%s: %q is not an XML name", f.field, n))
+			}
+		}
+	}
 	return gen.Custom(func(t *gfz.T) string {
 		w := &writer{s: t.Source(), cfg: cfg, dict: dictNames()}
 		w.document()
@@ -145,6 +161,21 @@ func isName(s string) bool {
 	return true
 }
 
+// xmlName reports whether encoding/xml reads s as the name of an element
+// and of an attribute.
+func xmlName(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\r\n<>&\"'=/") {
+		return false
+	}
+	d := xml.NewDecoder(strings.NewReader("<" + s + " " + s + `=""/>`))
+	tok, err := d.Token()
+	if err != nil {
+		return false
+	}
+	st, ok := tok.(xml.StartElement)
+	return ok && len(st.Attr) == 1
+}
+
 // localName draws a name from preferred, the dictionary or letters.
 func (w *writer) localName(preferred []string) string {
 	switch c := w.choice(4); {
@@ -162,10 +193,11 @@ func (w *writer) localName(preferred []string) string {
 	}
 }
 
-// qname adds a prefix in scope to a local name, sometimes.
+// qname adds a prefix in scope to a local name, sometimes (not to a
+// preferred name that has its own prefix).
 func (w *writer) qname(preferred []string) string {
 	local := w.localName(preferred)
-	if len(w.prefixes) > 0 && w.choice(3) == 0 {
+	if len(w.prefixes) > 0 && w.choice(3) == 0 && !strings.Contains(local, ":") {
 		return w.prefixes[w.choice(len(w.prefixes))] + ":" + local
 	}
 	return local

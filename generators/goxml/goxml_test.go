@@ -93,3 +93,47 @@ func ExampleDocument() {
 	fmt.Println(g.Draw(t))
 	// Output: <config port=""><config></config></config><!--_㍡-->
 }
+
+// TestPrefixedNames: a preferred name with its own prefix is used as
+// given under Namespaces (a prefix in scope was put before it: "n1:p:b").
+func TestPrefixedNames(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	g := goxml.Document(goxml.Config{Namespaces: true, Names: []string{"p:b"}, Attrs: []string{"q:c"}})
+	saw := false
+	for i := range 2000 {
+		doc := gentest.RoundTrip(g, gentest.RandomBytes(r, 300), uint64(i), 3).First
+		if strings.Contains(doc, ":p:b") || strings.Contains(doc, ":q:c") {
+			t.Fatalf("a prefix before a prefixed name: %s", doc)
+		}
+		saw = saw || strings.Contains(doc, "<p:b")
+	}
+	if !saw {
+		t.Error("the preferred name p:b was never drawn")
+	}
+}
+
+// TestBadNames: Document refuses names encoding/xml does not read as
+// names, naming the field and the name.
+func TestBadNames(t *testing.T) {
+	for _, c := range []struct {
+		cfg  goxml.Config
+		want string
+	}{
+		{goxml.Config{Names: []string{"ok", "1a"}}, `Config.Names: "1a"`},
+		{goxml.Config{Attrs: []string{"a b"}}, `Config.Attrs: "a b"`},
+		{goxml.Config{Root: "<r>"}, `Config.Root: "<r>"`},
+		{goxml.Config{Names: []string{""}}, `Config.Names: ""`},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); !strings.Contains(s, c.want) {
+					t.Errorf("%+v: panic %v, want one with %s", c.cfg, r, c.want)
+				}
+			}()
+			goxml.Document(c.cfg)
+		}()
+	}
+	// Names encoding/xml reads are accepted, Unicode and prefixes included.
+	goxml.Document(goxml.Config{Names: []string{"été", "p:b", "a-b.c", "_x"}, Attrs: []string{"xml:lang"}, Root: "r"})
+}
