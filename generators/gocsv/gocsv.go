@@ -41,8 +41,8 @@ type Config struct {
 	MaxField   int      // characters per generated field; default 10
 	Comma      rune     // field separator; default ','. Not '"', '\r', '\n', U+FFFD, nor Comment
 	Comment    rune     // comment character; 0: no comment lines
-	Header     []string // a header record written first, when set
-	Words      []string // preferred field values (drawn often when set)
+	Header     []string // a header record written first, when set (CRLF in a field drawn as LF, as encoding/csv reads it)
+	Words      []string // preferred field values (drawn often when set; CRLF drawn as LF)
 	Ragged     bool     // records may differ in field count (default: all as long as the first)
 }
 
@@ -126,7 +126,11 @@ func (w *writer) records() [][]string {
 	var recs [][]string
 	width := 0
 	if len(w.cfg.Header) > 0 {
-		recs = append(recs, append([]string(nil), w.cfg.Header...))
+		h := make([]string, len(w.cfg.Header))
+		for i, f := range w.cfg.Header {
+			h[i] = lf(f)
+		}
+		recs = append(recs, h)
 		width = len(w.cfg.Header)
 	}
 	n := int(w.s.Range(0, int64(w.cfg.MaxRecords), param.Structure))
@@ -157,10 +161,10 @@ func (w *writer) field() string {
 	case k == 2:
 		return strconv.FormatFloat(float64(int32(w.s.Uint(4, param.Value)))/100, 'f', -1, 64)
 	case k == 3 && len(w.cfg.Words) > 0:
-		return w.cfg.Words[w.s.Uintn(uint64(len(w.cfg.Words)), param.Value)]
+		return lf(w.cfg.Words[w.s.Uintn(uint64(len(w.cfg.Words)), param.Value)])
 	case k == 4 && len(gen.Dictionary()) > 0:
 		d := gen.Dictionary()
-		return d[w.s.Uintn(uint64(len(d)), param.Value)]
+		return lf(d[w.s.Uintn(uint64(len(d)), param.Value)])
 	default:
 		n := int(w.s.Range(0, int64(w.cfg.MaxField), param.Structure))
 		var b strings.Builder
@@ -183,6 +187,16 @@ func (w *writer) field() string {
 		}
 		return b.String()
 	}
+}
+
+// lf returns f with each CRLF made LF: encoding/csv reads a quoted
+// field's CRLF as LF, so a record holding CRLF would not read back as
+// drawn.
+func lf(f string) string {
+	if !strings.Contains(f, "\r\n") {
+		return f
+	}
+	return strings.ReplaceAll(f, "\r\n", "\n")
 }
 
 // fieldChars are the ASCII characters of generated fields besides the

@@ -28,12 +28,14 @@ func read(doc string, cfg gocsv.Config) ([][]string, error) {
 var configs = []gocsv.Config{
 	{},
 	{Comma: ';', Comment: '#', Ragged: true, Words: []string{"a\r\nb", `"q"`, "#x", " lead", "ü;,"}},
-	{Comma: '\t', Header: []string{"id", "name", "note"}, MaxRecords: 10},
+	{Comma: '\t', Header: []string{"id", "name", "note\r\nmore"}, MaxRecords: 10},
 	{Comma: '|', Comment: ';', MaxFields: 1},
 }
 
 // TestReadBack draws documents from random bytes: encoding/csv must read
-// every one back into the records drawn from the same bytes.
+// every one back into exactly the records drawn from the same bytes (CRLF
+// in a preferred word or the header is drawn as LF, as encoding/csv reads
+// it).
 func TestReadBack(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, cfg := range configs {
@@ -48,11 +50,6 @@ func TestReadBack(t *testing.T) {
 			got, err := read(rt.First, cfg)
 			if err != nil {
 				t.Fatalf("%+v: %v\n%q", cfg, err, rt.First)
-			}
-			for _, rec := range want {
-				for j := range rec {
-					rec[j] = strings.ReplaceAll(rec[j], "\r\n", "\n") // as encoding/csv reads quoted CRLF
-				}
 			}
 			if len(want) == 0 {
 				want = nil
