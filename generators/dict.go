@@ -46,7 +46,9 @@ func Tokens(words ...string) Generator[string] {
 // values of fallback: when the dictionary is empty it is fallback (same
 // bytes); otherwise one structure byte b chooses a dictionary token (b&1
 // == 0; then a value draw of BytesFor(len(Dictionary())) bytes) or a draw
-// of fallback. The dictionary is read at the first draw.
+// of fallback. The dictionary is read at every draw (it changes only
+// while go test replays a regression input with the dictionary it was
+// found with).
 func DictionaryOr(fallback Generator[string]) Generator[string] {
 	return Generator[string]{name: "DictionaryOr", draw: func(t *gfz.T) string {
 		return drawTokenOr(t, Dictionary(), fallback)
