@@ -2,6 +2,7 @@ package gfz_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +46,14 @@ func FuzzQueue(f *testing.F) {
 				}
 			},
 		})
+	})
+}
+
+// FuzzDiff: its two implementations differ on every input.
+func FuzzDiff(f *testing.F) {
+	f.Add([]byte{1})
+	gfz.Fuzz(f, func(t *gfz.T) {
+		t.DiffWithin("sum", 1, 2, 0.5) // the line reported
 	})
 }
 `
@@ -159,6 +168,21 @@ func TestChecksNotUnderFuzz(t *testing.T) {
 	wantOutput(t, "go test -fuzz -gfz.checks=5", out, code, 0, "PASS")
 	if strings.Contains(out, "random check") {
 		t.Errorf("random checks ran under -fuzz:\n%s", out)
+	}
+}
+
+// TestDiffWithinLineUnderGoTest: under plain go test a failing DiffWithin
+// is reported at the user's line, not at gfz's (DiffWithin is a helper).
+func TestDiffWithinLineUnderGoTest(t *testing.T) {
+	dir := copyFixture(t)
+	if err := os.WriteFile(filepath.Join(dir, "checks_test.go"), []byte(checksFixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := 1 + strings.Count(checksFixture[:strings.Index(checksFixture, "// the line reported")], "\n")
+	out, code := run(t, dir, checksEnviron(), "go", "test", "-run=^FuzzDiff$", ".")
+	want := fmt.Sprintf("checks_test.go:%d: sum: implementations differ", line)
+	if code != 1 || !strings.Contains(out, want) {
+		t.Errorf("exit %d; want 1 and %q:\n%s", code, want, out)
 	}
 }
 
