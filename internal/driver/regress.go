@@ -74,8 +74,8 @@ func (r *regressFlag) regressDir(recorded string) (string, error) {
 // checkRegressDir checks, before fuzzing starts, that regression inputs of
 // target can be written under the package directory dir: that dir is a
 // directory and that the deepest existing directory on the way to
-// dir/testdata/fuzz/<target> is writable (tried with a temporary file, removed
-// at once). Nothing is created in the source tree until there is a failure.
+// dir/testdata/fuzz/<target> is writable (tried with a temporary directory,
+// removed at once). Nothing is created in the source tree until there is a failure.
 func checkRegressDir(dir, target string) error {
 	fi, err := os.Stat(dir)
 	switch {
@@ -96,15 +96,21 @@ func checkRegressDir(dir, target string) error {
 		}
 		probe = filepath.Dir(probe)
 	}
-	f, err := os.CreateTemp(probe, ".gfz-regress-check-*")
+	// A directory, not a file: go test reads every file of a corpus
+	// directory as an input and skips directories, so a probe left by a
+	// kill at this instant cannot break it.
+	d, err := os.MkdirTemp(probe, ".gfz-regress-check-*")
 	if err != nil {
 		return fmt.Errorf("-regress: cannot write regression inputs under %s: %w", probe, err)
 	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
+	regressProbed(d)
+	os.Remove(d)
 	return nil
 }
+
+// regressProbed is called with the writability probe before it is
+// removed (tests).
+var regressProbed = func(string) {}
 
 // regressTargetDir is the seed corpus directory of target in the package
 // directory dir, where go test reads it.

@@ -93,6 +93,34 @@ func TestExportRegression(t *testing.T) {
 	}
 }
 
+// TestRegressProbeIsADirectory: the writability probe made in an existing
+// corpus directory is a directory, which go test skips (a file left there
+// by a kill would be read as a malformed input and fail plain go test).
+func TestRegressProbeIsADirectory(t *testing.T) {
+	pkg := t.TempDir()
+	corpus := regressTargetDir(pkg, "FuzzA")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var probed string
+	defer func(f func(string)) { regressProbed = f }(regressProbed)
+	regressProbed = func(p string) {
+		probed = p
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			t.Errorf("probe %s: %v, want a directory", p, err)
+		}
+	}
+	if err := checkRegressDir(pkg, "FuzzA"); err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(probed) != corpus {
+		t.Errorf("probe %q, want one in %s", probed, corpus)
+	}
+	if files, _ := os.ReadDir(corpus); len(files) != 0 {
+		t.Errorf("the probe was left: %v", files)
+	}
+}
+
 // TestCheckRegressDir: a missing package directory, or a file in its
 // place, is refused at start-up with the remedy.
 func TestCheckRegressDir(t *testing.T) {
