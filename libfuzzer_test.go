@@ -400,3 +400,29 @@ func TestLibFuzzerArtifactUnwritable(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Dir(filepath.Dir(m[1]))) // the work directory kept for the user
 }
+
+// TestLibFuzzerRunsZeroWritesNothing: -runs=0 replays the corpus and
+// writes nothing into it, as libFuzzer: an empty first corpus directory
+// stays empty (the input generated for an empty corpus was exported into
+// it), and a non-empty one keeps exactly its files.
+func TestLibFuzzerRunsZeroWritesNothing(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCover")
+	work := t.TempDir()
+	empty := filepath.Join(work, "empty")
+	os.Mkdir(empty, 0o755)
+	if out, code := runIn(t, work, bin, "-runs=0", empty); code != 0 {
+		t.Fatalf("-runs=0 on an empty corpus: exit status %d:\n%s", code, out)
+	}
+	if files := dirFiles(t, empty); len(files) != 0 {
+		t.Errorf("-runs=0 wrote into the empty corpus directory: %v", files)
+	}
+	one := filepath.Join(work, "one")
+	os.Mkdir(one, 0o755)
+	os.WriteFile(filepath.Join(one, "seed"), []byte("abc"), 0o644)
+	if out, code := runIn(t, work, bin, "-runs=0", one, empty); code != 0 {
+		t.Fatalf("-runs=0: exit status %d:\n%s", code, out)
+	}
+	if files := dirFiles(t, one); len(files) != 1 || files[0] != "seed" {
+		t.Errorf("-runs=0 changed the corpus directory: %v", files)
+	}
+}

@@ -433,7 +433,9 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 	}
 	code := cfg.withReport(superviseWorkers)
 	added := 0
-	if len(lf.corpus) > 0 && !lf.goCover {
+	// -runs=0 (a replay) writes nothing into the first corpus directory,
+	// as libFuzzer: not even the generated input an empty corpus runs.
+	if len(lf.corpus) > 0 && !lf.goCover && !lf.replayOnly {
 		if added, err = exportCorpus(corpusDir, lf.corpus[0], cfg.codec()); err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: %v\n", err)
 			code = ExitUsage
