@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -424,5 +425,40 @@ func TestLibFuzzerRunsZeroWritesNothing(t *testing.T) {
 	}
 	if files := dirFiles(t, one); len(files) != 1 || files[0] != "seed" {
 		t.Errorf("-runs=0 changed the corpus directory: %v", files)
+	}
+}
+
+// TestLibFuzzerMergeRestartTotals: a -merge=1 whose child hangs on an input
+// of the IN directories goes on in a new child after it; the last
+// MERGE-OUTER line counts every file written and every feature added since
+// the start, not only the last child's.
+func TestLibFuzzerMergeRestartTotals(t *testing.T) {
+	bin := lfzBinary(t, "FuzzHang")
+	work := t.TempDir()
+	in, merged := filepath.Join(work, "in"), filepath.Join(work, "merged")
+	os.Mkdir(in, 0o755)
+	os.Mkdir(merged, 0o755)
+	// Inputs that do not hang (the first one adds the coverage) before
+	// the one that hangs (7) and after it.
+	for i := range 3 {
+		os.WriteFile(filepath.Join(in, fmt.Sprintf("a%d", i)), []byte{byte(i)}, 0o644)
+		os.WriteFile(filepath.Join(in, fmt.Sprintf("c%d", i)), []byte{byte(8 + i)}, 0o644)
+	}
+	os.WriteFile(filepath.Join(in, "b"), []byte{7}, 0o644)
+	out, code := runIn(t, work, bin, "-merge=1", "-timeout=1", merged, in)
+	if code != 0 {
+		t.Fatalf("merge exit status %d:\n%s", code, out)
+	}
+	mustContain(t, "merge", out, `MERGE-OUTER: input \d+ of the IN directories ended the process`)
+	m := regexp.MustCompile(`(?m)^MERGE-OUTER: (\d+) new files with (\d+) new features added; (\d+) features in all$`).FindAllStringSubmatch(out, -1)
+	if len(m) != 1 {
+		t.Fatalf("%d final MERGE-OUTER lines, want 1:\n%s", len(m), out)
+	}
+	files := len(dirFiles(t, merged))
+	if m[0][1] != strconv.Itoa(files) || files == 0 || m[0][2] != m[0][3] {
+		t.Errorf("final line %q: want %d new files (those in the directory) and every feature new (the directory was empty):\n%s", m[0][0], files, out)
+	}
+	if n := strings.Count(out, "in the initial corpus"); n != 1 {
+		t.Errorf("the first MERGE-OUTER line printed %d times, want once:\n%s", n, out)
 	}
 }

@@ -13,6 +13,13 @@ import (
 // directories an earlier child already went through (it died on the last).
 const mergeSkipEnv = "GFZ_MERGE_SKIP"
 
+// mergeBaseEnv tells a -merge=1 child that follows another what the run's
+// totals start from: "FILES FEATURES KEPT", the files of OUT and their
+// features before the first child, and the files the earlier children
+// wrote. Its OUT holds those files too, so without it the last line's
+// counts were only its own.
+const mergeBaseEnv = "GFZ_MERGE_BASE"
+
 // superviseMerge runs libFuzzer's -merge=1 OUT IN... in a child process
 // (this executable with the same arguments): the inputs of the IN
 // directories that add coverage to what OUT's inputs cover are written
@@ -27,13 +34,16 @@ func (lf *libFuzzer) superviseMerge(cfg *config) int {
 	}
 	args := cfg.lfChildBase()
 	skip := 0
+	base := ""
 	for {
 		os.Setenv(mergeSkipEnv, strconv.Itoa(skip))
+		os.Setenv(mergeBaseEnv, base)
 		c, err := runChild(exe, childOptions{
 			args: args, stdout: cfg.stdout, stderr: cfg.stderr,
 			timeout: cfg.reproTimeout(), rssLimitMB: cfg.rssLimitMB,
 		})
 		os.Unsetenv(mergeSkipEnv)
+		os.Unsetenv(mergeBaseEnv)
 		if err != nil {
 			fmt.Fprintf(cfg.stderr, "gfz: merge: %v\n", err)
 			return ExitUsage
@@ -46,6 +56,9 @@ func (lf *libFuzzer) superviseMerge(cfg *config) int {
 		case c.running && c.input >= skip:
 			fmt.Fprintf(cfg.stderr, "MERGE-OUTER: input %d of the IN directories ended the process (%s); skipped\n", c.input, oneLine(c.crashKind()))
 			skip = c.input + 1
+			c.mu.Lock()
+			base = c.merge
+			c.mu.Unlock()
 		default:
 			fmt.Fprintf(cfg.stderr, "gfz: merge: the process died (%s) outside an input of the IN directories (see its output above)\n", oneLine(c.crashKind()))
 			return ExitUsage
@@ -108,9 +121,18 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 	for _, d := range outData {
 		run(d)
 	}
-	initial := features
-	fmt.Fprintf(c.stderr, "MERGE-OUTER: %d files, %d in the initial corpus, %d features\n", len(outData)+len(inData), len(outData), initial)
-	kept := 0
+	initial, outFilesAtStart, kept := features, len(outData), 0
+	if b := os.Getenv(mergeBaseEnv); b != "" {
+		// An earlier child printed the first line and wrote kept files.
+		if _, err := fmt.Sscan(b, &outFilesAtStart, &initial, &kept); err != nil {
+			fmt.Fprintf(c.stderr, "gfz: merge: %s=%q: %v\n", mergeBaseEnv, b, err)
+			return ExitUsage
+		}
+	} else {
+		fmt.Fprintf(c.stderr, "MERGE-OUTER: %d files, %d in the initial corpus, %d features\n", len(outData)+len(inData), len(outData), initial)
+	}
+	progress := func() { status.line("merge", fmt.Sprintf("%d %d %d", outFilesAtStart, initial, kept)) }
+	progress()
 	for i, d := range inData {
 		if i < skip {
 			continue
@@ -128,6 +150,7 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 		}
 		if written {
 			kept++
+			progress()
 		}
 	}
 	fmt.Fprintf(c.stderr, "MERGE-OUTER: %d new files with %d new features added; %d features in all\n", kept, features-initial, features)

@@ -41,6 +41,8 @@ import (
 //	end N      the execution returned (the child prints its result); it
 //	           read N bytes
 //	done S     the child is about to exit with status childExitBase+S
+//	merge T    a -merge=1 child's totals so far, "FILES FEATURES KEPT"
+//	           (mergeBaseEnv), handed to the child that follows it
 //
 // The parent trusts the child's exit status only after "done". A child
 // that ends between "input" and "end" died of that input: the parent
@@ -69,6 +71,7 @@ type childState struct {
 	dict        bool      // "dict" for the current input
 	doneSeen    bool      // "done"
 	done        int       // its status
+	merge       string    // last "merge" (a -merge=1 child's totals so far)
 
 	ps          *os.ProcessState
 	waitErr     error
@@ -108,6 +111,8 @@ func (c *childState) readStatus(r io.Reader) {
 		case "end":
 			c.read, _ = strconv.Atoi(arg)
 			c.running = false
+		case "merge":
+			c.merge = arg
 		case "done":
 			c.doneSeen = true
 			c.done, _ = strconv.Atoi(arg)
