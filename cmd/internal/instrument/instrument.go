@@ -126,7 +126,7 @@ func (p *Package) AddFile(f *ast.File) error {
 		return fmt.Errorf("instrument %s: %w", name, err)
 	}
 	fl := &file{name: name, dst: df, directives: map[string]bool{}, after: map[string]bool{}, lines: newLineNames(p.fset.File(f.Pos()), f)}
-	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f}
+	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f, nosplit: nosplitFuncs(f)}
 	r.collectLabels(f)
 	r.rewrite()
 	p.files = append(p.files, fl)
@@ -171,6 +171,7 @@ type rewriter struct {
 	closures int
 	names    []string // enclosing function names while inside closures
 	noProbe  int      // > 0 inside //go:nosplit functions
+	nosplit  map[*ast.FuncDecl]bool
 
 	labels map[any]*labelUse // keyed by *types.Label or by label name
 
@@ -396,16 +397,32 @@ func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 	decs.After = dst.NewLine
 }
 
-func hasDirective(doc *ast.CommentGroup, dir string) bool {
-	if doc == nil {
-		return false
-	}
-	for _, c := range doc.List {
-		if c.Text == dir || strings.HasPrefix(c.Text, dir+" ") {
-			return true
+// nosplitFuncs returns the functions of f that cmd/compile makes
+// //go:nosplit: it applies a directive to the next declaration whatever
+// comes between (blank lines, other comments), so a directive anywhere
+// after the previous declaration counts, not only in the doc comment.
+func nosplitFuncs(f *ast.File) map[*ast.FuncDecl]bool {
+	var out map[*ast.FuncDecl]bool
+	prev := f.Name.End()
+	ci := 0
+	for _, d := range f.Decls {
+		for ; ci < len(f.Comments) && f.Comments[ci].End() <= d.Pos(); ci++ {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || f.Comments[ci].Pos() < prev {
+				continue
+			}
+			for _, c := range f.Comments[ci].List {
+				if c.Text == "//go:nosplit" || strings.HasPrefix(c.Text, "//go:nosplit ") {
+					if out == nil {
+						out = map[*ast.FuncDecl]bool{}
+					}
+					out[fd] = true
+				}
+			}
 		}
+		prev = d.End()
 	}
-	return false
+	return out
 }
 
 func recvName(fd *ast.FuncDecl) string {
@@ -454,7 +471,7 @@ func (r *rewriter) pre(c *dstutil.Cursor) bool {
 		}
 		r.funcName = recvName(fd)
 		r.closures = 0
-		if hasDirective(fd.Doc, "//go:nosplit") {
+		if r.nosplit[fd] {
 			r.noProbe++
 		}
 	case *dst.FuncLit:
@@ -476,7 +493,7 @@ func (r *rewriter) post(c *dstutil.Cursor) bool {
 			r.funcEntry(n.Body)
 		}
 		fd, _ := r.astOf(n).(*ast.FuncDecl)
-		if fd != nil && hasDirective(fd.Doc, "//go:nosplit") {
+		if fd != nil && r.nosplit[fd] {
 			r.noProbe--
 		}
 		r.funcName = ""

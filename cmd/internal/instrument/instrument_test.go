@@ -211,3 +211,44 @@ func G(s string, r int) (x int) {
 		}
 	}
 }
+
+// TestNosplitDirective: a //go:nosplit function gets no probe, wherever
+// its directive stands after the previous declaration: cmd/compile applies
+// it to the next declaration across blank lines and other comments
+// (checked: go build -gcflags=-S marks such a function NOSPLIT), so a
+// probe added there could overflow the nosplit stack limit at link time.
+func TestNosplitDirective(t *testing.T) {
+	const src = `package p
+
+var v int
+
+//go:nosplit
+func A(x int) int { if x > 0 { return 1 }; return 0 }
+
+//go:nosplit
+
+func B(x int) int { if x > 0 { return 1 }; return 0 }
+
+//go:nosplit
+
+// C does nothing much.
+func C(x int) int { if x > 0 { return 1 }; return 0 }
+
+func D(x int) int { if x > 0 { return 1 }; return 0 }
+`
+	p, out := rewrite(t, src)
+	funcs := map[string]int{}
+	for _, pr := range p.Probes {
+		funcs[pr.Func]++
+	}
+	for _, f := range []string{"A", "B", "C"} {
+		if funcs[f] != 0 {
+			t.Errorf("//go:nosplit %s got %d probes:\n%s", f, funcs[f], out)
+		}
+	}
+	for _, f := range []string{"D"} {
+		if funcs[f] == 0 {
+			t.Errorf("%s (not nosplit) got no probe:\n%s", f, out)
+		}
+	}
+}
