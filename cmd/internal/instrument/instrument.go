@@ -675,14 +675,22 @@ func (r *rewriter) stmtList(list []dst.Stmt) []dst.Stmt {
 					r.syncLine(inner) // it follows the probe now, not its label
 					out = append(out, inner)
 				}
+				out = r.loopExit(out, orig)
 				continue
 			}
 		}
 		out = append(out, s)
-		if r.probing() && r.loopCanExit(orig) {
-			end := orig.End()
-			out = append(out, r.probeStmt(KindLoopExit, end, end, 0))
-		}
+		out = r.loopExit(out, orig)
+	}
+	return out
+}
+
+// loopExit appends the loop-exit probe of orig to out if orig is a loop
+// that can exit.
+func (r *rewriter) loopExit(out []dst.Stmt, orig ast.Node) []dst.Stmt {
+	if r.probing() && r.loopCanExit(orig) {
+		end := orig.End()
+		out = append(out, r.probeStmt(KindLoopExit, end, end, 0))
 	}
 	return out
 }

@@ -252,3 +252,35 @@ func D(x int) int { if x > 0 { return 1 }; return 0 }
 		}
 	}
 }
+
+// TestGotoLabelledLoopExit: a loop whose label only goto targets gets its
+// label probe and its loop-exit probe (the label's rewrite skipped the
+// latter), and still builds.
+func TestGotoLabelledLoopExit(t *testing.T) {
+	const src = `package p
+
+func F(n int) int {
+	i := 0
+	if n < 0 {
+		goto L
+	}
+	n++
+L:
+	for i < n {
+		i++
+	}
+	return i
+}
+`
+	p, out := rewrite(t, src)
+	kinds := map[instrument.Kind]int{}
+	for _, pr := range p.Probes {
+		kinds[pr.Kind]++
+	}
+	if kinds[instrument.KindLabel] != 1 || kinds[instrument.KindLoopExit] != 1 || kinds[instrument.KindLoop] != 1 {
+		t.Errorf("probe kinds %v, want one label, one loop and one loop-exit probe:\n%s", kinds, out)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "out.go", out, parser.ParseComments); err != nil {
+		t.Errorf("output does not parse: %v\n%s", err, out)
+	}
+}
