@@ -216,8 +216,15 @@ func (r *runner) run() {
 		}
 	}
 	r.writeLive()
+	var roundStart time.Time
 	for r.ctx.Err() == nil {
 		now := time.Now()
+		if !roundStart.IsZero() {
+			// A round that ended early (a process ended by itself) is
+			// owed and charged for the time it lasted.
+			r.rule.EndRound(now.Sub(roundStart).Seconds())
+		}
+		roundStart = now
 		if r.budget > 0 && r.deadline.Sub(now) < r.margin+minSlice {
 			break
 		}

@@ -31,7 +31,9 @@
 //     its share of the round's core-seconds, the cores go one by one to
 //     the targets owed most (a target that already runs keeps a core
 //     unless another is owed Sticky rounds more), and each target is
-//     debited what it got. Ties go by an order drawn from the seed.
+//     debited what it got; a round cut short (a process ended by itself)
+//     counts for the time it lasted (EndRound). Ties go by an order drawn
+//     from the seed.
 package sched
 
 import (
@@ -102,6 +104,11 @@ type Scheduler struct {
 	cores int
 	t     []target
 	rank  []int // tie-break order: rank[i] is target i's place, drawn from the seed
+
+	// The last round: its length and each target's change of credit per
+	// second of it (EndRound takes back what a shorter round did not owe).
+	lastD    float64
+	lastRate []float64
 }
 
 type target struct {
@@ -234,6 +241,8 @@ func (s *Scheduler) FirstPass() bool {
 func (s *Scheduler) Next(d float64) []int {
 	d = math.Max(d, 1e-3)
 	defer func() { s.now += d }()
+	s.lastD = d
+	clear(s.lastRate)
 	alloc := make([]int, len(s.t))
 	var fresh []int
 	active := 0
@@ -295,8 +304,12 @@ func (s *Scheduler) deficit(alloc []int, free int, d float64) {
 	for _, i := range cand {
 		sum += shares[i]
 	}
+	if s.lastRate == nil {
+		s.lastRate = make([]float64, len(s.t))
+	}
 	for _, i := range cand {
 		s.t[i].credit += shares[i] / sum * float64(free) * d
+		s.lastRate[i] = shares[i] / sum * float64(free)
 	}
 	for range free {
 		best, bestV := -1, 0.0
@@ -314,5 +327,23 @@ func (s *Scheduler) deficit(alloc []int, free int, d float64) {
 	}
 	for _, i := range cand {
 		s.t[i].credit -= float64(alloc[i]) * d
+		s.lastRate[i] -= float64(alloc[i])
 	}
+}
+
+// EndRound tells the scheduler that the last round (Next) lasted only
+// actual seconds (a process ended by itself and the next round starts
+// early): the credit and the debit of that round, and the time of the
+// run, become those of a round of that length. A longer actual changes
+// nothing (the next round's credit covers the rest).
+func (s *Scheduler) EndRound(actual float64) {
+	short := s.lastD - math.Max(actual, 0)
+	if short <= 0 {
+		return
+	}
+	for i, r := range s.lastRate {
+		s.t[i].credit -= r * short
+	}
+	s.now -= short
+	s.lastD -= short
 }

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -403,5 +404,50 @@ func TestExplorationPhase(t *testing.T) {
 	t.Logf("a target that pays nothing: %d core-rounds of 26 early, %d late", early, late)
 	if early < 2*late || early < 4 {
 		t.Errorf("a target that pays nothing got %d core-rounds early and %d late", early, late)
+	}
+}
+
+// TestEndRound: a round cut short (EndRound) changes each target's credit
+// by what the round's allocation owes over its actual length: the full
+// round's change scaled by actual/d; and the run's time advances by the
+// actual length.
+func TestEndRound(t *testing.T) {
+	f := func(r, i, c int, d float64) Yield {
+		if i == 0 {
+			return pays(3*c, d)
+		}
+		return pays(c, d)
+	}
+	s := New(3, 2, 1, Params{})
+	simulate(s, 6, 2, f)
+	credits := func() []float64 {
+		var c []float64
+		for _, t := range s.t {
+			c = append(c, t.credit)
+		}
+		return c
+	}
+	before, now := credits(), s.now
+	s.Next(2)
+	full := credits()
+	s.EndRound(0.5)
+	cut := credits()
+	moved := false
+	for i := range before {
+		want := before[i] + (full[i]-before[i])*0.5/2
+		if math.Abs(cut[i]-want) > 1e-9 {
+			t.Errorf("target %d: credit %v after the round cut to 0.5 s, want %v (before %v, after the full round %v)", i, cut[i], want, before[i], full[i])
+		}
+		moved = moved || full[i] != before[i]
+	}
+	if !moved {
+		t.Fatal("the round changed no credit: the test shows nothing")
+	}
+	if math.Abs(s.now-(now+0.5)) > 1e-9 {
+		t.Errorf("run time %v, want %v", s.now, now+0.5)
+	}
+	s.EndRound(1) // longer than what is left of the round: nothing changes
+	if c := credits(); !slices.Equal(c, cut) || math.Abs(s.now-(now+0.5)) > 1e-9 {
+		t.Errorf("a second, longer EndRound changed the credits (%v, was %v) or the time (%v)", c, cut, s.now)
 	}
 }
