@@ -24,6 +24,10 @@
 #          three other hard bugs, hard-auto-2026-11-28b.jsonl; (3) every other
 #          engine at AUTO_COMMIT on the four other hard bugs,
 #          hard-engines-2026-11-28b.jsonl.
+#   Then each core takes half of the 20 other bugs of the suite (the easy
+#   ones: found by zest within a minute in the screen of 2026-11-27) with
+#   every engine and auto at AUTO_COMMIT, 10 reps of 2 minutes,
+#   easy-2026-11-28{a,b}.jsonl.
 #   Every engine of the hard bugs runs at the commit of auto's runs, so that
 #   they compare under the same conditions: the first round of the hard bugs
 #   (hard-2026-11-27.jsonl: auto before the fixes of 2026-11-28, zest, bytes,
@@ -128,12 +132,25 @@ engines() {
 		"hard-engines-2026-11-28$part.jsonl" "$@"
 }
 
+# easy PART BUG...: the bugs outside the hard set, every engine and auto at
+# AUTO_COMMIT, 10 reps of 2 minutes (most end within seconds, at the bug).
+easy() {
+	local part=$1
+	shift
+	bugs "$AUTO_COMMIT" gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma 2m \
+		"easy-2026-11-28$part.jsonl" "$@"
+}
+
 case ${1:-} in
 core0) log "core0 start"; cover; tuning a gjson-squash toml-hang toml-lexvalue
 	hardauto a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist; growth
-	engines a html-fragloop html-selectloop yaml3-unknownevent; log "core0 done" ;;
+	engines a html-fragloop html-selectloop yaml3-unknownevent
+	easy a goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash html-isindex html-templatens \
+		html-nodestack yaml3-stemcomment blackfriday-listitem; log "core0 done" ;;
 core1) log "core1 start"; tuning b goldmark-list gotoml2-datetime gotoml2-inline toml-escapes
 	hardauto b tiff-palette toml-escapes toml-lexvalue
-	engines b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue; log "core1 done" ;;
-*) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	engines b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
+	easy b blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap \
+		goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb hcl1-decodemap; log "core1 done" ;;
+*) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
