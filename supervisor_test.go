@@ -646,14 +646,30 @@ func TestInterrupt(t *testing.T) {
 }
 
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed
-// is saved once; the slot is not restarted forever.
+// is saved once; after a slot died on it twice in a row, the workers skip
+// it and the run goes on fuzzing to its budget (it used to give the slots
+// up: a run of no executions).
 func TestSeedCrashLoop(t *testing.T) {
 	bin := crashersBinary(t)
 	t.Setenv("CRASHERS_SEED_EXIT", "1") // inherited by the fuzz binary
 	wd := filepath.Join(t.TempDir(), "wd")
-	out, code := runBin(t, bin, "-workers", "2", "-runs", "1000", "-workdir", wd, "FuzzSeedExit")
-	wantOutput(t, "seed crash loop", out, code, 1, "new failure (exit status 4)", "not restarting it")
-	if st := readStats(t, wd); st["unique_failures"] != "1" || statInt(t, st, "restarts") > 10 {
+	// The seed's input is in the corpus too: the warning names the file.
+	killer := filepath.Join(wd, "corpus", "killer")
+	if err := os.MkdirAll(filepath.Dir(killer), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(killer, []byte("go test fuzz v1\n[]byte(\"c\")\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBin(t, bin, "-workers", "2", "-runs", "3000", "-workdir", wd, "FuzzSeedExit")
+	wantOutput(t, "seed crash loop", out, code, 1, "new failure (exit status 4)", "the workers skip it from now on",
+		"the corpus entry "+killer)
+	if strings.Contains(out, "not restarting it") {
+		t.Errorf("a slot was given up:\n%s", out)
+	}
+	// Byte 99 kills a worker in fuzzing too (1 input in 256): a few more
+	// restarts, each of the same failure.
+	if st := readStats(t, wd); st["unique_failures"] != "1" || statInt(t, st, "execs") < 3000 || statInt(t, st, "restarts") > 60 {
 		t.Errorf("stats %v", st)
 	}
 }

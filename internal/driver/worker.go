@@ -35,6 +35,9 @@ func encodeWorkerSpec(w engine.WorkerSpec) string {
 	v.Set("runs", strconv.FormatInt(w.Runs, 10))
 	v.Set("time", strconv.FormatInt(int64(w.Time), 10))
 	v.Set("sync", strconv.FormatBool(w.Sync))
+	if len(w.Skip) > 0 {
+		v.Set("skip", strings.Join(w.Skip, ","))
+	}
 	return v.Encode()
 }
 
@@ -54,6 +57,9 @@ func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
 		}
 	}
 	w.Time = time.Duration(t)
+	if s := v.Get("skip"); s != "" {
+		w.Skip = strings.Split(s, ",")
+	}
 	if w.SharedMem == "" {
 		return nil, fmt.Errorf("malformed %s: no shared memory file", workerEnv)
 	}
@@ -300,6 +306,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
 		ecfg.Restarted = w.Incarnation > 0
+		ecfg.SkipInputs = w.Skip
 		// No debug.SetMemoryLimit soft guard: near the limit the garbage
 		// collector runs continuously, which turns a runaway allocation
 		// into a slow hang (measured: a timeout before the RSS limit).

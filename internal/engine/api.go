@@ -141,6 +141,12 @@ type Config struct {
 	// (a later incarnation): args does not generalise its seeds again
 	// (the same candidates in the same order would meet the same death).
 	Restarted bool
+	// SkipInputs are the SHA-256 sums (lower-case hex) of inputs that are
+	// not replayed at start, among the seeds and the corpus: the
+	// supervisor lists those a worker died on twice in a row as it
+	// replayed them (killerInput), so that the slot does not die on them
+	// again and again.
+	SkipInputs []string
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize). For
 	// a native target it grows to its longest seed, up to MaxNativeInput.
 	MaxInputSize int

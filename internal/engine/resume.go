@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path/filepath"
 	"time"
 )
@@ -23,11 +25,24 @@ func (f *fuzzer) init() {
 		}
 		f.handle(out, write)
 	}
+	skip := map[string]bool{}
+	for _, h := range f.cfg.SkipInputs {
+		skip[h] = true
+	}
+	skipped := func(data []byte) bool {
+		if len(skip) == 0 {
+			return false
+		}
+		sum := sha256.Sum256(data)
+		return skip[hex.EncodeToString(sum[:])]
+	}
 	for _, s := range f.cfg.Seeds {
 		if f.done() {
 			return
 		}
-		run(s, true)
+		if !skipped(s) {
+			run(s, true)
+		}
 	}
 	files, err := f.wd.CorpusFiles()
 	if err != nil {
@@ -47,6 +62,9 @@ func (f *fuzzer) init() {
 			if f.shm == nil { // workers leave the report to the supervisor
 				f.warnf("skipping corrupt corpus file: %v", err)
 			}
+			continue
+		}
+		if skipped(data) {
 			continue
 		}
 		loaded++

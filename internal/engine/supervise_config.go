@@ -114,6 +114,7 @@ type WorkerSpec struct {
 	Runs        int64         // Config.Runs (0: no limit)
 	Time        time.Duration // Config.Time (0: no limit)
 	Sync        bool          // Config.Sync
+	Skip        []string      // Config.SkipInputs
 }
 
 // ErrNoEngine is returned by Supervise when the first worker ended without

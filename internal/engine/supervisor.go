@@ -4,10 +4,13 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -96,6 +99,10 @@ type supervisor struct {
 	timeout     time.Duration
 	timeoutRule string
 	slowest     time.Duration
+
+	// skip are the inputs workers no longer replay at start
+	// (Config.SkipInputs): each killed a worker twice in a row.
+	skip []string
 
 	restarts, crashes, timeouts, ooms int
 	// unconfirmed counts the timeouts that re-running their input did not
@@ -272,6 +279,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	spec := WorkerSpec{
 		ID: sl.id, Incarnation: sl.incarnation, SharedMem: sl.path,
 		Seed: workerSeed(s.cfg.Seed, sl.id, sl.incarnation), Sync: s.cfg.Workers > 1,
+		Skip: s.skip,
 	}
 	if sl.quota > 0 {
 		spec.Runs = sl.quota - sl.dead.execs
@@ -479,6 +487,9 @@ func (s *supervisor) exited(sl *slot) {
 	} else {
 		sl.lastCrash, sl.crashStreak = key, 1
 	}
+	if sl.crashStreak == 2 {
+		s.killerInput(sl, cur, n)
+	}
 	if sl.crashStreak >= crashLoopLimit {
 		// The failure is saved (the run exits 1); fuzzing cannot go on
 		// in this slot, which is worth a warning, not an error.
@@ -493,6 +504,31 @@ func (s *supervisor) exited(sl *slot) {
 	sl.incarnation++
 	s.restarts++
 	s.startWorker(sl)
+}
+
+// killerInput handles an input a worker died on twice in a row at the
+// same execution: one it replays at start (a seed or a corpus entry),
+// which would kill every incarnation of the slot. Its failure is saved;
+// from now on the workers skip it (WorkerSpec.Skip).
+func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
+	sum := sha256.Sum256(input)
+	h := hex.EncodeToString(sum[:])
+	if slices.Contains(s.skip, h) {
+		return
+	}
+	s.skip = append(s.skip, h)
+	what := "a seed, or an entry of " + s.wd.Corpus
+	if files, err := s.wd.CorpusFiles(); err == nil {
+		for _, f := range files {
+			if data, err := s.wd.ReadInput(f); err == nil && sha256.Sum256(data) == sum {
+				what = "the corpus entry " + f
+				break
+			}
+		}
+	}
+	s.warnf("worker %d died twice in a row at its execution %d on the same input, which it replays at start "+
+		"(%s; its failure is saved): the workers skip it from now on; "+
+		"fix the target, or remove the input from the corpus", sl.id, n, what)
 }
 
 // killSetup marks a worker killed because of a setup error.
