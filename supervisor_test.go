@@ -674,6 +674,35 @@ func TestSeedCrashLoop(t *testing.T) {
 	}
 }
 
+// TestSlowDeathNotAHang: a worker stopped as hung whose input, re-run
+// alone, dies at once of something else (a death slower than the timeout,
+// as on a loaded machine) is reported as that death, not kept as an
+// unconfirmed timeout (its failure was lost so).
+func TestSlowDeathNotAHang(t *testing.T) {
+	bin := crashersBinary(t)
+	t.Setenv("CRASHERS_SLOW_MARK", filepath.Join(t.TempDir(), "mark")) // inherited by the fuzz binary
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "1", "-timeout", "500ms", "-runs", "300", "-workdir", wd, "FuzzSlowDeath")
+	wantOutput(t, "slow death", out, code, 1, "new failure (panic", "re-run alone, the input died", "slow boom in a goroutine")
+	if strings.Contains(out, "unconfirmed") {
+		t.Errorf("reported as an unconfirmed timeout:\n%s", out)
+	}
+	if st := readStats(t, wd); st["unique_failures"] != "1" || st["timeouts"] != "0" {
+		t.Errorf("stats %v", st)
+	}
+
+	// A failure the executor recovers (a panic in the fuzz function): kept
+	// as unconfirmed (the re-run is not classified), with a warning that
+	// says the input failed (it said the input ran to its end).
+	t.Setenv("CRASHERS_SLOW_MARK", filepath.Join(t.TempDir(), "mark"))
+	t.Setenv("CRASHERS_SLOW_RECOVERABLE", "1")
+	wd = filepath.Join(t.TempDir(), "wd")
+	out, _ = runBin(t, bin, "-workers", "1", "-timeout", "500ms", "-runs", "300", "-workdir", wd, "FuzzSlowDeath")
+	if !strings.Contains(out, "re-run alone, the input FAILED (not a timeout)") {
+		t.Errorf("recoverable failure: the warning does not say the input failed:\n%s", out)
+	}
+}
+
 // TestUnreadableCorpusFile: a corpus file the run may not read is reported
 // by name and skipped; the run goes on. Tests usually run as root, who
 // reads anything, so then the fuzz binary runs as user nobody (setpriv).

@@ -419,8 +419,13 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			r.Trace = st.tail // the stacks it printed on SIGQUIT
 		}
 		if st.kill != "" || !st.doneSeen && st.running {
-			r.Signature = signature.DeathSignature(st.tail, st.ps, st.kill) // as the prober computes it
+			kind, stack, framed := signature.Classify(st.tail, st.ps, st.kill)
+			r.Signature = signature.OfDeath(kind, stack, framed) // as the prober computes it
+			if !r.TimedOut {
+				r.Kind, r.Stack = kind, stack
+			}
 		}
+		r.Failed = st.doneSeen && st.done == ExitFailure
 		return r, nil
 	}
 }

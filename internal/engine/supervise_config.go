@@ -102,6 +102,13 @@ type Rerun struct {
 	// Dictionary tells that the values drew from the fuzz binary's
 	// dictionary (FailureInfo.Dictionary).
 	Dictionary bool
+	// Kind and Stack are the death of a re-run that died without timing
+	// out (signature.Classify of its output): a worker stopped as hung
+	// whose input, run alone, died otherwise is reported as that death.
+	Kind, Stack string
+	// Failed tells that the input, run alone, ran to its end and failed
+	// (a recoverable failure: a panic, t.Fatal).
+	Failed bool
 }
 
 // WorkerSpec tells a worker process what to do (passed by

@@ -69,6 +69,19 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 			switch kind {
 			case signature.KindTimeout:
 				confirmed = d.TimedOut
+				if !d.TimedOut && d.Kind != "" && d.Kind != signature.KindTimeout && d.Signature != "" {
+					// Stopped as hung, but alone the input died otherwise:
+					// a death slower than the timeout (a loaded machine, a
+					// deep recursion growing its stack). That death is the
+					// failure; reported as a hang it would have been lost.
+					kind, sig, res, confirmed = d.Kind, d.Signature, Failure, true
+					s.timeouts--
+					msg = fmt.Sprintf("worker %d: execution %d ran for more than %v; re-run alone, the input died (%s)", sl.id, n, s.timeout, oneLine(kind))
+					info.Kind, info.Signature, info.Message, info.Stack = kind, sig, msg, signature.TrimInstrumentation(d.Stack)
+					if s.knownFailure(sig) {
+						return
+					}
+				}
 				if merged, ok := s.mergeHang(sig, stack, d); ok {
 					sig, info.Signature = merged, merged
 					if info.Stack == "" {
@@ -97,7 +110,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		Found: now, Into: now.Sub(s.start),
 	}
 	if !confirmed {
-		s.unconfirmedDeath(rep, kind, sl.id, n)
+		s.unconfirmedDeath(rep, kind, sl.id, n, rerun != nil && rerun.Failed)
 		return
 	}
 	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target)
@@ -173,7 +186,11 @@ func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
 // printed). The worker is restarted as after any death, so the input gets
 // its next look in a fresh worker; a hang or a memory blow-up that only
 // happens sometimes shows up as repeated warnings about one place.
-func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64) {
+//
+// failed tells that the re-run, though it ended in time, failed: the
+// input is a failure, not a hang, and the warning says so (the re-run's
+// failure is not classified here: its -repro command shows it).
+func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64, failed bool) {
 	count, what, key, detail := &s.unconfirmed, "timeout", "unconfirmed_timeouts", fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout)
 	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
 	hint := "raise -timeout if this recurs"
@@ -182,6 +199,10 @@ func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker i
 		detail = fmt.Sprintf("execution %d ended with the worker over -rss_limit_mb %d, but its input stayed within the limit when re-run alone: not reported (the worker's memory had grown over many executions: a leak across executions, a cache, or garbage not yet collected)", n, s.cfg.RSSLimitMB)
 		rep.Info.Message += "; re-run alone in a fresh process, the input stayed within -rss_limit_mb: unconfirmed, not counted as a failure"
 		hint = "if this recurs, look for memory kept from one execution to the next, or raise -rss_limit_mb"
+	}
+	if failed {
+		rep.Info.Message += "; but re-run alone it failed"
+		hint = "re-run alone, the input FAILED (not a " + what + "): see it with the reproduce command of its report"
 	}
 	*count++
 	rep.Repro = reproCommand(s.wd.Unconfirmed, workdir.FailureName(rep.Signature), s.cfg.Target)

@@ -43,6 +43,33 @@ func FuzzGoPanic(f *testing.F) {
 	})
 }
 
+// FuzzSlowDeath panics in a goroutine when trigger fires; the first time
+// (no file at CRASHERS_SLOW_MARK yet) only after sleeping 3 seconds, so
+// that a worker with a shorter -timeout is stopped as hung while the
+// re-run describing its input (the file exists by then) dies at once: a
+// death slower than the timeout, as on a loaded machine. With
+// CRASHERS_SLOW_RECOVERABLE set it panics in the fuzz function instead (a
+// failure the executor recovers, not a death).
+func FuzzSlowDeath(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			if mark := os.Getenv("CRASHERS_SLOW_MARK"); mark != "" {
+				if _, err := os.Stat(mark); err != nil {
+					os.WriteFile(mark, nil, 0o644)
+					time.Sleep(3 * time.Second)
+				}
+			}
+			if os.Getenv("CRASHERS_SLOW_RECOVERABLE") != "" {
+				panic("slow boom")
+			}
+			go func() {
+				panic("slow boom in a goroutine")
+			}()
+			select {}
+		}
+	})
+}
+
 // FuzzMapWrite writes a map from two goroutines at once.
 func FuzzMapWrite(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
