@@ -29,6 +29,9 @@ var typical = map[string][]string{
 		"<catalog>\n  <book id=\"bk101\"><author>Gambardella</author><price>44.95</price></book>\n</catalog>\n",
 		`<svg xmlns="http://www.w3.org/2000/svg" width="10"><rect x="1" y="1"/></svg>`,
 		`<feed xmlns="http://www.w3.org/2005/Atom"><title>x</title><!-- c --><![CDATA[<a>]]></feed>`,
+		// Roots named as HTML elements, but with a namespace: XML.
+		`<data xmlns="urn:example:config"><map key="a">1</map></data>`,
+		`<c:table xmlns:c="urn:example:cal"><c:time>10:00</c:time></c:table>`,
 	},
 	"html": {
 		"<!DOCTYPE html>\n<html><head><title>T</title></head><body><p>Hello</body></html>\n",
@@ -36,6 +39,8 @@ var typical = map[string][]string{
 		`<table><tr><td>1<td>2</table>`,
 		`<div class="a"><a href="/x">link</a><br></div>`,
 		`<ul><li>one<li>two</ul>`,
+		// XHTML: well-formed, with a namespace, but html is HTML's root.
+		`<html xmlns="http://www.w3.org/1999/xhtml"><body><p>x</p></body></html>`,
 	},
 	"toml": {
 		"title = \"TOML Example\"\n\n[owner]\nname = \"Tom\"\ndob = 1979-05-27T07:32:00Z # dates\n",
@@ -116,8 +121,9 @@ func TestTypicalSeeds(t *testing.T) {
 func TestSniffersExclusive(t *testing.T) {
 	// Accepted on purpose: YAML is a superset of JSON; a JSON array is
 	// one CSV record; a TOML or YAML comment line is a Markdown heading,
-	// a YAML sequence a Markdown list.
-	allowed := map[string]bool{"yaml<json": true, "csv<json": true, "markdown<toml": true, "markdown<yaml": true, "markdown<go": true}
+	// a YAML sequence a Markdown list; an XML root named as an HTML
+	// element, with a namespace, starts as HTML does (XML wins the tie).
+	allowed := map[string]bool{"yaml<json": true, "csv<json": true, "markdown<toml": true, "markdown<yaml": true, "markdown<go": true, "html<xml": true}
 	for i, f := range formatreg.Registered() {
 		for j, name := range formatreg.Names {
 			if i == j {

@@ -77,14 +77,15 @@ var htmlElements = func() map[string]bool {
 
 // sniffXML: a well-formed XML document (encoding/xml's strict tokenizer
 // reads it to the end) with one root element, unless it is HTML: no XML
-// declaration and a root that is an HTML element.
+// declaration and a root that is an HTML element without a namespace
+// (html's excepted: XHTML is HTML here).
 func sniffXML(doc []byte) bool {
 	t := bytes.TrimSpace(doc)
 	if len(t) == 0 || t[0] != '<' || !text(t) {
 		return false
 	}
 	d := xml.NewDecoder(bytes.NewReader(t))
-	depth, roots, decl := 0, 0, false
+	depth, roots, decl, ns := 0, 0, false, false
 	root := ""
 	for {
 		tok, err := d.Token()
@@ -99,6 +100,13 @@ func sniffXML(doc []byte) bool {
 			if depth == 0 {
 				roots++
 				root = tk.Name.Local
+				// Namespaces are XML's: a root with a prefix or an xmlns
+				// declaration (<data xmlns="urn:x">, <x:map>) is XML
+				// whatever its local name, but for XHTML's html.
+				ns = tk.Name.Space != ""
+				for _, a := range tk.Attr {
+					ns = ns || a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns"
+				}
 			}
 			depth++
 		case xml.EndElement:
@@ -114,7 +122,8 @@ func sniffXML(doc []byte) bool {
 	if roots != 1 || depth != 0 {
 		return false
 	}
-	return decl || !htmlElements[strings.ToLower(root)]
+	r := strings.ToLower(root)
+	return decl || !htmlElements[r] || ns && r != "html"
 }
 
 // sniffHTML: a document with an HTML doctype or html element, or one
