@@ -5,11 +5,15 @@
 //
 // Usage, from the repository root:
 //
-//	gfz-bench [-reps 5] [-time 10s] [-runs N] [-keep-going] [-contenders list] [-overhead rounds] [-target DIR:FuzzName[:pkg,...]]...
+//	gfz-bench [-reps 5] [-time 10s] [-runs N] [-keep-going] [-contenders list] [-overhead rounds] [-results FILE.jsonl] [-target DIR:FuzzName[:pkg,...]]...
+//	gfz-bench -target-report FILE.jsonl[,FILE.jsonl...]
 //
 // Without -target it runs the default set: the trivial speed target and the
 // examples of testdata/examples. Every run saves its results as report.json
-// in the scratch directory (-work); -render prints such a file again.
+// in the scratch directory (-work); -render prints such a file again. With
+// -results every finished run is saved at once in that JSON-lines file
+// (its corpus replayed for coverage first), runs already in it are
+// skipped, and -target-report prints the report of such files.
 //
 // Bug mode runs the real-bug suite instead (see testdata/bugs/README.md):
 //
@@ -19,6 +23,11 @@
 // and prints, per bug and contender, found k/n, time to trigger and to
 // reach the buggy function, other crashes, coverage, and the statistics of
 // every contender against native; -plots draws the coverage curves.
+//
+// One ranking of the contenders over the bugs and the targets of results
+// files of both modes together:
+//
+//	gfz-bench -rank FILE.jsonl[,FILE.jsonl...]
 package main
 
 import (
@@ -75,10 +84,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var bugs targetList
 	bugsDir := fs.String("bugs", "", "bug mode: run the real-bug suite in this `DIR` (e.g. testdata/bugs); default contenders gfz-zest,gfz-random,gfz-native,native, default -time 5m")
 	fs.Var(&bugs, "bug", "bug mode: run only this bug `NAME` (a directory of -bugs; repeatable)")
-	results := fs.String("results", "", "bug mode: JSON-lines `file` receiving one line per finished run; runs already in it are skipped (resume)")
+	results := fs.String("results", "", "JSON-lines `file` receiving one line per finished run (target mode: after its corpus is replayed for coverage); runs already in it are skipped (resume); required in bug mode")
 	plots := fs.String("plots", "", "bug mode: write one coverage-curve image per bug into this `DIR` (<bug>.svg)")
 	plotFormat := fs.String("plot-format", "svg", "bug mode: image format of -plots, svg or png")
 	bugReport := fs.String("bug-report", "", "do not run: print the bug tables of these results `files` (comma-separated JSON lines)")
+	targetReport := fs.String("target-report", "", "do not run: print the target-mode report of these results `files` (comma-separated JSON lines)")
+	rank := fs.String("rank", "", "do not run: rank the contenders over the bugs and the targets of these results `files` together (comma-separated JSON lines of either mode)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -88,6 +99,45 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gfz-bench: unexpected arguments %q\n", fs.Args())
 		return 2
+	}
+	modes := 0
+	for _, m := range []string{*bugsDir, *bugReport, *targetReport, *rank, *render} {
+		if m != "" {
+			modes++
+		}
+	}
+	if modes > 1 {
+		fmt.Fprintln(stderr, "gfz-bench: -bugs, -bug-report, -target-report, -rank and -render exclude each other")
+		return 2
+	}
+	if *results != "" && (*targetReport != "" || *rank != "" || *render != "") {
+		fmt.Fprintln(stderr, "gfz-bench: -results is where runs are saved; -target-report, -rank and -render run nothing (they take the files to read)")
+		return 2
+	}
+	if *rank != "" {
+		bugRuns, targetRuns, err := bench.ReadResults(strings.Split(*rank, ",")...)
+		if err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+		var b bytes.Buffer
+		if err := bench.RankMarkdown(&b, bugRuns, targetRuns); err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+		return emit(b.Bytes(), *out, stdout, stderr)
+	}
+	if *targetReport != "" {
+		files := strings.Split(*targetReport, ",")
+		runs, err := bench.ReadTargetResults(files...)
+		if err == nil && len(runs) == 0 {
+			err = fmt.Errorf("no target-mode runs in %s", *targetReport)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "gfz-bench:", err)
+			return 1
+		}
+		return markdown(bench.ResultsReport(runs, files...), *out, stdout, stderr)
 	}
 	if *bugsDir != "" || *bugReport != "" {
 		set := map[string]bool{}
@@ -150,6 +200,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			rep.FillEngineMetrics()
 		}
 	} else {
+		cfg.Results = *results
 		cfg.Command = "gfz-bench " + strings.Join(args, " ")
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
@@ -159,16 +210,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
+	return markdown(rep, *out, stdout, stderr)
+}
+
+// markdown prints the target-mode report rep (emit).
+func markdown(rep *bench.Report, out string, stdout, stderr io.Writer) int {
 	var b bytes.Buffer
 	if err := rep.Markdown(&b); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
-	if *out == "" {
-		_, _ = stdout.Write(b.Bytes())
+	return emit(b.Bytes(), out, stdout, stderr)
+}
+
+// emit writes the report to file out, or to stdout when out is "", and
+// returns the exit status.
+func emit(report []byte, out string, stdout, stderr io.Writer) int {
+	if out == "" {
+		_, _ = stdout.Write(report)
 		return 0
 	}
-	if err := workdir.WriteFileAtomic(*out, b.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(out, report); err != nil {
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
@@ -211,15 +273,7 @@ func runBugs(bc bench.BugConfig, report, plots, format, out string, stdout, stde
 		fmt.Fprintln(stderr, "gfz-bench:", err)
 		return 1
 	}
-	if out == "" {
-		_, _ = stdout.Write(b.Bytes())
-		return 0
-	}
-	if err := workdir.WriteFileAtomic(out, b.Bytes()); err != nil {
-		fmt.Fprintln(stderr, "gfz-bench:", err)
-		return 1
-	}
-	return 0
+	return emit(b.Bytes(), out, stdout, stderr)
 }
 
 func contains(list []string, s string) bool {

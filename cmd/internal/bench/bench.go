@@ -28,6 +28,13 @@
 // Coverage is measured independently of gfz: every run's corpus is replayed
 // by a go test -c -cover -coverpkg=... binary of the target package, and the
 // covered statements are counted per package and per stage.
+//
+// With a results file (Config.Results; bug mode always has one, see
+// bugs.go) every finished run is saved as one JSON line at once, runs
+// already saved are skipped, and an evaluation interrupted at any moment
+// resumes where it stopped (store.go). ResultsReport renders the runs of
+// such files again, and RankMarkdown ranks the contenders over the bugs
+// and targets of both modes together (rankall.go).
 package bench
 
 import (
@@ -35,6 +42,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -42,7 +50,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -145,9 +152,18 @@ type Config struct {
 	Overhead  int       // rounds of internal/build/bench/overhead.sh to run (0: skip)
 	Log       io.Writer `json:"-"` // progress; default io.Discard
 	Command   string    // the command line, printed in the report
+	// Results is a JSON-lines file receiving every finished run (a
+	// Result) at once, its corpus replayed for coverage right after it;
+	// runs already in it (same target, contender, repetition, time and
+	// execution budget) are not run again, so an interrupted evaluation
+	// resumes. The report then covers every run of the file for these
+	// targets, contenders and budget. "": runs are kept in memory and
+	// replayed after the last one.
+	Results string `json:",omitempty"`
 }
 
-// Result is one run of one contender on one target.
+// Result is one run of one contender on one target, and one line of a
+// target-mode results file (Config.Results, store.go).
 type Result struct {
 	Target    string
 	Contender string
@@ -172,6 +188,17 @@ type Result struct {
 	// Engine is the engine's own measurements from a gfz run's stats file
 	// (EngineKeys); nil for other contenders.
 	Engine map[string]float64
+
+	// With Config.Results, what the line of the run in the results file
+	// needs besides, for the report of the file (ResultsReport):
+	TimeS     float64        `json:",omitempty"` // the time budget in seconds
+	Runs      int64          `json:",omitempty"` // the execution budget (0: none)
+	KeepGoing bool           `json:",omitempty"` // Config.KeepGoing
+	Measured  []string       `json:",omitempty"` // the packages whose coverage is measured (Report.Measured)
+	Totals    map[string]int `json:",omitempty"` // their statements (Report.Totals)
+	Start     time.Time      `json:",omitzero"`  // when the run started
+	Machine   string         `json:",omitempty"`
+	Command   string         `json:",omitempty"`
 }
 
 // EngineKeys are the stats keys of a gfz run kept in Result.Engine:
@@ -226,6 +253,10 @@ type Report struct {
 	Measured    map[string][]string // target -> packages whose coverage is measured
 	Results     []Result
 	Overhead    string // output of overhead.sh
+	// Files are the results files the report was made from
+	// (ResultsReport; Config.Results): its header then describes the
+	// runs, which may come from several sessions, rather than Config.
+	Files []string `json:",omitempty"`
 }
 
 // prepared holds what was built for one target.
@@ -247,7 +278,11 @@ type prepared struct {
 	coverPkg  []string
 }
 
-// Run builds every contender on every target and runs them.
+// Run builds every contender on every target and runs them. With
+// cfg.Results, the runs already in that file are skipped (and the targets
+// with none left to do not even built), each new run is saved there as
+// soon as its corpus is replayed, and the report covers every run of the
+// file for cfg's targets, contenders and budget.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
 	rep := &Report{Config: cfg, Start: time.Now(), Machine: machine(), Unavailable: map[string]string{}, Totals: map[string]int{}, Measured: map[string][]string{}}
@@ -266,13 +301,36 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	cfg.Root = root
 	r := &runner{cfg: cfg, rep: rep}
-	if slices.Contains(cfg.Contenders, GoFuzz) {
+	r.do = r.run
+	var store *runStore
+	done := map[string]bool{}
+	if cfg.Results != "" {
+		store = &runStore{path: cfg.Results}
+		if done, err = store.load(); err != nil {
+			return nil, err
+		}
+	}
+	todo := func(t Target, cs ...string) bool {
+		for _, c := range cs {
+			for i := range cfg.Reps {
+				if !done[r.key(t, c, i)] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if slices.Contains(cfg.Contenders, GoFuzz) && slices.ContainsFunc(cfg.Targets, func(t Target) bool { return todo(t, GoFuzz) }) {
 		if err := r.installGoFuzz(ctx); err != nil {
 			rep.Unavailable[GoFuzz] = err.Error()
 		}
 	}
 	var preps []*prepared
 	for i, t := range cfg.Targets {
+		if !todo(t, cfg.Contenders...) {
+			r.logf("%s: every run already in %s", t, cfg.Results)
+			continue
+		}
 		p, err := r.prepare(ctx, t, filepath.Join(cfg.Work, fmt.Sprintf("t%d", i)))
 		if err != nil {
 			return nil, err
@@ -280,28 +338,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		preps = append(preps, p)
 		rep.Measured[p.t.String()] = p.coverPkg
 	}
-	for i := range cfg.Reps {
-		for _, p := range preps {
-			// Alternate: each repetition starts with the next contender.
-			n := len(cfg.Contenders)
-			for j := range n {
-				c := cfg.Contenders[(i+j)%n]
-				if r.unavailable(c, p.t) != "" {
-					continue
-				}
-				res := r.run(ctx, p, c, i)
-				r.logf("%s %s rep %d: %s", p.t, c, i+1, res.summary())
-				rep.Results = append(rep.Results, res)
-				if err := ctx.Err(); err != nil {
-					return nil, fmt.Errorf("bench: %w", err)
-				}
-			}
-		}
+	if err := r.runAll(ctx, preps, done, store); err != nil {
+		return nil, err
 	}
-	for i := range rep.Results {
-		res := &rep.Results[i]
-		p := preps[slices.IndexFunc(preps, func(p *prepared) bool { return p.t.String() == res.Target })]
-		r.replay(ctx, p, res)
+	if store == nil {
+		for i := range rep.Results {
+			res := &rep.Results[i]
+			p := preps[slices.IndexFunc(preps, func(p *prepared) bool { return p.t.String() == res.Target })]
+			r.replay(ctx, p, res)
+		}
 	}
 	if cfg.Overhead > 0 {
 		r.logf("running %s %d", overheadScript, cfg.Overhead)
@@ -314,6 +359,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			rep.Overhead = string(out)
 		}
 	}
+	if store != nil {
+		if rep, err = r.storedReport(); err != nil {
+			return nil, err
+		}
+	}
 	rep.Duration = time.Since(rep.Start)
 	if err := rep.WriteJSON(filepath.Join(cfg.Work, "report.json")); err != nil {
 		r.logf("%v", err)
@@ -321,26 +371,96 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// jsonReport stores ExecsPerSec as a string: it may be NaN, which
-// encoding/json refuses.
-type jsonReport struct {
-	*Report
-	Results []jsonResult
+// runAll runs every repetition of every contender on every prepared
+// target, but the runs in done and the unavailable contenders: by
+// repetition, target after target, each repetition starting with the
+// next contender. Without a store the results are added to the report
+// as they are; with one, each run's corpus is replayed at once and the
+// run saved in the store, so that an interruption loses the run in
+// flight alone.
+func (r *runner) runAll(ctx context.Context, preps []*prepared, done map[string]bool, store *runStore) error {
+	cfg := r.cfg
+	for i := range cfg.Reps {
+		for _, p := range preps {
+			n := len(cfg.Contenders)
+			for j := range n {
+				c := cfg.Contenders[(i+j)%n]
+				if r.unavailable(c, p.t) != "" || done[r.key(p.t, c, i)] {
+					continue
+				}
+				start := time.Now()
+				res := r.do(ctx, p, c, i)
+				r.logf("%s %s rep %d: %s", p.t, c, i+1, res.summary())
+				if store == nil {
+					r.rep.Results = append(r.rep.Results, res)
+					if err := ctx.Err(); err != nil {
+						return fmt.Errorf("bench: %w", err)
+					}
+					continue
+				}
+				if ctx.Err() == nil {
+					r.replay(ctx, p, &res)
+				}
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("bench: interrupted; finished runs are in %s: %w", store.path, err)
+				}
+				r.describe(&res, p, start)
+				if err := store.add(res); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
-type jsonResult struct {
-	Result
-	ExecsPerSec string
+// key is the results-file key (targetKey) of repetition rep of contender
+// c on t with the configured budget.
+func (r *runner) key(t Target, c string, rep int) string {
+	return targetKey(Result{Target: t.String(), Contender: c, Rep: rep, TimeS: r.cfg.Time.Seconds(), Runs: r.cfg.Runs})
+}
+
+// describe adds to res what its line in the results file needs besides:
+// the budget, the measured packages and their statements, and the
+// session.
+func (r *runner) describe(res *Result, p *prepared, start time.Time) {
+	res.TimeS, res.Runs, res.KeepGoing = r.cfg.Time.Seconds(), r.cfg.Runs, r.cfg.KeepGoing
+	res.Measured = p.coverPkg
+	res.Totals = map[string]int{}
+	for _, pkg := range p.coverPkg {
+		if n, ok := r.rep.Totals[pkg]; ok {
+			res.Totals[pkg] = n
+		}
+	}
+	res.Start, res.Machine, res.Command = start, r.rep.Machine, r.cfg.Command
+}
+
+// storedReport is the report of the runs of the results file for the
+// configured targets, contenders and budget (ResultsReport: machines and
+// measured packages are the runs'), with this session's configuration,
+// unavailable contenders and overhead figures.
+func (r *runner) storedReport() (*Report, error) {
+	all, err := ReadTargetResults(r.cfg.Results)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	var mine []Result
+	for _, res := range all {
+		if slices.ContainsFunc(r.cfg.Targets, func(t Target) bool { return t.String() == res.Target }) &&
+			slices.Contains(r.cfg.Contenders, res.Contender) && res.TimeS == r.cfg.Time.Seconds() && res.Runs == r.cfg.Runs {
+			mine = append(mine, res)
+		}
+	}
+	rep := ResultsReport(mine, r.cfg.Results)
+	rep.Config, rep.Start = r.rep.Config, r.rep.Start // the session's, for Duration
+	rep.Unavailable, rep.Overhead = r.rep.Unavailable, r.rep.Overhead
+	return rep, nil
 }
 
 // WriteJSON saves the report (atomically) so that ReadJSON and Markdown
 // can render it again later.
 func (rep *Report) WriteJSON(path string) error {
-	jr := jsonReport{Report: rep}
-	for _, r := range rep.Results {
-		jr.Results = append(jr.Results, jsonResult{r, strconv.FormatFloat(r.ExecsPerSec, 'g', -1, 64)})
-	}
-	b, err := json.MarshalIndent(jr, "", "\t")
+	b, err := json.MarshalIndent(rep, "", "\t")
 	if err != nil {
 		return fmt.Errorf("bench: save report: %w", err)
 	}
@@ -360,16 +480,11 @@ func ReadJSON(path string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench: read report: %w", err)
 	}
-	jr := jsonReport{Report: &Report{}}
-	if err := json.Unmarshal(b, &jr); err != nil {
+	rep := &Report{}
+	if err := json.Unmarshal(b, rep); err != nil {
 		return nil, fmt.Errorf("bench: read report %s: %w", path, err)
 	}
-	for _, r := range jr.Results {
-		res := r.Result
-		res.ExecsPerSec, _ = strconv.ParseFloat(r.ExecsPerSec, 64)
-		jr.Report.Results = append(jr.Report.Results, res)
-	}
-	return jr.Report, nil
+	return rep, nil
 }
 
 func (c *Config) defaults() {
@@ -396,6 +511,8 @@ func (c *Config) defaults() {
 type runner struct {
 	cfg Config
 	rep *Report
+	// do runs contender c on p once: r.run (tests put a fake).
+	do func(ctx context.Context, p *prepared, c string, rep int) Result
 }
 
 func (r *runner) logf(format string, args ...any) {

@@ -238,7 +238,9 @@ func TestSmoke(t *testing.T) {
 // TestKeepGoing checks that with KeepGoing a gfz run and the limit loop go
 // on after the first failure until their execution budget, still
 // recording when and where they found it (bst's bug: zest finds it within
-// 250,000 executions on seed 1, see docs/BENCHMARKS.md).
+// 250,000 executions on seed 1, see docs/BENCHMARKS.md). It runs with a
+// results file (TestSmoke without): each run is saved with its coverage,
+// and a second Run finds every run done and runs nothing.
 func TestKeepGoing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds fuzz binaries")
@@ -252,10 +254,29 @@ func TestKeepGoing(t *testing.T) {
 		Runs:       250_000,
 		Work:       t.TempDir(),
 		KeepGoing:  true,
+		Results:    filepath.Join(t.TempDir(), "runs.jsonl"),
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	saved, err := ReadTargetResults(cfg.Results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved) != 2 || len(rep.Results) != 2 {
+		t.Fatalf("%d runs saved, %d reported, want 2", len(saved), len(rep.Results))
+	}
+	for _, r := range saved {
+		if r.Contender == GfzZest && (r.Covered == nil || len(r.Measured) != 1 || r.Totals[r.Measured[0]] == 0) {
+			t.Errorf("gfz-zest run saved without its coverage: %+v", r)
+		}
+	}
+	var log strings.Builder
+	cfg.Log = &log
+	again, err := Run(context.Background(), cfg)
+	if err != nil || len(again.Results) != 2 || !strings.Contains(log.String(), "every run already in") || strings.Contains(log.String(), "preparing") {
+		t.Errorf("second Run: %d results, err %v, log:\n%s", len(again.Results), err, log.String())
 	}
 	for _, r := range rep.Results {
 		if r.Err != "" {

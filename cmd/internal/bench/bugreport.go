@@ -1,101 +1,14 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/signature"
-	"github.com/gfz-dev/gfz/internal/workdir"
 )
-
-// runStore is the results file: one JSON object (a BugRun) per line. Each
-// run is added by rewriting the file through a temporary file and a
-// rename, so the file always holds whole lines, whatever interrupts the
-// evaluation.
-type runStore struct {
-	path string
-}
-
-// load returns the keys of the runs already in the file (none if it does
-// not exist).
-func (s *runStore) load() (map[string]bool, error) {
-	runs, err := ReadBugRuns(s.path)
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]bool{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	done := map[string]bool{}
-	for _, r := range runs {
-		if r.Err == "" {
-			done[runKey(r.Bug, r.Contender, r.Rep, r.BudgetS)] = true
-		}
-	}
-	return done, nil
-}
-
-func (s *runStore) add(run BugRun) error {
-	line, err := json.Marshal(run)
-	if err != nil {
-		return fmt.Errorf("bench: save run: %w", err)
-	}
-	old, err := os.ReadFile(s.path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("bench: save run: %w", err)
-	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		old = append(old, '\n')
-	}
-	if err := workdir.WriteFileAtomic(s.path, append(append(old, line...), '\n')); err != nil {
-		return fmt.Errorf("bench: save run in %s: %w", s.path, err)
-	}
-	return nil
-}
-
-// ReadBugRuns reads the runs of one or more results files (JSON lines).
-// A later line for the same bug, contender, repetition and budget replaces
-// an earlier one, so files of several sessions can be concatenated.
-func ReadBugRuns(paths ...string) ([]BugRun, error) {
-	var runs []BugRun
-	index := map[string]int{}
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("bench: read results: %w", err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 64<<20)
-		for n := 1; sc.Scan(); n++ {
-			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-				continue
-			}
-			var r BugRun
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				return nil, fmt.Errorf("bench: read results %s line %d: %w", path, n, err)
-			}
-			k := runKey(r.Bug, r.Contender, r.Rep, r.BudgetS)
-			if i, ok := index[k]; ok {
-				runs[i] = r
-				continue
-			}
-			index[k] = len(runs)
-			runs = append(runs, r)
-		}
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("bench: read results %s: %w", path, err)
-		}
-	}
-	return runs, nil
-}
 
 // bugCell gathers the runs of one bug and contender (failed runs left out).
 type bugCell struct {

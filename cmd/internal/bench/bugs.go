@@ -329,10 +329,6 @@ func RunBugs(ctx context.Context, cfg BugConfig) ([]BugRun, error) {
 	return ReadBugRuns(cfg.Results)
 }
 
-func runKey(bug, contender string, rep int, budget float64) string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%g", bug, contender, rep, budget)
-}
-
 // moduleDictionary returns the dictionary gfz-build links into the fuzz
 // binary of the package in dir (the literals of the packages it
 // instruments).

@@ -26,6 +26,12 @@ func (r *runner) replay(ctx context.Context, p *prepared, res *Result) {
 		return // no corpus saved
 	}
 	dir := filepath.Join(r.cfg.Work, "replay", fmt.Sprintf("%s.%s.%d", sanitize(res.Target), res.Contender, res.Rep))
+	// Nothing of an earlier replay of the same run (a kept scratch
+	// directory) may join this corpus.
+	if err := os.RemoveAll(dir); err != nil {
+		res.Err = err.Error()
+		return
+	}
 	if err := copyDir(filepath.Join(p.t.Dir, "testdata"), filepath.Join(dir, "testdata")); err != nil {
 		res.Err = err.Error()
 		return

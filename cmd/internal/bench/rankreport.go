@@ -18,60 +18,24 @@ import (
 // did not run, and bugs that no run found (which rank nobody), are left
 // out and named. Nothing is written for fewer than two contenders.
 func rankingMarkdown(b *strings.Builder, cells []bugCell) {
-	var contenders, bugs []string
-	at := map[[2]string]bugCell{}
-	for _, c := range cells {
-		if !slices.Contains(contenders, c.contender) {
-			contenders = append(contenders, c.contender)
-		}
-		if !slices.Contains(bugs, c.bug) {
-			bugs = append(bugs, c.bug)
-		}
-		at[[2]string{c.bug, c.contender}] = c
-	}
+	at, bugs, contenders := indexCells(cells)
 	if len(contenders) < 2 {
 		return
 	}
 	slices.SortFunc(contenders, cmpContenders)
 
-	type score struct {
-		median float64
-		found  int
-	}
 	var ranked, missing, unfound []string
 	var scores [][]float64
-	var keys [][]score
+	var keys [][]bugScore
 	for _, bug := range bugs {
-		row := make([]score, len(contenders))
-		complete, any := true, false
-		for j, c := range contenders {
-			cell, ok := at[[2]string{bug, c}]
-			if !ok {
-				complete = false
-				break
-			}
-			k := cell.found()
-			any = any || k > 0
-			row[j] = score{median(cell.timesToBug()), k}
-		}
+		row, s, complete, found := bugRow(at, bug, contenders)
 		switch {
 		case !complete:
 			missing = append(missing, bug)
 			continue
-		case !any:
+		case !found:
 			unfound = append(unfound, bug)
 			continue
-		}
-		// The ordinal of each contender's (median, -found) among the
-		// row's distinct values: a score Ranks can rank, ties included.
-		distinct := slices.Clone(row)
-		less := func(x, y score) int { return cmp.Or(cmpFloat(x.median, y.median), y.found-x.found) }
-		slices.SortFunc(distinct, less)
-		distinct = slices.CompactFunc(distinct, func(x, y score) bool { return less(x, y) == 0 })
-		s := make([]float64, len(row))
-		for j, v := range row {
-			i, _ := slices.BinarySearchFunc(distinct, v, less)
-			s[j] = float64(i)
 		}
 		ranked = append(ranked, bug)
 		scores = append(scores, s)
@@ -104,6 +68,58 @@ func rankingMarkdown(b *strings.Builder, cells []bugCell) {
 			keys[i][bj].found, len(bc.runs), medianTTB(bc, keys[i][bj].median), contenders[j], keys[i][j].found, len(cell.runs),
 			medianTTB(cell, keys[i][j].median), versus(cell.timesToBug(), bc.timesToBug(), false))
 	})
+}
+
+// indexCells maps the cells by bug and contender, and lists the bugs
+// and the contenders in order of first appearance.
+func indexCells(cells []bugCell) (at map[[2]string]bugCell, bugs, contenders []string) {
+	at = map[[2]string]bugCell{}
+	for _, c := range cells {
+		if !slices.Contains(contenders, c.contender) {
+			contenders = append(contenders, c.contender)
+		}
+		if !slices.Contains(bugs, c.bug) {
+			bugs = append(bugs, c.bug)
+		}
+		at[[2]string{c.bug, c.contender}] = c
+	}
+	return at, bugs, contenders
+}
+
+// bugScore is a contender's score on a bug: its median time to trigger (a
+// run that missed counting as its budget) and how many runs found it.
+type bugScore struct {
+	median float64
+	found  int
+}
+
+// bugRow scores contenders on bug (their cells in at): row holds each
+// one's bugScore, s the ordinal of each among the row's distinct scores
+// (an earlier median first, equal medians by more runs found), which
+// Ranks ranks, ties included. complete is false when a contender has no
+// cell for the bug (row and s are then partial); found, when no run of
+// these contenders found it.
+func bugRow(at map[[2]string]bugCell, bug string, contenders []string) (row []bugScore, s []float64, complete, found bool) {
+	row = make([]bugScore, len(contenders))
+	for j, c := range contenders {
+		cell, ok := at[[2]string{bug, c}]
+		if !ok {
+			return row, nil, false, found
+		}
+		k := cell.found()
+		found = found || k > 0
+		row[j] = bugScore{median(cell.timesToBug()), k}
+	}
+	distinct := slices.Clone(row)
+	less := func(x, y bugScore) int { return cmp.Or(cmpFloat(x.median, y.median), y.found-x.found) }
+	slices.SortFunc(distinct, less)
+	distinct = slices.CompactFunc(distinct, func(x, y bugScore) bool { return less(x, y) == 0 })
+	s = make([]float64, len(row))
+	for j, v := range row {
+		i, _ := slices.BinarySearchFunc(distinct, v, less)
+		s[j] = float64(i)
+	}
+	return row, s, true, found
 }
 
 // againstBest calls f(i, bj, j) for every row i of ranks and every
@@ -201,16 +217,6 @@ func quoted(s []string) []string {
 // Â12). Targets a contender has no coverage for are left out and named;
 // nothing is written for fewer than two contenders.
 func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
-	total := func(t string, r Result) float64 {
-		if r.Covered == nil {
-			return math.NaN()
-		}
-		n := 0
-		for _, p := range rep.Measured[t] {
-			n += r.Covered[p]
-		}
-		return float64(n)
-	}
 	var contenders []string
 	for _, t := range targets {
 		for _, c := range rep.contenders(t) {
@@ -229,12 +235,7 @@ func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
 		row := make([]float64, len(contenders))
 		ok := true
 		for j, c := range contenders {
-			var v []float64
-			for _, x := range rep.values(t, c, func(r Result) float64 { return total(t, r) }) {
-				if !math.IsNaN(x) {
-					v = append(v, x)
-				}
-			}
+			v := rep.covered(t, c)
 			if len(v) == 0 {
 				ok = false
 				break
@@ -267,4 +268,22 @@ func (rep *Report) coverRanking(b *strings.Builder, targets []string) {
 		best, v := samples[[2]string{t, contenders[bj]}], samples[[2]string{t, contenders[j]}]
 		fmt.Fprintf(b, "| %s | %s (%.0f) | %s | %.0f | %s |\n", t, contenders[bj], median(best), contenders[j], median(v), versus(v, best, true))
 	})
+}
+
+// covered returns the statements that the corpus of each successful run
+// of contender c on target t covers in t's measured packages together,
+// for the runs whose corpus was replayed (none: c has no coverage on t).
+func (rep *Report) covered(t, c string) []float64 {
+	var v []float64
+	for _, r := range rep.results(t, c) {
+		if r.Covered == nil {
+			continue
+		}
+		n := 0
+		for _, p := range rep.Measured[t] {
+			n += r.Covered[p]
+		}
+		v = append(v, float64(n))
+	}
+	return v
 }

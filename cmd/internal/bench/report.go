@@ -9,22 +9,17 @@ import (
 	"strings"
 )
 
-// Markdown writes the report as markdown: the configuration, then speed,
-// effectiveness and coverage tables of medians with min-max.
+// Markdown writes the report as markdown: the configuration (of a report
+// of results files, the runs' budgets, machines and commands), then speed,
+// effectiveness and coverage tables of medians with min-max, and the
+// ranking by coverage.
 func (rep *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
 	cfg := rep.Config
-	if cfg.Command != "" {
-		fmt.Fprintf(&b, "Command: `%s`\n\n", cfg.Command)
-	}
-	fmt.Fprintf(&b, "Run %s, took %s. Machine: %s.\n", rep.Start.UTC().Format("2006-01-02 15:04 MST"), rep.Duration.Round(1e9), rep.Machine)
-	budget := fmt.Sprintf("time budget %s", cfg.Time)
-	if cfg.Runs > 0 {
-		budget += fmt.Sprintf(", execution budget %d (not go-fuzz)", cfg.Runs)
-	}
-	fmt.Fprintf(&b, "%d runs per target and contender, %s, one worker each.\n", cfg.Reps, budget)
-	if cfg.KeepGoing {
-		b.WriteString("Keep going: gfz runs and the limit loop ran their whole budget after the first failure (native and go-fuzz stop there).\n")
+	if len(rep.Files) > 0 {
+		rep.resultsHeader(&b)
+	} else {
+		rep.header(&b)
 	}
 	if len(rep.Unavailable) > 0 {
 		b.WriteString("\nUnavailable:\n\n")
@@ -169,6 +164,24 @@ func (rep *Report) Markdown(w io.Writer) error {
 		return fmt.Errorf("bench: write report: %w", err)
 	}
 	return nil
+}
+
+// header writes the header of the report of one Run: its command,
+// start, duration, machine and configuration.
+func (rep *Report) header(b *strings.Builder) {
+	cfg := rep.Config
+	if cfg.Command != "" {
+		fmt.Fprintf(b, "Command: `%s`\n\n", cfg.Command)
+	}
+	fmt.Fprintf(b, "Run %s, took %s. Machine: %s.\n", rep.Start.UTC().Format("2006-01-02 15:04 MST"), rep.Duration.Round(1e9), rep.Machine)
+	budget := fmt.Sprintf("time budget %s", cfg.Time)
+	if cfg.Runs > 0 {
+		budget += fmt.Sprintf(", execution budget %d (not go-fuzz)", cfg.Runs)
+	}
+	fmt.Fprintf(b, "%d runs per target and contender, %s, one worker each.\n", cfg.Reps, budget)
+	if cfg.KeepGoing {
+		b.WriteString("Keep going: gfz runs and the limit loop ran their whole budget after the first failure (native and go-fuzz stop there).\n")
+	}
 }
 
 // coverColumns lists the coverage columns of target t: one per stage with

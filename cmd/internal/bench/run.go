@@ -179,6 +179,13 @@ func groupHWM(pgid int, hwm map[int]int64) {
 func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result {
 	res := Result{Target: p.t.String(), Contender: c, Rep: rep, ValidPct: -1, FoundExec: -1, CorpusValidPct: -1}
 	dir := filepath.Join(r.cfg.Work, "runs", fmt.Sprintf("%s.%s.%d", sanitize(p.t.String()), c, rep))
+	// A run again in a kept scratch directory (-work of an interrupted
+	// evaluation, resumed) starts afresh, not from the corpus, cache or
+	// failures of the run before.
+	if err := os.RemoveAll(dir); err != nil {
+		res.Err = err.Error()
+		return res
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		res.Err = err.Error()
 		return res
