@@ -27,7 +27,10 @@
 #   Then each core takes half of the 20 other bugs of the suite (the easy
 #   ones: found by zest within a minute in the screen of 2026-11-27) with
 #   every engine and auto at AUTO_COMMIT, 10 reps of 2 minutes,
-#   easy-2026-11-28{a,b}.jsonl.
+#   easy-2026-11-28{a,b}.jsonl. Then each core takes one of the template
+#   targets (FuzzTemplate, FuzzHTMLTemplate) with every engine and auto at
+#   AUTO_COMMIT, 5 reps of 10 minutes, gfz-bench's target mode
+#   (targets-2026-11-28{a,b}.jsonl): the coverage half of the ranking.
 #   Every engine of the hard bugs runs at the commit of auto's runs, so that
 #   they compare under the same conditions: the first round of the hard bugs
 #   (hard-2026-11-27.jsonl: auto before the fixes of 2026-11-28, zest, bytes,
@@ -141,16 +144,35 @@ easy() {
 		"easy-2026-11-28$part.jsonl" "$@"
 }
 
+# targets PART SPEC: a target's coverage with every engine and auto at
+# AUTO_COMMIT, 5 reps of 10 minutes, by gfz-bench's target mode as of
+# BENCH_COMMIT (the first whose target mode resumes from -results), built
+# over AUTO_COMMIT's tree (its engine and instrumenter).
+BENCH_COMMIT=${BENCH_COMMIT:-cb4b46c}
+targets() {
+	local part=$1 spec=$2 d=$WT/$AUTO_COMMIT+bench-$BENCH_COMMIT
+	if [ ! -d "$d" ]; then
+		{ git -C "$repo" worktree add --detach "$d" "$AUTO_COMMIT" >/dev/null 2>&1 &&
+			git -C "$d" checkout "$BENCH_COMMIT" -- cmd/internal/bench cmd/gfz-bench; } ||
+			{ log "cannot prepare $d"; return 1; }
+	fi
+	(cd "$d" && go run ./cmd/gfz-bench -target "$spec" \
+		-contenders gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma \
+		-reps 5 -time 10m -results "$here/targets-2026-11-28$part.jsonl" -work "$EV/targets$part/work" -v)
+}
+
 case ${1:-} in
 core0) log "core0 start"; cover; tuning a gjson-squash toml-hang toml-lexvalue
 	hardauto a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist; growth
 	engines a html-fragloop html-selectloop yaml3-unknownevent
 	easy a goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash html-isindex html-templatens \
-		html-nodestack yaml3-stemcomment blackfriday-listitem; log "core0 done" ;;
+		html-nodestack yaml3-stemcomment blackfriday-listitem
+	targets a testdata/targets/tmpl:FuzzTemplate:text/template,text/template/parse; log "core0 done" ;;
 core1) log "core1 start"; tuning b goldmark-list gotoml2-datetime gotoml2-inline toml-escapes
 	hardauto b tiff-palette toml-escapes toml-lexvalue
 	engines b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
 	easy b blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap \
-		goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb hcl1-decodemap; log "core1 done" ;;
-*) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+		goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb hcl1-decodemap
+	targets b testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse; log "core1 done" ;;
+*) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -6,6 +6,9 @@
 #                                fixes of 2026-11-28), zest, bytes, fairfuzz
 #   hard-2026-11-28.md           every engine at the commit of auto as fixed
 #   easy-2026-11-28.md           the other 20 bugs, every engine and auto
+#   targets-2026-11-28.md        the template targets' coverage, every engine
+#   rank-2026-11-28.md           one ranking over the hard and easy bugs and
+#                                the targets (every engine and auto as fixed)
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
 #   native-cover-2026-11-27b/table.md  the native coverage table
@@ -32,6 +35,10 @@ hard=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*
 "$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-28.md"
 easy=$(join "$here"/easy-2026-11-28*.jsonl)
 [ -n "$easy" ] && "$bench/gfz-bench" -bug-report "$easy" -o "$here/easy-2026-11-28.md"
+targets=$(join "$here"/targets-2026-11-28*.jsonl)
+[ -n "$targets" ] && "$bench/gfz-bench" -target-report "$targets" -o "$here/targets-2026-11-28.md"
+rank=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
+"$bench/gfz-bench" -rank "$rank" -o "$here/rank-2026-11-28.md"
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
 
@@ -41,4 +48,4 @@ ln -s "$here/native-cover-2026-11-27b" "$out/results"
 cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null
 cp "$out/table.md" "$here/native-cover-2026-11-27b/table.md"
 rm -rf "$out"
-echo "rendered: $(ls -1 "$here"/hard-2026-11-2[78].md "$here"/easy-2026-11-28.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
+echo "rendered: $(ls -1 "$here"/hard-2026-11-2[78].md "$here"/easy-2026-11-28.md "$here"/targets-2026-11-28.md "$here"/rank-2026-11-28.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
