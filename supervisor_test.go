@@ -687,7 +687,7 @@ func TestSlowDeathNotAHang(t *testing.T) {
 	if strings.Contains(out, "unconfirmed") {
 		t.Errorf("reported as an unconfirmed timeout:\n%s", out)
 	}
-	if st := readStats(t, wd); st["unique_failures"] != "1" || st["timeouts"] != "0" {
+	if st := readStats(t, wd); st["unique_failures"] != "1" || st["unconfirmed_timeouts"] != "0" {
 		t.Errorf("stats %v", st)
 	}
 

@@ -75,7 +75,6 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 					// deep recursion growing its stack). That death is the
 					// failure; reported as a hang it would have been lost.
 					kind, sig, res, confirmed = d.Kind, d.Signature, Failure, true
-					s.timeouts--
 					msg = fmt.Sprintf("worker %d: execution %d ran for more than %v; re-run alone, the input died (%s)", sl.id, n, s.timeout, oneLine(kind))
 					info.Kind, info.Signature, info.Message, info.Stack = kind, sig, msg, signature.TrimInstrumentation(d.Stack)
 					if s.knownFailure(sig) {
