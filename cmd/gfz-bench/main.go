@@ -90,6 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	bugReport := fs.String("bug-report", "", "do not run: print the bug tables of these results `files` (comma-separated JSON lines)")
 	targetReport := fs.String("target-report", "", "do not run: print the target-mode report of these results `files` (comma-separated JSON lines)")
 	rank := fs.String("rank", "", "do not run: rank the contenders over the bugs and the targets of these results `files` together (comma-separated JSON lines of either mode)")
+	check := fs.String("check", "", "with -rank: also check `DEFAULT,BASELINE` (two contenders) as a default engine: never significantly worse than the best other contender of a benchmark, the best mean rank, and on the bugs BASELINE takes over a minute on at least the best other's share of runs that found them and more than BASELINE's on a third")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -110,6 +111,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gfz-bench: -bugs, -bug-report, -target-report, -rank and -render exclude each other")
 		return 2
 	}
+	def, base, _ := strings.Cut(*check, ",")
+	if *check != "" && (*rank == "" || def == "" || base == "" || strings.Contains(base, ",")) {
+		fmt.Fprintln(stderr, "gfz-bench: -check DEFAULT,BASELINE (two contenders) goes with -rank")
+		return 2
+	}
 	if *results != "" && (*targetReport != "" || *rank != "" || *render != "") {
 		fmt.Fprintln(stderr, "gfz-bench: -results is where runs are saved; -target-report, -rank and -render run nothing (they take the files to read)")
 		return 2
@@ -124,6 +130,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err := bench.RankMarkdown(&b, bugRuns, targetRuns); err != nil {
 			fmt.Fprintln(stderr, "gfz-bench:", err)
 			return 1
+		}
+		if *check != "" {
+			b.WriteString("\n")
+			if err := bench.DefaultCheckMarkdown(&b, bugRuns, targetRuns, def, base); err != nil {
+				fmt.Fprintln(stderr, "gfz-bench:", err)
+				return 1
+			}
 		}
 		return emit(b.Bytes(), *out, stdout, stderr)
 	}

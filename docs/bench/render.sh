@@ -38,7 +38,7 @@ easy=$(join "$here"/easy-2026-11-28*.jsonl)
 targets=$(join "$here"/targets-2026-11-28*.jsonl)
 [ -n "$targets" ] && "$bench/gfz-bench" -target-report "$targets" -o "$here/targets-2026-11-28.md"
 rank=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
-"$bench/gfz-bench" -rank "$rank" -o "$here/rank-2026-11-28.md"
+"$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
 

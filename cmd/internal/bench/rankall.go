@@ -21,9 +21,16 @@ type ranking struct {
 	benchmarks []string // "bug `name`" or "target name"
 	scores     [][]float64
 	shown      [][]string
-	leftOut    []string // contenders not on every benchmark, with the benchmarks they lack
-	unfound    []string // bugs that no run of the ranked contenders found
-	unmeasured []string // targets without coverage of any run
+	// samples[i][j] are contender j's runs on benchmark i: times to
+	// trigger (a miss counting as the budget) on a bug, lower better;
+	// covered statements on a target (higher[i]), higher better. found
+	// and runs count a bug's runs that found it and all of them.
+	samples     [][][]float64
+	higher      []bool
+	found, runs [][]int
+	leftOut     []string // contenders not on every benchmark, with the benchmarks they lack
+	unfound     []string // bugs that no run of the ranked contenders found
+	unmeasured  []string // targets without coverage of any run
 }
 
 // rankAll ranks the contenders over the bugs of bugs and the targets of
@@ -93,20 +100,29 @@ func rankAll(bugs []BugRun, targets []Result) ranking {
 			continue
 		}
 		shown := make([]string, len(row))
+		samples := make([][]float64, len(row))
+		hits, runs := make([]int, len(row)), make([]int, len(row))
 		for j, c := range rk.contenders {
 			cell := at[[2]string{bug, c}]
 			shown[j] = fmt.Sprintf("%s, %d/%d", medianTTB(cell, row[j].median), row[j].found, len(cell.runs))
+			samples[j], hits[j], runs[j] = cell.timesToBug(), row[j].found, len(cell.runs)
 		}
 		rk.add("bug `"+bug+"`", s, shown)
+		rk.samples, rk.higher = append(rk.samples, samples), append(rk.higher, false)
+		rk.found, rk.runs = append(rk.found, hits), append(rk.runs, runs)
 	}
 	for _, t := range targetNames {
 		s := make([]float64, len(rk.contenders))
 		shown := make([]string, len(rk.contenders))
+		samples := make([][]float64, len(rk.contenders))
 		for j, c := range rk.contenders {
-			m := median(rep.covered(t, c))
+			samples[j] = rep.covered(t, c)
+			m := median(samples[j])
 			s[j], shown[j] = -m, fmt.Sprintf("%.0f", m)
 		}
 		rk.add("target "+t, s, shown)
+		rk.samples, rk.higher = append(rk.samples, samples), append(rk.higher, true)
+		rk.found, rk.runs = append(rk.found, nil), append(rk.runs, nil)
 	}
 	return rk
 }
