@@ -26,10 +26,10 @@
 #          hard-engines-2026-11-28b.jsonl.
 #   Then each core takes half of the 20 other bugs of the suite (the easy
 #   ones: found by zest within a minute in the screen of 2026-11-27) with
-#   every engine and auto at AUTO_COMMIT, 10 reps of 2 minutes,
+#   every engine and auto at AUTO_COMMIT, 5 reps of 1 minute,
 #   easy-2026-11-28{a,b}.jsonl. Then each core takes one of the template
 #   targets (FuzzTemplate, FuzzHTMLTemplate) with every engine and auto at
-#   AUTO_COMMIT, 5 reps of 10 minutes, gfz-bench's target mode
+#   AUTO_COMMIT, 5 reps of 5 minutes, gfz-bench's target mode
 #   (targets-2026-11-28{a,b}.jsonl): the coverage half of the ranking.
 #   Every engine of the hard bugs runs at the commit of auto's runs, so that
 #   they compare under the same conditions: the first round of the hard bugs
@@ -74,7 +74,7 @@ cover() {
 }
 
 # bugs COMMIT CONTENDERS TIME RESULTS BUG...: gfz-bench's bug mode at gfz
-# COMMIT, 10 repetitions of TIME per bug and contender, resumable from
+# COMMIT, REPS (default 10) repetitions of TIME per bug and contender, resumable from
 # RESULTS (under docs/bench), scratch under $EV.
 bugs() {
 	local g commit=$1 contenders=$2 time=$3 results=$4 b args=()
@@ -82,7 +82,7 @@ bugs() {
 	g=$(worktree "$commit") || return
 	for b in "$@"; do args+=(-bug "$b"); done
 	(cd "$g" && go run ./cmd/gfz-bench -bugs testdata/bugs "${args[@]}" \
-		-contenders "$contenders" -reps 10 -time "$time" \
+		-contenders "$contenders" -reps "${REPS:-10}" -time "$time" \
 		-results "$here/$results" -work "$EV/${results%.jsonl}/work" -v)
 }
 
@@ -136,16 +136,17 @@ engines() {
 }
 
 # easy PART BUG...: the bugs outside the hard set, every engine and auto at
-# AUTO_COMMIT, 10 reps of 2 minutes (most end within seconds, at the bug).
+# AUTO_COMMIT, 5 reps of 1 minute (zest found each within 36 s in the
+# screen; most runs end within seconds, at the bug): 800 runs in all.
 easy() {
 	local part=$1
 	shift
-	bugs "$AUTO_COMMIT" gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma 2m \
+	REPS=5 bugs "$AUTO_COMMIT" gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma 1m \
 		"easy-2026-11-28$part.jsonl" "$@"
 }
 
 # targets PART SPEC: a target's coverage with every engine and auto at
-# AUTO_COMMIT, 5 reps of 10 minutes, by gfz-bench's target mode as of
+# AUTO_COMMIT, 5 reps of 5 minutes, by gfz-bench's target mode as of
 # BENCH_COMMIT (the first whose target mode resumes from -results), built
 # over AUTO_COMMIT's tree (its engine and instrumenter).
 BENCH_COMMIT=${BENCH_COMMIT:-cb4b46c}
@@ -158,7 +159,7 @@ targets() {
 	fi
 	(cd "$d" && go run ./cmd/gfz-bench -target "$spec" \
 		-contenders gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma \
-		-reps 5 -time 10m -results "$here/targets-2026-11-28$part.jsonl" -work "$EV/targets$part/work" -v)
+		-reps 5 -time 5m -results "$here/targets-2026-11-28$part.jsonl" -work "$EV/targets$part/work" -v)
 }
 
 case ${1:-} in
