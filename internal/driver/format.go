@@ -2,9 +2,11 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gfz-dev/gfz/internal/formatreg"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
 )
 
 // -format: the format generator a native target's run mixes children from
@@ -47,7 +49,29 @@ func (c *config) mixFormat(t Target, seeds [][]byte) {
 		}
 		return
 	}
-	if msg := fm.MixFormat(c.format, seeds); msg != "" && first {
+	// The sniffers run the seeds through parsers (encoding/json,
+	// go/parser, ...), which -cover may instrument: what they cover is not
+	// the target's, and is taken back out of the cumulative block marks
+	// that coverage reports read.
+	restore := saveBlocks()
+	msg := fm.MixFormat(c.format, seeds)
+	restore()
+	if msg != "" && first {
 		fmt.Fprintf(c.stderr, "gfz: %s: %s\n", c.run.Target, msg)
+	}
+}
+
+// saveBlocks copies the cumulative block marks of every instrumented
+// package and returns the function that puts them back.
+func saveBlocks() (restore func()) {
+	pkgs := gfzrt.Packages()
+	saved := make([][]uint8, len(pkgs))
+	for i, p := range pkgs {
+		saved[i] = slices.Clone(p.Blocks)
+	}
+	return func() {
+		for i, p := range pkgs {
+			copy(p.Blocks, saved[i])
+		}
 	}
 }

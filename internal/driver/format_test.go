@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	gfzrt "github.com/gfz-dev/gfz/runtime"
 	"strings"
 	"testing"
 
@@ -82,5 +83,32 @@ func TestMixFormatPrinted(t *testing.T) {
 	cfg.mixFormat(struct{ Target }{}, nil)
 	if errb.Len() != 0 {
 		t.Errorf("a gfz target with -format auto: %q", errb.String())
+	}
+}
+
+// sniffer is a Target whose MixFormat marks blocks of an instrumented
+// package, as the format sniffers do of a -cover'd parser's.
+type sniffer struct {
+	Target
+	blocks []uint8
+}
+
+func (s *sniffer) MixFormat(string, [][]byte) string {
+	s.blocks[1], s.blocks[2] = 1, 1
+	return ""
+}
+
+// TestMixFormatLeavesBlocks: what the sniffers cover while the mix is set
+// up is taken back out of the block marks coverage reports read; the
+// marks made before stay.
+func TestMixFormatLeavesBlocks(t *testing.T) {
+	blocks := make([]uint8, 4)
+	blocks[0] = 1 // covered before (a package's init)
+	gfzrt.Register("example.com/sniffed", blocks, "")
+	var errb bytes.Buffer
+	cfg := &config{format: "auto", stderr: &errb}
+	cfg.mixFormat(&sniffer{blocks: blocks}, [][]byte{{1}})
+	if !bytes.Equal(blocks, []uint8{1, 0, 0, 0}) {
+		t.Errorf("blocks after the mix's set-up %v, want [1 0 0 0]", blocks)
 	}
 }
