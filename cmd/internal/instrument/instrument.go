@@ -126,7 +126,7 @@ func (p *Package) AddFile(f *ast.File) error {
 		return fmt.Errorf("instrument %s: %w", name, err)
 	}
 	fl := &file{name: name, dst: df, directives: map[string]bool{}, after: map[string]bool{}, lines: newLineNames(p.fset.File(f.Pos()), f)}
-	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f, nosplit: nosplitFuncs(f)}
+	r := &rewriter{pkg: p, dec: dec, file: fl, astFile: f, nosplit: nosplitFuncs(p.fset, f)}
 	r.collectLabels(f)
 	r.rewrite()
 	p.files = append(p.files, fl)
@@ -398,10 +398,11 @@ func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 }
 
 // nosplitFuncs returns the functions of f that cmd/compile makes
-// //go:nosplit: it applies a directive to the next declaration whatever
-// comes between (blank lines, other comments), so a directive anywhere
-// after the previous declaration counts, not only in the doc comment.
-func nosplitFuncs(f *ast.File) map[*ast.FuncDecl]bool {
+// //go:nosplit: it applies a directive (a //go: comment at the start of a
+// line) to the next declaration whatever comes between (blank lines,
+// other comments), so a directive anywhere after the previous declaration
+// counts, not only in the doc comment.
+func nosplitFuncs(fset *token.FileSet, f *ast.File) map[*ast.FuncDecl]bool {
 	var out map[*ast.FuncDecl]bool
 	prev := f.Name.End()
 	ci := 0
@@ -412,7 +413,7 @@ func nosplitFuncs(f *ast.File) map[*ast.FuncDecl]bool {
 				continue
 			}
 			for _, c := range f.Comments[ci].List {
-				if c.Text == "//go:nosplit" || strings.HasPrefix(c.Text, "//go:nosplit ") {
+				if (c.Text == "//go:nosplit" || strings.HasPrefix(c.Text, "//go:nosplit ")) && fset.Position(c.Slash).Column == 1 {
 					if out == nil {
 						out = map[*ast.FuncDecl]bool{}
 					}

@@ -234,7 +234,9 @@ func B(x int) int { if x > 0 { return 1 }; return 0 }
 // C does nothing much.
 func C(x int) int { if x > 0 { return 1 }; return 0 }
 
-func D(x int) int { if x > 0 { return 1 }; return 0 }
+func D(x int) int { if x > 0 { return 1 }; return 0 } //go:nosplit (not at a line's start: no directive)
+
+func E(x int) int { if x > 0 { return 1 }; return 0 }
 `
 	p, out := rewrite(t, src)
 	funcs := map[string]int{}
@@ -246,7 +248,7 @@ func D(x int) int { if x > 0 { return 1 }; return 0 }
 			t.Errorf("//go:nosplit %s got %d probes:\n%s", f, funcs[f], out)
 		}
 	}
-	for _, f := range []string{"D"} {
+	for _, f := range []string{"D", "E"} {
 		if funcs[f] == 0 {
 			t.Errorf("%s (not nosplit) got no probe:\n%s", f, out)
 		}
