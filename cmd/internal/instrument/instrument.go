@@ -413,7 +413,7 @@ func nosplitFuncs(fset *token.FileSet, f *ast.File) map[*ast.FuncDecl]bool {
 				continue
 			}
 			for _, c := range f.Comments[ci].List {
-				if (c.Text == "//go:nosplit" || strings.HasPrefix(c.Text, "//go:nosplit ")) && fset.Position(c.Slash).Column == 1 {
+				if (c.Text == "//go:nosplit" || strings.HasPrefix(c.Text, "//go:nosplit ")) && fset.PositionFor(c.Slash, false).Column == 1 {
 					if out == nil {
 						out = map[*ast.FuncDecl]bool{}
 					}
