@@ -237,13 +237,17 @@ func C(x int) int { if x > 0 { return 1 }; return 0 }
 func D(x int) int { if x > 0 { return 1 }; return 0 } //go:nosplit (not at a line's start: no directive)
 
 func E(x int) int { if x > 0 { return 1 }; return 0 }
+
+//line gen.go:100
+//go:nosplit
+func G(x int) int { if x > 0 { return 1 }; return 0 }
 `
 	p, out := rewrite(t, src)
 	funcs := map[string]int{}
 	for _, pr := range p.Probes {
 		funcs[pr.Func]++
 	}
-	for _, f := range []string{"A", "B", "C"} {
+	for _, f := range []string{"A", "B", "C", "G"} {
 		if funcs[f] != 0 {
 			t.Errorf("//go:nosplit %s got %d probes:\n%s", f, funcs[f], out)
 		}
