@@ -9,6 +9,7 @@
 #   targets-2026-11-28.md        the template targets' coverage, every engine
 #   rank-2026-11-28.md           one ranking over the hard and easy bugs and
 #                                the targets (every engine and auto as fixed)
+#   growth-2026-11-28/table.md   the template targets' growth over 35 minutes
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
 #   native-cover-2026-11-27b/table.md  the native coverage table
@@ -39,6 +40,9 @@ targets=$(join "$here"/targets-2026-11-28*.jsonl)
 [ -n "$targets" ] && "$bench/gfz-bench" -target-report "$targets" -o "$here/targets-2026-11-28.md"
 rank=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
 "$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
+if ls "$here"/growth-2026-11-28/*.plot_data >/dev/null 2>&1; then
+	python3 "$here/growth-table.py" "$here/growth-2026-11-28" >"$here/growth-2026-11-28/table.md"
+fi
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
 
