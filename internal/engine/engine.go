@@ -234,6 +234,11 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	close(done)
 	wg.Wait()
+	// The corpus entries are synced in the background (workdir's
+	// bgsync.go): the run ends when they are durable.
+	if err := f.wd.SyncCorpus(); err != nil && f.err == nil {
+		f.err = err
+	}
 	if f.timedOut {
 		// The watchdog handled a timeout and wrote the final stats.
 		return f.summary(), nil

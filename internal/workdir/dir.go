@@ -39,6 +39,9 @@ type Dir struct {
 	// plot holds the plot_data content written so far (the previous runs'
 	// rows first, when resuming).
 	plot bytes.Buffer
+	// corpusSync makes the corpus entries durable in the background
+	// (bgsync.go).
+	corpusSync *bgSyncer
 }
 
 // Open creates (or reopens) the work directory and checks that it
@@ -108,16 +111,36 @@ func ContentName(data []byte) string {
 }
 
 // SaveCorpus writes data to corpus/ (if not already there) and returns the
-// path.
+// path. The file is complete when it returns, and durable once SyncCorpus
+// has returned (bgsync.go); an earlier entry's failed sync is its error.
 func (w *Dir) SaveCorpus(data []byte) (string, error) {
 	path := filepath.Join(w.Corpus, ContentName(data))
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	if err := WriteFileAtomic(path, w.Encode(data)); err != nil {
+	if err := writeAtomic(path, w.Encode(data), false); err != nil {
+		return "", fmt.Errorf("engine: save corpus entry: %w", err)
+	}
+	if w.corpusSync == nil {
+		w.corpusSync = newBgSyncer(w.Corpus)
+	}
+	if err := w.corpusSync.add(path); err != nil {
 		return "", fmt.Errorf("engine: save corpus entry: %w", err)
 	}
 	return path, nil
+}
+
+// SyncCorpus waits until the corpus entries saved so far are durable
+// (SaveCorpus syncs them in the background) and returns the error of a
+// failed sync, if any.
+func (w *Dir) SyncCorpus() error {
+	if w.corpusSync == nil {
+		return nil
+	}
+	if err := w.corpusSync.wait(); err != nil {
+		return fmt.Errorf("engine: save corpus entry: %w", err)
+	}
+	return nil
 }
 
 // FailureName is the base name (without extension) of a failure's files.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -70,13 +71,22 @@ func TestFailureClaim(t *testing.T) {
 	}
 }
 
-// TestDirSync: every durable write (corpus entries, failure inputs and
-// reports) fsyncs its directory after the rename or link.
+// TestDirSync: every durable write fsyncs its directory after the rename
+// or link: failure inputs and reports at once, corpus entries in the
+// background (durable when SyncCorpus returns; a failed sync is the error
+// of SyncCorpus and of the next save).
 func TestDirSync(t *testing.T) {
+	var mu sync.Mutex
 	var synced []string
+	fail := false
 	old := syncDir
 	syncDir = func(dir string) error {
+		mu.Lock()
+		defer mu.Unlock()
 		synced = append(synced, filepath.Clean(dir))
+		if fail {
+			return errors.New("disk on fire")
+		}
 		return old(dir)
 	}
 	defer func() { syncDir = old }()
@@ -84,23 +94,48 @@ func TestDirSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	synced = nil
-	if _, err := wd.SaveCorpus([]byte{1, 2}); err != nil {
+	get := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		s := synced
+		synced = nil
+		return s
+	}
+	get()
+	for _, b := range []byte{1, 2, 3} {
+		p, err := wd.SaveCorpus([]byte{b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(p); err != nil || len(got) == 0 {
+			t.Fatalf("corpus entry %s not complete when SaveCorpus returned: %v", p, err)
+		}
+	}
+	if err := wd.SyncCorpus(); err != nil {
 		t.Fatal(err)
 	}
-	if len(synced) != 1 || synced[0] != wd.Corpus {
-		t.Errorf("corpus save synced %q, want [%s]", synced, wd.Corpus)
+	s := get()
+	if len(s) == 0 || slices.ContainsFunc(s, func(d string) bool { return d != wd.Corpus }) {
+		t.Errorf("corpus saves synced %q, want corpus/ (once a batch)", s)
 	}
-	synced = nil
 	if _, _, err := wd.SaveFailure(&Report{Signature: "x", Input: []byte{1}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(synced) != 2 || synced[0] != wd.Failures || synced[1] != wd.Failures {
-		t.Errorf("failure save synced %q, want failures/ twice (input, report)", synced)
+	if s := get(); len(s) != 2 || s[0] != wd.Failures || s[1] != wd.Failures {
+		t.Errorf("failure save synced %q, want failures/ twice (input, report)", s)
 	}
-	// A failing directory sync fails the write.
-	syncDir = func(string) error { return errors.New("disk on fire") }
-	if _, err := wd.SaveCorpus([]byte{3}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
-		t.Errorf("save with a failing directory sync: %v", err)
+	// A failing directory sync is SyncCorpus's error, and the next save's.
+	mu.Lock()
+	fail = true
+	mu.Unlock()
+	if _, err := wd.SaveCorpus([]byte{4}); err != nil {
+		t.Fatalf("a save before its sync failed: %v", err)
 	}
+	if err := wd.SyncCorpus(); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("SyncCorpus after a failing directory sync: %v", err)
+	}
+	if _, err := wd.SaveCorpus([]byte{5}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("the save after a failing directory sync: %v", err)
+	}
+	wd.SyncCorpus() // no goroutine left using syncDir when the test restores it
 }
