@@ -22,7 +22,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -483,14 +482,12 @@ func (lf *libFuzzer) finalStats(cfg *config, added int) {
 	if secs > 0 {
 		perSec = int64(float64(execs) / secs)
 	}
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
 	w := cfg.stderr
 	fmt.Fprintf(w, "stat::number_of_executed_units: %d\n", execs)
 	fmt.Fprintf(w, "stat::average_exec_per_sec:     %d\n", perSec)
 	fmt.Fprintf(w, "stat::new_units_added:          %d\n", added)
 	fmt.Fprintf(w, "stat::slowest_unit_time_sec:    0\n")
-	fmt.Fprintf(w, "stat::peak_rss_mb:              %d\n", int64(ru.Maxrss)/1024)
+	fmt.Fprintf(w, "stat::peak_rss_mb:              %d\n", childrenPeakRSSMB())
 }
 
 // artifactPath is where an artefact of kind ("crash", "timeout", "oom")

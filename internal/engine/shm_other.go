@@ -13,7 +13,7 @@ func openShm(path string) (*shm, error)                  { return nil, errNoShm 
 func (s *shm) close()                                    {}
 func (s *shm) store(off int, v uint64)                   {}
 func (s *shm) load(off int) uint64                       { return 0 }
-func (s *shm) begin(n uint64, params []byte, ext uint64) {}
+func (s *shm) begin(n, seq uint64, params []byte, ext uint64) {}
 func (s *shm) end(n, execs uint64)                       {}
 func (s *shm) put(off int, v uint64)                     {}
 func (s *shm) reset()                                    {}
