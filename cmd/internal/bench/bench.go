@@ -417,7 +417,7 @@ func (r *runner) runAll(ctx context.Context, preps []*prepared, done map[string]
 // key is the results-file key (targetKey) of repetition rep of contender
 // c on t with the configured budget.
 func (r *runner) key(t Target, c string, rep int) string {
-	return targetKey(Result{Target: t.String(), Contender: c, Rep: rep, TimeS: r.cfg.Time.Seconds(), Runs: r.cfg.Runs})
+	return targetKey(Result{Target: t.String(), Contender: c, Rep: rep, TimeS: r.cfg.Time.Seconds(), Runs: r.cfg.Runs, KeepGoing: r.cfg.KeepGoing})
 }
 
 // describe adds to res what its line in the results file needs besides:

@@ -80,9 +80,10 @@ func runKey(name, contender string, rep int, budget float64) string {
 func bugKey(r BugRun) string { return runKey(r.Bug, r.Contender, r.Rep, r.BudgetS) }
 
 // targetKey is a target-mode run's key: target, contender, repetition,
-// time budget and execution budget.
+// time budget, execution budget and whether it kept going after a
+// failure (its figures cover another span).
 func targetKey(r Result) string {
-	return runKey(r.Target, r.Contender, r.Rep, r.TimeS) + fmt.Sprintf("\x00%d", r.Runs)
+	return runKey(r.Target, r.Contender, r.Rep, r.TimeS) + fmt.Sprintf("\x00%d\x00%t", r.Runs, r.KeepGoing)
 }
 
 // ReadResults reads the runs of one or more results files, bug-mode runs

@@ -38,10 +38,12 @@ func TestTargetStore(t *testing.T) {
 	runs.Runs = 5000
 	long := fakeResult("p.FuzzP", Native, 0, 12) // another time budget
 	long.TimeS = 60
+	kept := fakeResult("p.FuzzP", Native, 0, 13) // kept going past a failure
+	kept.KeepGoing = true
 	failed := fakeResult("p.FuzzP", GfzZest, 1, 0)
 	failed.Err = "no executions counted"
 	bug := fakeRun("b1", GfzZest, 0, true, 3, 10)
-	for _, r := range []any{a, b, runs, long, failed, bug} {
+	for _, r := range []any{a, b, runs, long, kept, failed, bug} {
 		if err := s.add(r); err != nil {
 			t.Fatal(err)
 		}
@@ -50,27 +52,27 @@ func TestTargetStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []Result{a, b, runs, long} {
+	for _, r := range []Result{a, b, runs, long, kept} {
 		if !done[targetKey(r)] {
 			t.Errorf("%s rep %d (time %g, runs %d) not done", r.Contender, r.Rep, r.TimeS, r.Runs)
 		}
 	}
-	if done[targetKey(failed)] || !done[bugKey(bug)] || len(done) != 5 {
-		t.Errorf("done = %v: want the 4 finished target runs and the bug run, not the failed one", done)
+	if done[targetKey(failed)] || !done[bugKey(bug)] || len(done) != 6 {
+		t.Errorf("done = %v: want the 5 finished target runs and the bug run, not the failed one", done)
 	}
 
 	bugs, got, err := ReadResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bugs) != 1 || bugs[0].Bug != "b1" || len(got) != 5 {
-		t.Fatalf("read %d bug runs, %d target runs: want 1 and 5", len(bugs), len(got))
+	if len(bugs) != 1 || bugs[0].Bug != "b1" || len(got) != 6 {
+		t.Fatalf("read %d bug runs, %d target runs: want 1 and 6", len(bugs), len(got))
 	}
 	if !math.IsNaN(got[0].ExecsPerSec) || !reflect.DeepEqual(got[0].Engine, map[string]float64{"hill_b0": 12}) {
 		t.Errorf("NaN rate and infinite engine value read back as %v, %v; want NaN and the finite value alone", got[0].ExecsPerSec, got[0].Engine)
 	}
 	got[0].ExecsPerSec, got[0].Engine = a.ExecsPerSec, a.Engine
-	if want := []Result{a, b, runs, long, failed}; !reflect.DeepEqual(got[1:], want[1:]) {
+	if want := []Result{a, b, runs, long, kept, failed}; !reflect.DeepEqual(got[1:], want[1:]) {
 		t.Errorf("read back\n%+v\nwant\n%+v", got[1:], want[1:])
 	}
 
@@ -83,7 +85,7 @@ func TestTargetStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 5 || got[4].Err != "" || got[4].Covered["example.com/p"] != 30 {
+	if len(got) != 6 || got[5].Err != "" || got[5].Covered["example.com/p"] != 30 {
 		t.Errorf("after the run again: %d runs, last %+v", len(got), got[len(got)-1])
 	}
 	if bugs, _ := ReadBugRuns(path); len(bugs) != 1 {
