@@ -70,7 +70,9 @@ type slot struct {
 	lastSeq     uint64 // offSeq at lastState: the state repeats after a recheck, seq does not
 	stateSince  time.Time
 	crashStreak int
-	lastCrash   string // execution number and input of the last crash
+	lastCrash   string // the input of the last crash
+	stuckStreak int
+	lastStuck   string // execution number and input of the last crash
 	startRSS    int64
 }
 
@@ -479,21 +481,7 @@ func (s *supervisor) exited(sl *slot) {
 	if phase == phaseRunning {
 		s.crash(sl, ps)
 	}
-	// A worker dying again and again on the same execution of the same
-	// input (a seed or corpus entry replayed at start) makes no progress.
-	cur, _, n, _ := sl.shm.current()
-	if key := strconv.FormatUint(n, 10) + ":" + string(cur); key == sl.lastCrash {
-		sl.crashStreak++
-	} else {
-		sl.lastCrash, sl.crashStreak = key, 1
-	}
-	if sl.crashStreak == 2 {
-		s.killerInput(sl, cur, n)
-	}
-	if sl.crashStreak >= crashLoopLimit {
-		// The failure is saved (the run exits 1); fuzzing cannot go on
-		// in this slot, which is worth a warning, not an error.
-		s.warnf("worker %d died %d times in a row at its execution %d on the same input (a seed or corpus entry?); not restarting it", sl.id, sl.crashStreak, n)
+	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n) {
 		sl.finished = true
 		return
 	}
@@ -506,8 +494,41 @@ func (s *supervisor) exited(sl *slot) {
 	s.startWorker(sl)
 }
 
-// killerInput handles an input a worker died on twice in a row at the
-// same execution: one it replays at start (a seed or a corpus entry),
+// deathStreak counts the deaths of slot sl in a row on the same input
+// (cur, at the worker's execution n) and reports whether the slot is to be
+// given up. A worker dying twice in a row on one input may be replaying it
+// at start (a seed or a corpus entry): the workers skip it from then on
+// (killerInput; harmless if it was a child made again). The execution
+// number is not part of that match: with several workers the corpus grows
+// between incarnations, and an entry's place in the replay (its n) with
+// it. A slot dying crashLoopLimit times in a row on the same input at the
+// same execution makes no progress (the skip did not help): it is given up
+// with a warning; the failure is saved (the run exits 1). (A fuzzer that
+// makes one small killing input again and again dies on it at ever later
+// executions: that is progress.)
+func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64) (giveUp bool) {
+	if key := string(cur); key == sl.lastCrash {
+		sl.crashStreak++
+	} else {
+		sl.lastCrash, sl.crashStreak = key, 1
+	}
+	if key := strconv.FormatUint(n, 10) + ":" + string(cur); key == sl.lastStuck {
+		sl.stuckStreak++
+	} else {
+		sl.lastStuck, sl.stuckStreak = key, 1
+	}
+	if sl.crashStreak == 2 {
+		s.killerInput(sl, cur, n)
+	}
+	if sl.stuckStreak >= crashLoopLimit {
+		s.warnf("worker %d died %d times in a row at its execution %d on the same input (a seed or corpus entry?); not restarting it", sl.id, sl.stuckStreak, n)
+		return true
+	}
+	return false
+}
+
+// killerInput handles an input a worker died on twice in a row: one it
+// replays at start (a seed or a corpus entry),
 // which would kill every incarnation of the slot. Its failure is saved;
 // from now on the workers skip it (WorkerSpec.Skip).
 func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
@@ -526,7 +547,7 @@ func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
 			}
 		}
 	}
-	s.warnf("worker %d died twice in a row at its execution %d on the same input, which it replays at start "+
+	s.warnf("worker %d died twice in a row on the same input (the second time at its execution %d), which it replays at start "+
 		"(%s; its failure is saved): the workers skip it from now on; "+
 		"fix the target, or remove the input from the corpus", sl.id, n, what)
 }
