@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -71,8 +70,8 @@ type slot struct {
 	stateSince  time.Time
 	crashStreak int
 	lastCrash   string // the input of the last crash
-	stuckStreak int
-	lastStuck   string // execution number and input of the last crash
+	stuckStreak int    // of those, in a row at the same execution
+	lastCrashN  uint64 // the execution number of the last crash
 	startRSS    int64
 }
 
@@ -507,15 +506,14 @@ func (s *supervisor) exited(sl *slot) {
 // makes one small killing input again and again dies on it at ever later
 // executions: that is progress.)
 func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64) (giveUp bool) {
-	if key := string(cur); key == sl.lastCrash {
+	switch {
+	case string(cur) != sl.lastCrash:
+		sl.lastCrash, sl.lastCrashN, sl.crashStreak, sl.stuckStreak = string(cur), n, 1, 1
+	case n != sl.lastCrashN:
+		sl.lastCrashN, sl.crashStreak, sl.stuckStreak = n, sl.crashStreak+1, 1
+	default:
 		sl.crashStreak++
-	} else {
-		sl.lastCrash, sl.crashStreak = key, 1
-	}
-	if key := strconv.FormatUint(n, 10) + ":" + string(cur); key == sl.lastStuck {
 		sl.stuckStreak++
-	} else {
-		sl.lastStuck, sl.stuckStreak = key, 1
 	}
 	if sl.crashStreak == 2 {
 		s.killerInput(sl, cur, n)
