@@ -33,8 +33,7 @@ func (f *fuzzer) init() {
 		if len(skip) == 0 {
 			return false
 		}
-		sum := sha256.Sum256(data)
-		return skip[hex.EncodeToString(sum[:])]
+		return skip[skipKey(data)]
 	}
 	for _, s := range f.cfg.Seeds {
 		if f.done() {
@@ -118,4 +117,10 @@ func (f *fuzzer) syncCorpus() {
 		}
 		f.handle(f.exec(data), false)
 	}
+}
+
+// skipKey is an input's name in Config.SkipInputs: its SHA-256 in hex.
+func skipKey(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

@@ -4,8 +4,6 @@ package engine
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -530,8 +528,7 @@ func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64) (giveUp bool) {
 // which would kill every incarnation of the slot. Its failure is saved;
 // from now on the workers skip it (WorkerSpec.Skip).
 func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
-	sum := sha256.Sum256(input)
-	h := hex.EncodeToString(sum[:])
+	h := skipKey(input)
 	if slices.Contains(s.skip, h) {
 		return
 	}
@@ -539,7 +536,7 @@ func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
 	what := "a seed, or an entry of " + s.wd.Corpus
 	if files, err := s.wd.CorpusFiles(); err == nil {
 		for _, f := range files {
-			if data, err := s.wd.ReadInput(f); err == nil && sha256.Sum256(data) == sum {
+			if data, err := s.wd.ReadInput(f); err == nil && skipKey(data) == h {
 				what = "the corpus entry " + f
 				break
 			}
