@@ -83,6 +83,25 @@ type bracketing interface {
 	end()
 }
 
+// A processWide domain reads counters of the whole process (mem: the
+// allocation counts), which any goroutine of gfz running beside the
+// target would change: with one on, the run keeps no such goroutine
+// (corpus entries are fsynced inline, workdir.Dir.SyncInline).
+type processWide interface {
+	processWide()
+}
+
+// processWide reports whether a domain of the run reads counters of the
+// whole process.
+func (f *fuzzer) processWide() bool {
+	for _, d := range f.doms {
+		if _, ok := d.(processWide); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // A favoring domain makes the inputs it keeps favored, as coverage's
 // responsibility does (entry.resp): credit is called when the execution
 // it committed last is queued, at q[idx]. perf is one (PerfFuzz favors the

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -174,11 +176,34 @@ var memSink []byte
 // TestMemKeepsMoreAllocation: with -feedback mem, an input that allocates
 // more than every saved one is saved; coverage (the same edge for all)
 // would not.
+//
+// The counts are the process's: no goroutine of gfz may run beside the
+// target then (the background fsync of corpus entries, workdir's
+// bgsync.go, allocated during executions and made this test flaky), and
+// none may outlive its run (each run left its syncer behind).
 func TestMemKeepsMoreAllocation(t *testing.T) {
-	ex := newByteExec(func(v byte, out *Outcome) { memSink = make([]byte, int(v)<<16) })
+	// syncing counts the executions that ran beside more background
+	// syncers than the run's first, which precedes every save (another
+	// test's may be left: newTestFuzzer's runs do not end; one may still
+	// be exiting, so the count of a run without mem is no check).
+	syncing, first := 0, -1
+	stacks := make([]byte, 1<<20)
+	ex := newByteExec(func(v byte, out *Outcome) {
+		n := bytes.Count(stacks[:runtime.Stack(stacks, true)], []byte("bgSyncer).run"))
+		if first < 0 {
+			first = n
+		} else if n > first {
+			syncing++
+		}
+		memSink = make([]byte, int(v)<<16)
+	})
 	seeds := []byte{2, 4, 3}
 	plain := seedRun(t, ex, nil, seeds...)
+	syncing, first = 0, -1
 	mem := seedRun(t, ex, []string{"mem"}, seeds...)
+	if syncing != 0 {
+		t.Errorf("with mem, %d executions ran beside a background syncer (its allocations count as the target's)", syncing)
+	}
 	if corpusHas(t, plain, 4) {
 		t.Error("without mem, the input allocating more was saved")
 	}
@@ -188,6 +213,22 @@ func TestMemKeepsMoreAllocation(t *testing.T) {
 	st := statsOf(t, mem)
 	if st["mem_largest"] != "corpus/"+workdir.ContentName([]byte{4}) || st["saved_mem"] != "1" {
 		t.Errorf("stats mem_largest %q saved_mem %q", st["mem_largest"], st["saved_mem"])
+	}
+}
+
+// TestProcessWideDomains: mem reads the process's allocation counts, so
+// a run with it keeps no goroutine beside the target (Run sets
+// workdir.Dir.SyncInline from processWide); the other domains do not.
+func TestProcessWideDomains(t *testing.T) {
+	for _, fb := range [][]string{nil, {"perf"}, {"cmp"}, {"mem"}, {"perf", "mem"}} {
+		f := newTestFuzzer(t, "zest", newByteExec(func(byte, *Outcome) {}), 1)
+		f.cfg.Feedback = fb
+		if err := f.setDomains(); err != nil {
+			t.Fatal(err)
+		}
+		if want := slices.Contains(fb, "mem"); f.processWide() != want {
+			t.Errorf("feedback %q: processWide %v, want %v", fb, f.processWide(), want)
+		}
 	}
 }
 

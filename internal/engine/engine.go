@@ -180,6 +180,10 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	f.wd = wd
 	wd.Codec = codecOf(ex)
+	// A domain that reads the process's counters (mem) needs the run
+	// to have no goroutine beside the target: corpus entries are then
+	// fsynced inline, not in the background.
+	wd.SyncInline = f.processWide()
 	if cfg.SharedMem == "" {
 		// Worker processes run under their supervisor's lock.
 		lock, err := workdir.Lock(wd.Root)

@@ -37,6 +37,10 @@ func (m *memDomain) name() string { return "mem" }
 
 func (m *memDomain) start(*fuzzer) error { return nil }
 
+// processWide: the counts are the process's (engine.go's Run fsyncs
+// corpus entries inline with mem on).
+func (m *memDomain) processWide() {}
+
 // begin and end bracket the executor's call (fuzzer.execExt; mem is a
 // bracketing domain).
 func (m *memDomain) begin() {

@@ -29,6 +29,7 @@ func newTestFuzzer(t *testing.T, eng string, ex Executor, runs int64) *fuzzer {
 	if f.wd, err = workdir.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { f.wd.SyncCorpus() }) // ends the background syncer, as Run does
 	return f
 }
 

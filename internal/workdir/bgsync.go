@@ -24,15 +24,14 @@ import (
 
 // bgSyncer fsyncs the corpus files saved, and their directory.
 type bgSyncer struct {
-	dir     string
-	queue   chan string   // saved, not yet synced
-	idle    chan struct{} // a batch ended (capacity 1)
-	pending atomic.Int64  // queued and not yet synced
-	err     atomic.Pointer[error]
+	dir   string
+	queue chan string   // saved, not yet synced
+	done  chan struct{} // closed when run returns
+	err   atomic.Pointer[error]
 }
 
 func newBgSyncer(dir string) *bgSyncer {
-	s := &bgSyncer{dir: dir, queue: make(chan string, 1024), idle: make(chan struct{}, 1)}
+	s := &bgSyncer{dir: dir, queue: make(chan string, 1024), done: make(chan struct{})}
 	go s.run()
 	return s
 }
@@ -40,7 +39,6 @@ func newBgSyncer(dir string) *bgSyncer {
 // add queues path for syncing (it waits while 1,024 are queued) and
 // returns the error of an earlier sync.
 func (s *bgSyncer) add(path string) error {
-	s.pending.Add(1)
 	s.queue <- path
 	return s.failed()
 }
@@ -53,13 +51,18 @@ func (s *bgSyncer) failed() error {
 }
 
 func (s *bgSyncer) run() {
+	defer close(s.done)
 	var batch []string
 	for p := range s.queue {
 		batch = append(batch[:0], p)
 		for more := true; more; {
 			select {
-			case p := <-s.queue:
-				batch = append(batch, p)
+			case p, ok := <-s.queue:
+				if ok {
+					batch = append(batch, p)
+				} else {
+					more = false // closed: stop syncs what is queued first
+				}
 			default:
 				more = false
 			}
@@ -76,20 +79,14 @@ func (s *bgSyncer) run() {
 		if err != nil {
 			s.err.CompareAndSwap(nil, &err)
 		}
-		s.pending.Add(-int64(len(batch)))
-		select {
-		case s.idle <- struct{}{}:
-		default:
-		}
 	}
 }
 
-// wait waits until every queued file is synced and returns the first
-// failed sync's error.
-func (s *bgSyncer) wait() error {
-	for s.pending.Load() > 0 {
-		<-s.idle
-	}
+// stop waits until every queued file is synced, ends the goroutine and
+// returns the first failed sync's error. The syncer is not used again.
+func (s *bgSyncer) stop() error {
+	close(s.queue)
+	<-s.done
 	return s.failed()
 }
 

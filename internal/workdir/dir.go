@@ -39,9 +39,15 @@ type Dir struct {
 	// plot holds the plot_data content written so far (the previous runs'
 	// rows first, when resuming).
 	plot bytes.Buffer
+	// SyncInline makes SaveCorpus fsync each entry before it returns
+	// instead of in the background (bgsync.go): for runs that read the
+	// process's allocation counts (-feedback mem), which the background
+	// goroutine's allocations would change.
+	SyncInline bool
 	// corpusSync makes the corpus entries durable in the background
-	// (bgsync.go).
+	// (bgsync.go); syncErr is the first failed sync of a stopped one.
 	corpusSync *bgSyncer
+	syncErr    error
 }
 
 // Open creates (or reopens) the work directory and checks that it
@@ -118,8 +124,14 @@ func (w *Dir) SaveCorpus(data []byte) (string, error) {
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	if err := writeAtomic(path, w.Encode(data), false); err != nil {
+	if w.syncErr != nil {
+		return "", fmt.Errorf("engine: save corpus entry: %w", w.syncErr)
+	}
+	if err := writeAtomic(path, w.Encode(data), w.SyncInline); err != nil {
 		return "", fmt.Errorf("engine: save corpus entry: %w", err)
+	}
+	if w.SyncInline {
+		return path, nil
 	}
 	if w.corpusSync == nil {
 		w.corpusSync = newBgSyncer(w.Corpus)
@@ -131,14 +143,17 @@ func (w *Dir) SaveCorpus(data []byte) (string, error) {
 }
 
 // SyncCorpus waits until the corpus entries saved so far are durable
-// (SaveCorpus syncs them in the background) and returns the error of a
-// failed sync, if any.
+// (SaveCorpus syncs them in the background), stops the background
+// goroutine (a later SaveCorpus starts another) and returns the error of
+// a failed sync, if any: once a sync has failed, every later SaveCorpus
+// and SyncCorpus returns its error.
 func (w *Dir) SyncCorpus() error {
-	if w.corpusSync == nil {
-		return nil
+	if s := w.corpusSync; s != nil {
+		w.corpusSync = nil
+		w.syncErr = s.stop()
 	}
-	if err := w.corpusSync.wait(); err != nil {
-		return fmt.Errorf("engine: save corpus entry: %w", err)
+	if w.syncErr != nil {
+		return fmt.Errorf("engine: save corpus entry: %w", w.syncErr)
 	}
 	return nil
 }

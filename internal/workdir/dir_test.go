@@ -120,8 +120,14 @@ func TestDirSync(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
+	syncer := wd.corpusSync
 	if err := wd.SyncCorpus(); err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case <-syncer.done:
+	default:
+		t.Error("the background syncer still runs after SyncCorpus (a goroutine left behind by each run)")
 	}
 	s := get(&bg)
 	for _, p := range paths {
@@ -156,5 +162,42 @@ func TestDirSync(t *testing.T) {
 	if _, err := wd.SaveCorpus([]byte{5}); err == nil || !strings.Contains(err.Error(), "disk on fire") {
 		t.Errorf("the save after a failing sync: %v", err)
 	}
-	wd.SyncCorpus() // no sync left in flight when the test restores the hooks
+	if err := wd.SyncCorpus(); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Errorf("a second SyncCorpus after a failing sync: %v", err)
+	}
+}
+
+// TestDirSyncInline: with SyncInline (-feedback mem) a corpus entry is
+// fsynced, with its directory, before SaveCorpus returns, and no
+// goroutine runs beside the target.
+func TestDirSyncInline(t *testing.T) {
+	var synced []string
+	oldDir, oldBg := syncDir, bgFsync
+	syncDir = func(dir string) error {
+		synced = append(synced, filepath.Clean(dir))
+		return oldDir(dir)
+	}
+	bgFsync = func(path string) error {
+		t.Errorf("background sync of %s with SyncInline", path)
+		return oldBg(path)
+	}
+	defer func() { syncDir, bgFsync = oldDir, oldBg }()
+	wd, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd.SyncInline = true
+	synced = nil
+	if _, err := wd.SaveCorpus([]byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(synced) != 1 || synced[0] != wd.Corpus {
+		t.Errorf("inline corpus save synced %q, want corpus/ once", synced)
+	}
+	if wd.corpusSync != nil {
+		t.Error("a background syncer started with SyncInline")
+	}
+	if err := wd.SyncCorpus(); err != nil {
+		t.Fatal(err)
+	}
 }
