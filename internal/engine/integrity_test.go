@@ -591,6 +591,52 @@ func TestOneLoopOneHang(t *testing.T) {
 	}
 }
 
+// TestTwoLoopsOneHelper: two loops that call one helper chain from
+// different lines of a function, interrupted in the helper, have one
+// single-dump signature; the second was taken for the first and never
+// reported (gomarkdown's paragraph loops through list from two lines).
+// Each is its own failure; a later hang on either path at a point seen
+// before needs no re-run.
+func TestTwoLoopsOneHelper(t *testing.T) {
+	path := func(line, caller int) string {
+		var b strings.Builder
+		b.WriteString("SIGQUIT: quit\n\ngoroutine 6 [running]:\n")
+		for _, f := range []string{"p.endsWithBlankLine block.go:" + strconv.Itoa(line), "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:" + strconv.Itoa(caller), "p.Block block.go:400", "example.com/t.FuzzMD.func1 t_test.go:9"} {
+			fn, loc, _ := strings.Cut(f, " ")
+			b.WriteString(fn + "(0x1)\n\t/src/p/" + loc + " +0x28\n")
+		}
+		b.WriteString("github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n")
+		return b.String()
+	}
+	var rerunTrace string
+	reruns := 0
+	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		reruns++
+		return Rerun{Values: "doc = \"x\"\n", Consumed: 2, TimedOut: true, Trace: rerunTrace, Signature: signature.Hang(rerunTrace)}, nil
+	})
+	hang := func(worker, rerun string) {
+		t.Helper()
+		rerunTrace = rerun
+		sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
+		sl.tail.Write([]byte(worker))
+		sl.Kill = signature.KindTimeout
+		s.crash(sl, exitState(t, "kill -QUIT $$"))
+	}
+	hang(path(100, 1742), path(105, 1742))
+	hang(path(100, 1654), path(107, 1654)) // the other loop, interrupted where the first was
+	if len(s.known) != 2 || len(s.newFiles) != 2 {
+		t.Fatalf("%d failures known, %d new files; want two hangs\n%s", len(s.known), len(s.newFiles), out)
+	}
+	if _, ok := s.known["timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\np.paragraph block.go:1654\n"]; !ok {
+		t.Errorf("the second loop's signature does not name where its path parts: %q", s.known)
+	}
+	hang(path(105, 1654), "")
+	hang(path(107, 1742), "")
+	if len(s.known) != 2 || reruns != 2 {
+		t.Errorf("%d failures known, %d re-runs; want 2 and 2 (later hangs at points seen before)", len(s.known), reruns)
+	}
+}
+
 // TestHangWithoutDump: a worker killed before it printed its stacks still
 // gets a report with stacks and the loop's signature, from the re-run that
 // confirmed the hang; a bare "timeout" is not taken for a place in a loop.

@@ -30,10 +30,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.ooms++
 	}
 	sig := signature.OfDeath(kind, stack, framed)
-	if merged, ok := s.hangSigs[sig]; ok {
-		sig = merged // a hang already seen at this point of its loop
+	offLoop := false // a hang on another path than the loop its signature names
+	if kind == signature.KindTimeout {
+		if l, ok := s.placeHang(sig, stack); ok {
+			sig = l
+		} else {
+			offLoop = s.offLoop(sig, stack)
+		}
 	}
-	if s.knownFailure(sig) {
+	if !offLoop && s.knownFailure(sig) {
 		return
 	}
 	res := Failure
@@ -148,28 +153,77 @@ func (s *supervisor) knownFailure(sig string) bool {
 	return false
 }
 
+// placeHang returns the signature of the loop of the run's hangs that a
+// hang with this single-dump signature and dump is on, if one is: a hang
+// already seen at this point of its loop needs no re-run.
+func (s *supervisor) placeHang(sig, dump string) (string, bool) {
+	for _, l := range s.hangSigs[sig] {
+		if l.Admits(dump) {
+			return l.Sig, true
+		}
+	}
+	return "", false
+}
+
+// offLoop reports whether a hang's single-dump signature is that of a
+// loop of the run whose path the dump is not on: two loops through one
+// helper, interrupted in it (the loop's signature names the helper's
+// frames). Such a hang is not the known failure its signature names.
+func (s *supervisor) offLoop(sig, dump string) bool {
+	for _, l := range s.hangLoops {
+		if l.Sig == sig && !l.Admits(dump) {
+			return true
+		}
+	}
+	return false
+}
+
 // mergeHang gives a hang the signature of its loop: the frames that the
-// worker's stacks (dump) and the re-run's share (signature.HangOf), so that
-// a loop spanning several functions, interrupted in a different one each
-// time, is one failure. It remembers the single-dump signatures it merged
-// (the worker's, sig, and the re-run's), so that a later hang interrupted
-// at one of those points is known without a re-run. ok is false when the
-// re-run did not time out or printed no stacks.
+// worker's stacks (dump) and the re-run's share (signature.HangLoop), so
+// that a loop spanning several functions, interrupted in a different one
+// each time, is one failure. A loop of the run's earlier hangs whose path
+// agrees is this one; a loop whose signature another loop of the run has
+// (both loop through one helper, called from different places) gets one
+// naming more of its frames (signature.Loop.Apart), so that the second
+// loop is not taken for the first. It remembers the single-dump signatures
+// it merged (the worker's, sig, and the re-run's), so that a later hang
+// interrupted at one of those points, on the path of that loop, is known
+// without a re-run. ok is false when the re-run did not time out or
+// printed no stacks.
 func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
 	if !d.TimedOut || d.Trace == "" {
 		return "", false
 	}
-	merged := signature.HangOf(dump, d.Trace)
+	l := signature.HangLoop(dump, d.Trace)
+	known := false
+	for _, k := range s.hangLoops {
+		if k.Same(l) {
+			l, known = k, true
+			break
+		}
+	}
+	if !known {
+		l = l.Apart(s.hangLoops)
+		s.hangLoops = append(s.hangLoops, l)
+	}
 	if s.hangSigs == nil {
-		s.hangSigs = map[string]string{}
+		s.hangSigs = map[string][]signature.Loop{}
+	}
+	remember := func(single string) {
+		for _, k := range s.hangSigs[single] {
+			if k.Sig == l.Sig {
+				return
+			}
+		}
+		s.hangSigs[single] = append(s.hangSigs[single], l)
 	}
 	if sig != signature.KindTimeout { // a bare "timeout" (no stacks) says nothing about where
-		s.hangSigs[sig] = merged
+		remember(sig)
 	}
 	if d.Signature != "" {
-		s.hangSigs[d.Signature] = merged
+		remember(d.Signature)
 	}
-	return merged, true
+	return l.Sig, true
 }
 
 // unconfirmedDeath handles a timeout or an out-of-memory death that

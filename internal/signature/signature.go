@@ -316,6 +316,11 @@ func parseLocation(loc string) (string, int) {
 // without its line (where a hung loop was interrupted varies, the function
 // does not).
 func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) string {
+	return frameLines(frames, skip, noInnerLine, Frames)
+}
+
+// frameLines is FrameLines with at most max frames.
+func frameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool, max int) string {
 	user := func(f Frame) bool { return !IsInternalFrame(f.Func) && (skip == nil || !skip(f.Func)) }
 	start := 0
 	for i, f := range frames {
@@ -327,7 +332,7 @@ func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) str
 	var b strings.Builder
 	n := 0
 	for _, f := range frames[start:] {
-		if n == Frames {
+		if n == max {
 			break
 		}
 		if !user(f) {
@@ -410,38 +415,6 @@ func fuzzBlock(blocks []string) string {
 		found = sub
 	}
 	return found
-}
-
-// HangOf is the signature of a hang seen in two dumps of the same input
-// (the worker's, and a re-run's): the frames the two stacks share, from the
-// fuzz function inwards. A hung loop that spans several functions is
-// interrupted in a different one each time; what stays is where the loop
-// is, so one loop gets one signature wherever it was interrupted. The
-// innermost shared frame is named without its line (the loop's own
-// function, interrupted at different lines, or the call that enters it);
-// stacks that share only the fuzz function name it (a loop in the fuzz
-// function itself). With nothing shared, it is Hang(a); when a holds no
-// stack of the fuzz function, Hang(b).
-func HangOf(a, b string) string {
-	fa, fb := hangStack(a), hangStack(b)
-	if len(fa) == 0 {
-		return Hang(b) // a has no stacks (killed before it printed them): b's
-	}
-	n := 0
-	for n < len(fa) && n < len(fb) {
-		x, y := fa[len(fa)-1-n], fb[len(fb)-1-n]
-		if x.Func != y.Func {
-			break
-		}
-		n++
-		if x.Line != y.Line {
-			break // the innermost shared frame: the same function, elsewhere in it
-		}
-	}
-	if n == 0 {
-		return Hang(a)
-	}
-	return KindTimeout + "\n" + FrameLines(fa[len(fa)-n:], nil, true)
 }
 
 // Hang is the signature of a hang whose goroutines were dumped.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -334,5 +335,59 @@ func TestHangOfLoopAcrossFunctions(t *testing.T) {
 	l1, l2 := dumpOf("m.spin m.go:7", "m.Run m.go:9"), dumpOf("m.spin m.go:8", "m.Run m.go:9")
 	if got := HangOf(l1, l2); got != Hang(l1) || Hang(l1) != Hang(l2) {
 		t.Errorf("one-function loop: HangOf %q, Hang %q / %q", got, Hang(l1), Hang(l2))
+	}
+}
+
+// TestHangLoopsThroughOneHelper: two loops that call the same helper chain
+// from different lines of one function (gomarkdown's paragraph calls list
+// at two lines, and each path can loop for ever), interrupted in the
+// helper, have one single-dump signature. Their loops tell them apart: a
+// dump on the second path is not admitted by the first loop, a dump of the
+// first anywhere on its path is, and the second loop's signature names
+// frames out to where the paths part.
+func TestHangLoopsThroughOneHelper(t *testing.T) {
+	path := func(inner string, caller int) string {
+		return dumpOf(inner, "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:"+strconv.Itoa(caller), "p.Block block.go:400", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9")
+	}
+	a1, r1 := path("p.endsWithBlankLine block.go:100", 1742), path("p.endsWithBlankLine block.go:105", 1742)
+	d2, r2 := path("p.endsWithBlankLine block.go:100", 1654), path("p.endsWithBlankLine block.go:107", 1654)
+	if Hang(a1) != Hang(d2) {
+		t.Fatalf("the single dumps differ; the test shows nothing: %q %q", Hang(a1), Hang(d2))
+	}
+	l1 := HangLoop(a1, r1)
+	if l1.Sig != HangOf(a1, r1) || l1.Sig != "timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\n" {
+		t.Errorf("first loop's signature %q", l1.Sig)
+	}
+	if l1.Admits(d2) {
+		t.Error("the first loop admits a dump on the other path (paragraph's line 1654)")
+	}
+	shallow := dumpOf("p.list block.go:1290", "p.paragraph block.go:1742", "p.Block block.go:400", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9")
+	for _, d := range []string{a1, path("p.endsWithBlankLine block.go:111", 1742), shallow, "SIGQUIT: quit\n"} {
+		if !l1.Admits(d) {
+			t.Errorf("the first loop does not admit a dump on its path:\n%s", d)
+		}
+	}
+	l2 := HangLoop(d2, r2)
+	if l2.Sig != l1.Sig {
+		t.Fatalf("the loops' signatures already differ; Apart is not tested: %q", l2.Sig)
+	}
+	if l1.Same(l2) || l2.Same(l1) {
+		t.Error("two loops whose paths part at paragraph's line are the same")
+	}
+	if !l1.Same(HangLoop(path("p.endsWithBlankLine block.go:111", 1742), shallow)) {
+		t.Error("the first loop from two other dumps of it is another loop")
+	}
+	apart := l2.Apart([]Loop{l1})
+	if want := "timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\np.paragraph block.go:1654\n"; apart.Sig != want {
+		t.Errorf("Apart: %q, want %q", apart.Sig, want)
+	}
+	if l1.Apart([]Loop{l2.Apart([]Loop{l1})}).Sig != l1.Sig {
+		t.Error("Apart changed a signature no other loop has")
+	}
+	// Loops without frames (dumps sharing nothing) are the same only with
+	// the same signature.
+	none := HangLoop(dumpOf("x.y x.go:1"), a1)
+	if none.Sig == l1.Sig || none.Same(l1) || l1.Same(none) || !none.Same(HangLoop(dumpOf("x.y x.go:1"), r1)) {
+		t.Errorf("a loop without frames (%q) and a loop with frames", none.Sig)
 	}
 }
