@@ -551,6 +551,28 @@ func loopDump(inner ...string) string {
 	return b.String()
 }
 
+// hangSupervisor is a supervisor whose worker hang(worker, rerun) makes
+// hang: the worker's output is worker, and the re-run confirming the hang
+// prints rerun; reruns counts the re-runs.
+func hangSupervisor(t *testing.T) (s *supervisor, out *strings.Builder, hang func(worker, rerun string), reruns *int) {
+	var rerunTrace string
+	reruns = new(int)
+	var sl *slot
+	s, sl, out = crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
+		*reruns++
+		return Rerun{Values: "doc = \"<svg><p>\"\n", Consumed: 2, TimedOut: true, Trace: rerunTrace, Signature: signature.Hang(rerunTrace)}, nil
+	})
+	hang = func(worker, rerun string) {
+		t.Helper()
+		rerunTrace = rerun
+		sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
+		sl.tail.Write([]byte(worker))
+		sl.Kill = signature.KindTimeout
+		s.crash(sl, exitState(t, "kill -QUIT $$"))
+	}
+	return s, out, hang, reruns
+}
+
 // TestOneLoopOneHang: a hang whose loop spans several functions is
 // interrupted in a different one by the worker's timeout and by the re-run
 // that confirms it; the supervisor gives it the signature of the frames
@@ -561,20 +583,7 @@ func TestOneLoopOneHang(t *testing.T) {
 	a := loopDump("golang.org/x/net/html.inForeignContent parse.go:1900")
 	b := loopDump("golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800")
 	c := loopDump("golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050")
-	var rerunTrace string
-	reruns := 0
-	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
-		reruns++
-		return Rerun{Values: "doc = \"<svg><p>\"\n", Consumed: 2, TimedOut: true, Trace: rerunTrace, Signature: signature.Hang(rerunTrace)}, nil
-	})
-	hang := func(worker, rerun string) {
-		t.Helper()
-		rerunTrace = rerun
-		sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
-		sl.tail.Write([]byte(worker))
-		sl.Kill = signature.KindTimeout
-		s.crash(sl, exitState(t, "kill -QUIT $$"))
-	}
+	s, out, hang, reruns := hangSupervisor(t)
 	hang(a, b)
 	hang(c, a)
 	hang(b, c)
@@ -586,8 +595,8 @@ func TestOneLoopOneHang(t *testing.T) {
 			t.Errorf("signature %q, want the loop's %q", sig, want)
 		}
 	}
-	if reruns != 2 {
-		t.Errorf("%d re-runs, want 2 (the third hang is interrupted at a point already seen)", reruns)
+	if *reruns != 2 {
+		t.Errorf("%d re-runs, want 2 (the third hang is interrupted at a point already seen)", *reruns)
 	}
 }
 
@@ -608,20 +617,7 @@ func TestTwoLoopsOneHelper(t *testing.T) {
 		b.WriteString("github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n")
 		return b.String()
 	}
-	var rerunTrace string
-	reruns := 0
-	s, sl, out := crashSupervisor(t, func(context.Context, []byte, time.Duration) (Rerun, error) {
-		reruns++
-		return Rerun{Values: "doc = \"x\"\n", Consumed: 2, TimedOut: true, Trace: rerunTrace, Signature: signature.Hang(rerunTrace)}, nil
-	})
-	hang := func(worker, rerun string) {
-		t.Helper()
-		rerunTrace = rerun
-		sl.tail = &proc.Tail{Mu: &s.outMu, Max: tailSize}
-		sl.tail.Write([]byte(worker))
-		sl.Kill = signature.KindTimeout
-		s.crash(sl, exitState(t, "kill -QUIT $$"))
-	}
+	s, out, hang, reruns := hangSupervisor(t)
 	hang(path(100, 1742), path(105, 1742))
 	hang(path(100, 1654), path(107, 1654)) // the other loop, interrupted where the first was
 	if len(s.known) != 2 || len(s.newFiles) != 2 {
@@ -632,8 +628,8 @@ func TestTwoLoopsOneHelper(t *testing.T) {
 	}
 	hang(path(105, 1654), "")
 	hang(path(107, 1742), "")
-	if len(s.known) != 2 || reruns != 2 {
-		t.Errorf("%d failures known, %d re-runs; want 2 and 2 (later hangs at points seen before)", len(s.known), reruns)
+	if len(s.known) != 2 || *reruns != 2 {
+		t.Errorf("%d failures known, %d re-runs; want 2 and 2 (later hangs at points seen before)", len(s.known), *reruns)
 	}
 }
 
