@@ -38,6 +38,9 @@ func encodeWorkerSpec(w engine.WorkerSpec) string {
 	if len(w.Skip) > 0 {
 		v.Set("skip", strings.Join(w.Skip, ","))
 	}
+	if w.Resume != 0 {
+		v.Set("resume", strconv.FormatUint(w.Resume, 10))
+	}
 	return v.Encode()
 }
 
@@ -59,6 +62,13 @@ func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
 	w.Time = time.Duration(t)
 	if s := v.Get("skip"); s != "" {
 		w.Skip = strings.Split(s, ",")
+	}
+	if s := v.Get("resume"); s != "" {
+		r, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("malformed %s: resume: %w", workerEnv, err)
+		}
+		w.Resume = r
 	}
 	if w.SharedMem == "" {
 		return nil, fmt.Errorf("malformed %s: no shared memory file", workerEnv)
@@ -307,6 +317,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
 		ecfg.Restarted = w.Incarnation > 0
 		ecfg.SkipInputs = w.Skip
+		ecfg.ResumeAfter = w.Resume
 		// No debug.SetMemoryLimit soft guard: near the limit the garbage
 		// collector runs continuously, which turns a runaway allocation
 		// into a slow hang (measured: a timeout before the RSS limit).

@@ -147,6 +147,14 @@ type Config struct {
 	// replayed them (killerInput), so that the slot does not die on them
 	// again and again.
 	SkipInputs []string
+	// ResumeAfter, if not 0, is the trace hash (entry.trace) of the
+	// parent the worker's previous incarnation was making children of
+	// when it ended: the round robin over the queue starts after it
+	// rather than at the queue's start (resume.go, resumeTurns). Without
+	// it a worker restarted every few seconds (a target that hangs or
+	// crashes often) would give the parents at the start of the replayed
+	// corpus's order every turn and the others none.
+	ResumeAfter uint64
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize). For
 	// a native target it grows to its longest seed, up to MaxNativeInput.
 	MaxInputSize int

@@ -55,6 +55,7 @@ type fuzzer struct {
 	keptCov    bool    // the coverage feedback kept the execution handle last decided on (not a domain alone)
 	execSeq    uint64  // executions begun, rechecks and re-runs included (the watchdogs' clock: execExt)
 	met        metrics // metrics.go: zero mutations, mutation distance
+	lastParent *entry  // the parent of the last child (noteParent, resume.go)
 	max        int
 	r          *prng
 	wd         *workdir.Dir
@@ -234,6 +235,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	f.init()
 	f.calibrate()
 	if !f.stopped && f.err == nil && !cfg.ReplayOnly {
+		f.resumeTurns()
 		f.loop()
 	}
 	close(done)
@@ -576,6 +578,7 @@ func (f *fuzzer) loop() {
 		nf := len(f.newFailures)
 		if gs != nil {
 			if g := gs.nextGuide(); g != nil {
+				f.noteParent(g.parent)
 				out := f.execGuided(g)
 				if g.parent != nil { // rl's executions have no parent: no children
 					f.met.children++
@@ -595,6 +598,7 @@ func (f *fuzzer) loop() {
 		var p *entry
 		if bp != nil && f.def.queue {
 			p = bp.lastParent()
+			f.noteParent(p)
 		}
 		if f.skipZero(p, f.child) {
 			continue

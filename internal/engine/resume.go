@@ -3,6 +3,7 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"path/filepath"
 	"time"
 )
@@ -124,3 +125,57 @@ func skipKey(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
+
+// A resumer's round robin over the queue can start after a given entry
+// (resumeTurns).
+type resumer interface {
+	// resumeAfter makes q[i] the last parent of the round robin: the
+	// next turn is the following entry's.
+	resumeAfter(i int)
+}
+
+// resumeTurns starts the strategy's round robin after the queue entry
+// whose trace is Config.ResumeAfter (the parent the worker's previous
+// incarnation was making children of), if the queue holds one and the
+// strategy has a round robin. Each incarnation of a worker replays the
+// corpus in the same order; starting every one at the queue's start
+// would give the first parents every turn and the last none when a
+// target hangs or crashes every few seconds.
+func (f *fuzzer) resumeTurns() {
+	r, ok := f.strat.(resumer)
+	if f.cfg.ResumeAfter == 0 || !ok {
+		return
+	}
+	for i, e := range f.queue {
+		if e.trace == f.cfg.ResumeAfter {
+			r.resumeAfter(i)
+			return
+		}
+	}
+}
+
+// noteParent publishes the parent of the next child to the supervisor
+// (Config.ResumeAfter of the worker's next incarnation), when it changes.
+func (f *fuzzer) noteParent(p *entry) {
+	if p != f.lastParent && p != nil {
+		f.lastParent = p
+		if f.shm != nil {
+			f.shm.put(offParent, p.trace)
+		}
+	}
+}
+
+func (s *zestTurns) resumeAfter(i int)   { s.qi, s.made = i, math.MaxInt }
+func (s *eiTurns) resumeAfter(i int)     { s.zest.resumeAfter(i) }
+func (s *bedivTurns) resumeAfter(i int)  { s.ei.resumeAfter(i) }
+func (s *zeugmaTurns) resumeAfter(i int) { s.zest.resumeAfter(i) }
+
+// classicTurns: the next turn, started when the current one has no
+// children left, moves past q[i].
+func (s *classicTurns) resumeAfter(i int) { s.qi, s.left, s.started = i, 0, true }
+
+// fairTurns: both its rare-parent scan and its plain round robin.
+func (s *fairTurns) resumeAfter(i int) { s.rare.qi, s.rr = i+1, i+1 }
+
+// autoTurns: the turns schedule's round robin and the rare one's scan.
+func (s *autoTurns) resumeAfter(i int) { s.qi, s.rare.qi = i, i+1 }

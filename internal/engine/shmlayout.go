@@ -32,7 +32,9 @@ package engine
 //	168..231          worker: the run's metrics (metrics.go; the block below)
 //	232  seq          worker: executions begun (rechecks and re-runs included): the state word
 //	                  repeats an execution number after a recheck, so the hang watchdog looks at both
-//	240..255 reserved
+//	240  parent       worker: the trace hash of the parent it makes children of (Config.ResumeAfter
+//	                  of its next incarnation; 0 none)
+//	248..255 reserved
 //	256  input        the input bytes (capacity = file size - 256)
 //
 // Each word is written by one side (the worker unless marked "supervisor")
@@ -72,6 +74,7 @@ const (
 	offOwnAt    = 152
 	offStartRSS = 160
 	offSeq      = 232
+	offParent   = 240
 )
 
 // Worker phases (offPhase).

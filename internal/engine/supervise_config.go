@@ -122,6 +122,7 @@ type WorkerSpec struct {
 	Time        time.Duration // Config.Time (0: no limit)
 	Sync        bool          // Config.Sync
 	Skip        []string      // Config.SkipInputs
+	Resume      uint64        // Config.ResumeAfter
 }
 
 // ErrNoEngine is returned by Supervise when the first worker ended without

@@ -58,6 +58,7 @@ type slot struct {
 	quota       int64 // executions assigned (0: no limit)
 	dead        counters
 	incarnation int
+	resume      uint64 // WorkerSpec.Resume of the next incarnation
 	cmd         *exec.Cmd
 	tail        *proc.Tail
 	running     bool
@@ -280,7 +281,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	spec := WorkerSpec{
 		ID: sl.id, Incarnation: sl.incarnation, SharedMem: sl.path,
 		Seed: workerSeed(s.cfg.Seed, sl.id, sl.incarnation), Sync: s.cfg.Workers > 1,
-		Skip: s.skip,
+		Skip: s.skip, Resume: sl.resume,
 	}
 	if sl.quota > 0 {
 		spec.Runs = sl.quota - sl.dead.execs
@@ -490,6 +491,9 @@ func (s *supervisor) exited(sl *slot) {
 	}
 	sl.incarnation++
 	s.restarts++
+	if p := sl.shm.load(offParent); p != 0 { // (0: it died before its first child)
+		sl.resume = p // the next incarnation's turns start after its parent
+	}
 	s.startWorker(sl)
 }
 

@@ -96,6 +96,9 @@ func TestWorkerModeEngine(t *testing.T) {
 	if _, _, n, running := sup.current(); n != 3000 || running {
 		t.Errorf("state: execution %d running %v", n, running)
 	}
+	if sup.load(offParent) == 0 {
+		t.Error("the worker published no parent (its next incarnation's Config.ResumeAfter)")
+	}
 	// Worker mode leaves stats and plot_data to the supervisor.
 	if _, err := os.Stat(filepath.Join(dir, workdir.StatsFile)); err == nil {
 		t.Error("a worker wrote stats")
