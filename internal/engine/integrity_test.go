@@ -604,13 +604,18 @@ func TestOneLoopOneHang(t *testing.T) {
 // different lines of a function, interrupted in the helper, have one
 // single-dump signature; the second was taken for the first and never
 // reported (gomarkdown's paragraph loops through list from two lines).
-// Each is its own failure; a later hang on either path at a point seen
-// before needs no re-run.
+// Each is its own failure; the first loop reached from another context
+// (a list item's nesting) is the first failure; a later hang on either
+// path at a point seen before needs no re-run.
 func TestTwoLoopsOneHelper(t *testing.T) {
-	path := func(line, caller int) string {
+	path := func(line, caller int, nested bool) string {
 		var b strings.Builder
 		b.WriteString("SIGQUIT: quit\n\ngoroutine 6 [running]:\n")
-		for _, f := range []string{"p.endsWithBlankLine block.go:" + strconv.Itoa(line), "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:" + strconv.Itoa(caller), "p.Block block.go:400", "example.com/t.FuzzMD.func1 t_test.go:9"} {
+		frames := []string{"p.endsWithBlankLine block.go:" + strconv.Itoa(line), "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:" + strconv.Itoa(caller), "p.Block block.go:400"}
+		if nested {
+			frames = append(frames, "p.listItem block.go:900", "p.list block.go:1290", "p.Block block.go:410")
+		}
+		for _, f := range append(frames, "example.com/t.FuzzMD.func1 t_test.go:9") {
 			fn, loc, _ := strings.Cut(f, " ")
 			b.WriteString(fn + "(0x1)\n\t/src/p/" + loc + " +0x28\n")
 		}
@@ -618,18 +623,25 @@ func TestTwoLoopsOneHelper(t *testing.T) {
 		return b.String()
 	}
 	s, out, hang, reruns := hangSupervisor(t)
-	hang(path(100, 1742), path(105, 1742))
-	hang(path(100, 1654), path(107, 1654)) // the other loop, interrupted where the first was
+	hang(path(100, 1742, false), path(105, 1742, false))
+	hang(path(100, 1654, false), path(107, 1654, false)) // the other loop, interrupted where the first was
 	if len(s.known) != 2 || len(s.newFiles) != 2 {
 		t.Fatalf("%d failures known, %d new files; want two hangs\n%s", len(s.known), len(s.newFiles), out)
 	}
 	if _, ok := s.known["timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\np.paragraph block.go:1654\n"]; !ok {
-		t.Errorf("the second loop's signature does not name where its path parts: %q", s.known)
+		t.Errorf("the second loop's signature does not name the call entering the chain: %q", s.known)
 	}
-	hang(path(105, 1654), "")
-	hang(path(107, 1742), "")
+	hang(path(105, 1654, false), "")
+	hang(path(107, 1742, false), "")
 	if len(s.known) != 2 || *reruns != 2 {
 		t.Errorf("%d failures known, %d re-runs; want 2 and 2 (later hangs at points seen before)", len(s.known), *reruns)
+	}
+	// Inside a list item, the worker interrupted one call deeper than any
+	// dump before (a new point): re-run, and the same loop.
+	deeper := strings.Replace(path(100, 1742, true), "goroutine 6 [running]:\n", "goroutine 6 [running]:\np.GetLastChild(0x1)\n\t/src/p/ast.go:5 +0x28\n", 1)
+	hang(deeper, path(103, 1742, true))
+	if len(s.known) != 2 || len(s.newFiles) != 2 || *reruns != 3 {
+		t.Errorf("the first loop inside a list item: %d failures known, %d new files, %d re-runs; want 2, 2 and 3", len(s.known), len(s.newFiles), *reruns)
 	}
 }
 
@@ -659,7 +671,7 @@ func TestHangWithoutDump(t *testing.T) {
 	if !strings.Contains(string(rep), "these are the re-run's") || !strings.Contains(string(rep), "golang.org/x/net/html.inBodyIM") {
 		t.Errorf("report without the re-run's stacks:\n%s", rep)
 	}
-	if _, ok := s.hangSigs[signature.KindTimeout]; ok {
+	if _, ok := s.hangPoints[signature.KindTimeout]; ok {
 		t.Error("a bare \"timeout\" was remembered as a place in a loop")
 	}
 }

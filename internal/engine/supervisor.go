@@ -109,10 +109,10 @@ type supervisor struct {
 	// repeat (supervisor_crash.go, unconfirmedTimeout).
 	unconfirmed    int
 	unconfirmedOOM int // the same for deaths by -rss_limit_mb
-	// hangSigs maps the signature of one dump of a hang to the loops
-	// (mergeHang) whose dumps had it, learned from re-runs; hangLoops
-	// are the loops of the run's hangs.
-	hangSigs            map[string][]signature.Loop
+	// hangPoints maps the point where a dump of a hang was interrupted
+	// (signature.HangPoint) to its loop (mergeHang), learned from
+	// re-runs; hangLoops are the loops of the run's hangs.
+	hangPoints          map[string]signature.Loop
 	hangLoops           []signature.Loop
 	maxCov, maxValidCov int64
 	met                 supMetrics // supervisor_stats.go

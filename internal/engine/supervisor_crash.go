@@ -30,15 +30,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.ooms++
 	}
 	sig := signature.OfDeath(kind, stack, framed)
-	offLoop := false // a hang on another path than the loop its signature names
+	unplaced := false // a hang at a point of no known loop whose signature a loop of the run has
 	if kind == signature.KindTimeout {
-		if l, ok := s.placeHang(sig, stack); ok {
-			sig = l
+		if l, ok := s.hangPoints[signature.HangPoint(stack)]; ok {
+			sig = l.Sig // a hang already seen at this point of its loop
 		} else {
-			offLoop = s.offLoop(sig, stack)
+			unplaced = s.loopSig(sig)
 		}
 	}
-	if !offLoop && s.knownFailure(sig) {
+	if !unplaced && s.knownFailure(sig) {
 		return
 	}
 	res := Failure
@@ -86,7 +86,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 						return
 					}
 				}
-				if merged, ok := s.mergeHang(sig, stack, d); ok {
+				if merged, ok := s.mergeHang(stack, d); ok {
 					sig, info.Signature = merged, merged
 					if info.Stack == "" {
 						// The worker was killed before it printed its
@@ -153,25 +153,12 @@ func (s *supervisor) knownFailure(sig string) bool {
 	return false
 }
 
-// placeHang returns the signature of the loop of the run's hangs that a
-// hang with this single-dump signature and dump is on, if one is: a hang
-// already seen at this point of its loop needs no re-run.
-func (s *supervisor) placeHang(sig, dump string) (string, bool) {
-	for _, l := range s.hangSigs[sig] {
-		if l.Admits(dump) {
-			return l.Sig, true
-		}
-	}
-	return "", false
-}
-
-// offLoop reports whether a hang's single-dump signature is that of a
-// loop of the run whose path the dump is not on: two loops through one
-// helper, interrupted in it (the loop's signature names the helper's
-// frames). Such a hang is not the known failure its signature names.
-func (s *supervisor) offLoop(sig, dump string) bool {
+// loopSig reports whether sig is the signature of a loop of the run's
+// hangs: a hang at a new point with that signature may be in another loop
+// through the same helper chain (it is re-run to tell).
+func (s *supervisor) loopSig(sig string) bool {
 	for _, l := range s.hangLoops {
-		if l.Sig == sig && !l.Admits(dump) {
+		if l.Sig == sig {
 			return true
 		}
 	}
@@ -181,16 +168,16 @@ func (s *supervisor) offLoop(sig, dump string) bool {
 // mergeHang gives a hang the signature of its loop: the frames that the
 // worker's stacks (dump) and the re-run's share (signature.HangLoop), so
 // that a loop spanning several functions, interrupted in a different one
-// each time, is one failure. A loop of the run's earlier hangs whose path
-// agrees is this one; a loop whose signature another loop of the run has
-// (both loop through one helper, called from different places) gets one
-// naming more of its frames (signature.Loop.Apart), so that the second
-// loop is not taken for the first. It remembers the single-dump signatures
-// it merged (the worker's, sig, and the re-run's), so that a later hang
-// interrupted at one of those points, on the path of that loop, is known
-// without a re-run. ok is false when the re-run did not time out or
+// each time, is one failure. A loop of the run's earlier hangs that is the
+// same (signature.Loop.Same: the innermost shared frames and the call
+// entering them) is this one; a new loop whose signature another loop of
+// the run has (both loop through one helper chain, entered from different
+// calls) gets one naming that call (signature.Loop.Apart), so that it is
+// not taken for the other. It remembers the points (signature.HangPoint)
+// of the two dumps, so that a later hang interrupted at one of them is
+// known without a re-run. ok is false when the re-run did not time out or
 // printed no stacks.
-func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
+func (s *supervisor) mergeHang(dump string, d Rerun) (string, bool) {
 	if !d.TimedOut || d.Trace == "" {
 		return "", false
 	}
@@ -206,22 +193,13 @@ func (s *supervisor) mergeHang(sig, dump string, d Rerun) (string, bool) {
 		l = l.Apart(s.hangLoops)
 		s.hangLoops = append(s.hangLoops, l)
 	}
-	if s.hangSigs == nil {
-		s.hangSigs = map[string][]signature.Loop{}
+	if s.hangPoints == nil {
+		s.hangPoints = map[string]signature.Loop{}
 	}
-	remember := func(single string) {
-		for _, k := range s.hangSigs[single] {
-			if k.Sig == l.Sig {
-				return
-			}
+	for _, p := range []string{signature.HangPoint(dump), signature.HangPoint(d.Trace)} {
+		if p != signature.KindTimeout { // a bare "timeout" (no stacks) says nothing about where
+			s.hangPoints[p] = l
 		}
-		s.hangSigs[single] = append(s.hangSigs[single], l)
-	}
-	if sig != signature.KindTimeout { // a bare "timeout" (no stacks) says nothing about where
-		remember(sig)
-	}
-	if d.Signature != "" {
-		remember(d.Signature)
 	}
 	return l.Sig, true
 }

@@ -3,18 +3,26 @@ package signature
 // A hung goroutine is interrupted wherever it happens to be: a loop that
 // spans several functions shows a different innermost frame in each dump.
 // Two dumps of one hang (the worker's and a re-run's) share the frames
-// from the fuzz function down to the loop; those frames are the loop's
-// place, and two loops whose innermost frames agree (both call one helper)
-// still differ in them.
+// from the fuzz function down to the loop; the innermost of those are the
+// loop's place (HangLoop). Two loops whose innermost shared frames agree
+// (both call one helper chain) differ in the call that enters the chain:
+// a loop is told by its innermost LoopFrames shared frames, one more than
+// a signature names. The frames further out are the context the loop was
+// reached from (a recursive parser reaches one loop at any nesting), which
+// does not make another loop.
+
+// LoopFrames is the number of innermost frames that tell two hung loops
+// apart: the signature's Frames and the call that enters them.
+const LoopFrames = Frames + 1
 
 // A Loop is where a hung goroutine loops, from two dumps of the same hang
-// (HangLoop): the frames the two share from the fuzz function inwards.
+// (HangLoop).
 type Loop struct {
 	// Sig is the hang's signature: the innermost Frames shared frames,
 	// the innermost named without its line.
 	Sig string
-	// frames are the shared frames, outermost first. The innermost is
-	// compared by function only (the dumps interrupted it at different
+	// frames are the shared user frames, innermost first; the innermost
+	// is compared by function only (the dumps interrupted it at different
 	// lines, or called the same function from it and diverged below).
 	frames []Frame
 }
@@ -45,9 +53,13 @@ func HangLoop(a, b string) Loop {
 	}
 	shared := fa[len(fa)-n:] // innermost first
 	l := Loop{Sig: KindTimeout + "\n" + FrameLines(shared, nil, true)}
-	for i := len(shared) - 1; i >= 0; i-- {
-		l.frames = append(l.frames, shared[i])
+	for i, f := range shared {
+		if !stdHelper(f.Func, f.File) { // where FrameLines starts
+			shared = shared[i:]
+			break
+		}
 	}
+	l.frames = shared
 	return l
 }
 
@@ -56,71 +68,63 @@ func HangLoop(a, b string) Loop {
 // interrupted.
 func HangOf(a, b string) string { return HangLoop(a, b).Sig }
 
-// Admits reports whether dump may show a goroutine hung in the loop l:
-// its stack, from the fuzz function inwards, follows l's frames as far as
-// both go (each call on the way from the same function and line; the
-// innermost frame of either by function only). A dump whose path leaves
-// l's above l's innermost frame (the same function called from another
-// line, or another function) is another loop's. A Loop without frames
-// admits every dump, and so does a dump without the fuzz function's stack.
-func (l Loop) Admits(dump string) bool {
-	fr := hangStack(dump)
-	for i, j := 0, len(fr)-1; i < j; i, j = i+1, j-1 {
-		fr[i], fr[j] = fr[j], fr[i]
+// HangPoint is where one dump of a hang was interrupted: its innermost
+// LoopFrames user frames (the innermost without its line). Two hangs
+// interrupted at one point are in one loop; a point's signature (Hang)
+// names a frame fewer, which two loops through one helper can share.
+func HangPoint(dump string) string {
+	if b := fuzzBlock(goroutineBlocks(dump)); b != "" {
+		if fr := frameLines(parseFrames(b), nil, true, LoopFrames); fr != "" {
+			return KindTimeout + "\n" + fr
+		}
 	}
-	return agree(l.frames, fr)
+	return KindTimeout
 }
 
-// Same reports whether l and m may be one loop: both have frames and they
-// follow the same path as far as both go (as Admits). Loops without frames
-// are the same when their signatures are.
+// Same reports whether l and m are one loop: the innermost frame of one
+// is on the other's path (by function), and the LoopFrames-1 calls
+// outwards from there agree, by function and call line, as far as both
+// go. Two dumps of one loop may share more or fewer of its frames (where
+// they were interrupted), so the two need not end at the same frame; the
+// frames further out are the context the loop was reached from. Loops
+// without frames are the same when their signatures are.
 func (l Loop) Same(m Loop) bool {
 	if len(l.frames) == 0 || len(m.frames) == 0 {
 		return l.Sig == m.Sig
 	}
-	return agree(l.frames, m.frames)
+	return onPath(l.frames, m.frames) || onPath(m.frames, l.frames)
 }
 
-// agree reports whether two paths, outermost first, agree as far as both
-// go: the same functions, called from the same lines except at the
-// innermost frame of either.
-func agree(a, b []Frame) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return true
-	}
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i].Func != b[i].Func {
-			return false
+// onPath reports whether the loop whose shared frames are s lies on the
+// path d (both innermost first): s's innermost function is one of d's
+// frames, and the calls outwards from it agree (see Same).
+func onPath(s, d []Frame) bool {
+	for j := range d {
+		if d[j].Func != s[0].Func {
+			continue
 		}
-		if i < len(a)-1 && i < len(b)-1 && a[i].Line != b[i].Line {
-			return false
+		ok := true
+		for i := 1; ok && i < LoopFrames && i < len(s) && j+i < len(d); i++ {
+			ok = s[i] == d[j+i]
+		}
+		if ok {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // Apart returns l with a signature that differs from those of others
 // (loops that are not the same as l): when another loop's signature is
-// l's, l's names more of its frames, outwards, until it differs (two
-// loops through one helper differ where their paths part). Loops without
-// frames keep their signature.
+// l's, l's names its next frame outwards, the call that enters its chain
+// (two loops through one helper differ there). Loops without frames, or
+// with no frame beyond their signature's, keep their signature.
 func (l Loop) Apart(others []Loop) Loop {
-	if len(l.frames) == 0 {
-		return l
-	}
-	inner := make([]Frame, len(l.frames))
-	for i, f := range l.frames {
-		inner[len(inner)-1-i] = f
-	}
-	for max := Frames; ; max++ {
-		sig := KindTimeout + "\n" + frameLines(inner, nil, true, max)
-		taken := false
-		for _, o := range others {
-			taken = taken || o.Sig == sig
-		}
-		if !taken || max >= len(inner) {
-			l.Sig = sig
+	for _, o := range others {
+		if o.Sig == l.Sig && len(l.frames) > Frames {
+			l.Sig = KindTimeout + "\n" + frameLines(l.frames, nil, true, LoopFrames)
 			return l
 		}
 	}
+	return l
 }

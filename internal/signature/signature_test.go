@@ -341,47 +341,43 @@ func TestHangOfLoopAcrossFunctions(t *testing.T) {
 // TestHangLoopsThroughOneHelper: two loops that call the same helper chain
 // from different lines of one function (gomarkdown's paragraph calls list
 // at two lines, and each path can loop for ever), interrupted in the
-// helper, have one single-dump signature. Their loops tell them apart: a
-// dump on the second path is not admitted by the first loop, a dump of the
-// first anywhere on its path is, and the second loop's signature names
-// frames out to where the paths part.
+// helper, have one single-dump signature. Their loops and points tell them
+// apart by the call entering the chain, and the second loop's signature
+// names it (Apart); one loop reached from another context (a recursive
+// parser's nesting) is the same loop.
 func TestHangLoopsThroughOneHelper(t *testing.T) {
-	path := func(inner string, caller int) string {
-		return dumpOf(inner, "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:"+strconv.Itoa(caller), "p.Block block.go:400", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9")
+	outer := []string{"p.Block block.go:400", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9"}
+	nested := []string{"p.Block block.go:400", "p.listItem block.go:900", "p.list block.go:1290", "p.Block block.go:410", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9"}
+	path := func(inner string, caller int, context []string) string {
+		return dumpOf(append([]string{inner, "p.finalizeList block.go:1344", "p.list block.go:1293", "p.paragraph block.go:" + strconv.Itoa(caller)}, context...)...)
 	}
-	a1, r1 := path("p.endsWithBlankLine block.go:100", 1742), path("p.endsWithBlankLine block.go:105", 1742)
-	d2, r2 := path("p.endsWithBlankLine block.go:100", 1654), path("p.endsWithBlankLine block.go:107", 1654)
+	a1, r1 := path("p.endsWithBlankLine block.go:100", 1742, outer), path("p.endsWithBlankLine block.go:105", 1742, outer)
+	d2, r2 := path("p.endsWithBlankLine block.go:100", 1654, outer), path("p.endsWithBlankLine block.go:107", 1654, outer)
 	if Hang(a1) != Hang(d2) {
 		t.Fatalf("the single dumps differ; the test shows nothing: %q %q", Hang(a1), Hang(d2))
 	}
-	l1 := HangLoop(a1, r1)
-	if l1.Sig != HangOf(a1, r1) || l1.Sig != "timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\n" {
-		t.Errorf("first loop's signature %q", l1.Sig)
+	if HangPoint(a1) == HangPoint(d2) || HangPoint(a1) != HangPoint(r1) {
+		t.Errorf("points: %q %q %q", HangPoint(a1), HangPoint(d2), HangPoint(r1))
 	}
-	if l1.Admits(d2) {
-		t.Error("the first loop admits a dump on the other path (paragraph's line 1654)")
-	}
-	shallow := dumpOf("p.list block.go:1290", "p.paragraph block.go:1742", "p.Block block.go:400", "p.Parse parser.go:300", "example.com/t.FuzzMD.func1 t_test.go:9")
-	for _, d := range []string{a1, path("p.endsWithBlankLine block.go:111", 1742), shallow, "SIGQUIT: quit\n"} {
-		if !l1.Admits(d) {
-			t.Errorf("the first loop does not admit a dump on its path:\n%s", d)
-		}
-	}
-	l2 := HangLoop(d2, r2)
-	if l2.Sig != l1.Sig {
-		t.Fatalf("the loops' signatures already differ; Apart is not tested: %q", l2.Sig)
+	l1, l2 := HangLoop(a1, r1), HangLoop(d2, r2)
+	if l1.Sig != HangOf(a1, r1) || l1.Sig != "timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\n" || l2.Sig != l1.Sig {
+		t.Fatalf("loops' signatures %q, %q", l1.Sig, l2.Sig)
 	}
 	if l1.Same(l2) || l2.Same(l1) {
-		t.Error("two loops whose paths part at paragraph's line are the same")
+		t.Error("two loops entering the helper chain from different lines of paragraph are the same")
 	}
-	if !l1.Same(HangLoop(path("p.endsWithBlankLine block.go:111", 1742), shallow)) {
-		t.Error("the first loop from two other dumps of it is another loop")
+	if in := HangLoop(path("p.endsWithBlankLine block.go:111", 1742, nested), path("p.endsWithBlankLine block.go:100", 1742, nested)); !l1.Same(in) {
+		t.Error("the first loop reached inside a list item is another loop")
+	}
+	shallow := HangLoop(dumpOf(append([]string{"p.list block.go:1290", "p.paragraph block.go:1742"}, outer...)...), a1)
+	if !l1.Same(shallow) || shallow.Same(l2) {
+		t.Errorf("the first loop from a dump interrupted in list (%q)", shallow.Sig)
 	}
 	apart := l2.Apart([]Loop{l1})
 	if want := "timeout\np.endsWithBlankLine\np.finalizeList block.go:1344\np.list block.go:1293\np.paragraph block.go:1654\n"; apart.Sig != want {
 		t.Errorf("Apart: %q, want %q", apart.Sig, want)
 	}
-	if l1.Apart([]Loop{l2.Apart([]Loop{l1})}).Sig != l1.Sig {
+	if l1.Apart([]Loop{apart}).Sig != l1.Sig {
 		t.Error("Apart changed a signature no other loop has")
 	}
 	// Loops without frames (dumps sharing nothing) are the same only with
