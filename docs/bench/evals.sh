@@ -7,35 +7,29 @@
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
 # Usage: docs/bench/evals.sh core0|core1
-#   core0: (1) native coverage, gfz's repetition 2 at eea2f49 (the commit of
-#          its repetition 1; go test -fuzz's two repetitions are those of
-#          native-cover-2026-11-27), results into native-cover-2026-11-27b/;
-#          (2) three of the seven tuning bugs' native targets, gfz-native at
-#          5f1bc79 against go test -fuzz, 10 reps of 2 minutes,
-#          tuning-native-2026-11-28a.jsonl;
-#          (3) auto as fixed (AUTO_COMMIT) on four hard bugs, 10 reps of 3
-#          minutes, hard-auto-2026-11-28a.jsonl;
-#          (4) the template targets' growth over 35 minutes at 5f1bc79 (default
-#          engine), seeds 1 and 2, growth-2026-11-28/;
-#          (5) every other engine at AUTO_COMMIT on three hard bugs,
-#          hard-engines-2026-11-28a.jsonl.
-#   core1: (1) the four other tuning bugs as in core0 (2), into
-#          tuning-native-2026-11-28b.jsonl; (2) auto as in core0 (3) on the
-#          three other hard bugs, hard-auto-2026-11-28b.jsonl; (3) every other
-#          engine at AUTO_COMMIT on the four other hard bugs,
-#          hard-engines-2026-11-28b.jsonl.
-#   Then each core takes half of the 20 other bugs of the suite (the easy
-#   ones: found by zest within a minute in the screen of 2026-11-27) with
-#   every engine and auto at AUTO_COMMIT, 5 reps of 1 minute,
-#   easy-2026-11-28{a,b}.jsonl. Then each core takes one of the template
-#   targets (FuzzTemplate, FuzzHTMLTemplate) with every engine and auto at
-#   AUTO_COMMIT, 5 reps of 5 minutes, gfz-bench's target mode
-#   (targets-2026-11-28{a,b}.jsonl): the coverage half of the ranking.
-#   Every engine of the hard bugs runs at the commit of auto's runs, so that
-#   they compare under the same conditions: the first round of the hard bugs
-#   (hard-2026-11-27.jsonl: auto before the fixes of 2026-11-28, zest, bytes,
-#   fairfuzz at 5d0717f) predates per-execution savings that speed some
-#   engines more than others.
+#   The evaluation of issue 26 at EVAL_COMMIT (every engine and auto, one
+#   commit, so that they compare under the same conditions), split in two
+#   halves, one a core:
+#   (1) the hard bugs, all 8 contenders, 10 reps of 3 minutes:
+#       hard-all-2026-11-28{a,b}.jsonl (core0: html-fragloop,
+#       html-selectloop, yaml3-unknownevent, gomarkdown-deflist; core1:
+#       tiff-palette, toml-escapes, toml-lexvalue);
+#   (2) the 20 other bugs of the suite (the easy ones: found by zest within
+#       a minute in the screen of 2026-11-27), 5 reps of 1 minute,
+#       easy-2026-11-28{a,b}.jsonl;
+#   (3) the template targets' coverage (core0 FuzzTemplate, core1
+#       FuzzHTMLTemplate), 5 reps of 5 minutes, gfz-bench's target mode,
+#       targets-2026-11-28{a,b}.jsonl: the coverage half of the ranking.
+#   core0 first finishes the template targets' growth runs (35 minutes, at
+#   5f1bc79, seeds 1 and 2, growth-2026-11-28/).
+#   Earlier rounds, kept apart in the reports: the hard bugs' first round
+#   (hard-2026-11-27.jsonl: auto before the fixes of 2026-11-28, zest,
+#   bytes, fairfuzz at 5d0717f) and the second (auto at ccb0578,
+#   hard-auto-2026-11-28{a,b}.jsonl, complete; the other engines at ccb0578,
+#   hard-engines-2026-11-28b.jsonl, stopped after 3 reps when the supervisor's
+#   hang signatures and worker restarts changed, which changes every
+#   engine's runs on the hang bugs). Functions of the earlier evaluations
+#   (cover, tuning, hardauto, engines) stay for reference.
 # Run each pinned to its own core in its own session, e.g.
 #   taskset -c 0 setsid nohup docs/bench/evals.sh core0 >>/work/eval/core0.log 2>&1 &
 set -uo pipefail
@@ -136,42 +130,41 @@ engines() {
 }
 
 # easy PART BUG...: the bugs outside the hard set, every engine and auto at
-# AUTO_COMMIT, 5 reps of 1 minute (zest found each within 36 s in the
+# EVAL_COMMIT, 5 reps of 1 minute (zest found each within 36 s in the
 # screen; most runs end within seconds, at the bug): 800 runs in all.
 easy() {
 	local part=$1
 	shift
-	REPS=5 bugs "$AUTO_COMMIT" gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma 1m \
-		"easy-2026-11-28$part.jsonl" "$@"
+	REPS=5 bugs "$EVAL_COMMIT" "$ALL" 1m "easy-2026-11-28$part.jsonl" "$@"
 }
 
 # targets PART SPEC: a target's coverage with every engine and auto at
-# AUTO_COMMIT, 5 reps of 5 minutes, by gfz-bench's target mode as of
-# BENCH_COMMIT (the first whose target mode resumes from -results), built
-# over AUTO_COMMIT's tree (its engine and instrumenter).
-BENCH_COMMIT=${BENCH_COMMIT:-cb4b46c}
+# EVAL_COMMIT, 5 reps of 5 minutes, by gfz-bench's target mode.
+EVAL_COMMIT=${EVAL_COMMIT:-EVALCOMMIT}
+ALL=gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma
 targets() {
-	local part=$1 spec=$2 d=$WT/$AUTO_COMMIT+bench-$BENCH_COMMIT
-	if [ ! -d "$d" ]; then
-		{ git -C "$repo" worktree add --detach "$d" "$AUTO_COMMIT" >/dev/null 2>&1 &&
-			git -C "$d" checkout "$BENCH_COMMIT" -- cmd/internal/bench cmd/gfz-bench; } ||
-			{ log "cannot prepare $d"; return 1; }
-	fi
-	(cd "$d" && go run ./cmd/gfz-bench -target "$spec" \
-		-contenders gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma \
+	local part=$1 spec=$2 g
+	g=$(worktree "$EVAL_COMMIT") || return
+	(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders "$ALL" \
 		-reps 5 -time 5m -results "$here/targets-2026-11-28$part.jsonl" -work "$EV/targets$part/work" -v)
 }
 
+# hardall PART BUG...: the hard bugs, every contender at EVAL_COMMIT, 10
+# reps of 3 minutes.
+hardall() {
+	local part=$1
+	shift
+	bugs "$EVAL_COMMIT" "$ALL" 3m "hard-all-2026-11-28$part.jsonl" "$@"
+}
+
 case ${1:-} in
-core0) log "core0 start"; cover; tuning a gjson-squash toml-hang toml-lexvalue
-	hardauto a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist; growth
-	engines a html-fragloop html-selectloop yaml3-unknownevent
+core0) log "core0 start"; growth
+	hardall a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist
 	easy a goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash html-isindex html-templatens \
 		html-nodestack yaml3-stemcomment blackfriday-listitem
 	targets a testdata/targets/tmpl:FuzzTemplate:text/template,text/template/parse; log "core0 done" ;;
-core1) log "core1 start"; tuning b goldmark-list gotoml2-datetime gotoml2-inline toml-escapes
-	hardauto b tiff-palette toml-escapes toml-lexvalue
-	engines b gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
+core1) log "core1 start"
+	hardall b tiff-palette toml-escapes toml-lexvalue
 	easy b blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap \
 		goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb hcl1-decodemap
 	targets b testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse; log "core1 done" ;;

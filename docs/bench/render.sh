@@ -4,11 +4,14 @@
 # checkout it lives in):
 #   hard-2026-11-27.md           the hard bugs as first run: auto (before the
 #                                fixes of 2026-11-28), zest, bytes, fairfuzz
-#   hard-2026-11-28.md           every engine at the commit of auto as fixed
+#   hard-2026-11-28.md           the second round: auto at ccb0578 (complete)
+#                                and the other engines at ccb0578 (stopped)
+#   hard-all-2026-11-28.md       every engine and auto at EVAL_COMMIT
 #   easy-2026-11-28.md           the other 20 bugs, every engine and auto
 #   targets-2026-11-28.md        the template targets' coverage, every engine
 #   rank-2026-11-28.md           one ranking over the hard and easy bugs and
-#                                the targets (every engine and auto as fixed)
+#                                the targets (every engine and auto at
+#                                EVAL_COMMIT)
 #   growth-2026-11-28/table.md   the template targets' growth over 35 minutes
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
@@ -34,12 +37,14 @@ join() {
 "$bench/gfz-bench" -bug-report "$here/hard-2026-11-27.jsonl" -o "$here/hard-2026-11-27.md"
 hard=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl)
 "$bench/gfz-bench" -bug-report "$hard" -o "$here/hard-2026-11-28.md"
+all=$(join "$here"/hard-all-2026-11-28*.jsonl)
+[ -n "$all" ] && "$bench/gfz-bench" -bug-report "$all" -o "$here/hard-all-2026-11-28.md"
 easy=$(join "$here"/easy-2026-11-28*.jsonl)
 [ -n "$easy" ] && "$bench/gfz-bench" -bug-report "$easy" -o "$here/easy-2026-11-28.md"
 targets=$(join "$here"/targets-2026-11-28*.jsonl)
 [ -n "$targets" ] && "$bench/gfz-bench" -target-report "$targets" -o "$here/targets-2026-11-28.md"
-rank=$(join "$here"/hard-auto-2026-11-28*.jsonl "$here"/hard-engines-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
-"$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
+rank=$(join "$here"/hard-all-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
+[ -n "$rank" ] && "$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
 if ls "$here"/growth-2026-11-28/*.plot_data >/dev/null 2>&1; then
 	python3 "$here/growth-table.py" "$here/growth-2026-11-28" >"$here/growth-2026-11-28/table.md"
 fi
@@ -52,4 +57,4 @@ ln -s "$here/native-cover-2026-11-27b" "$out/results"
 cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null
 cp "$out/table.md" "$here/native-cover-2026-11-27b/table.md"
 rm -rf "$out"
-echo "rendered: $(ls -1 "$here"/hard-2026-11-2[78].md "$here"/easy-2026-11-28.md "$here"/targets-2026-11-28.md "$here"/rank-2026-11-28.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
+echo "rendered: $(ls -1 "$here"/hard-2026-11-2[78].md "$here"/hard-all-2026-11-28.md "$here"/easy-2026-11-28.md "$here"/targets-2026-11-28.md "$here"/rank-2026-11-28.md "$here"/tuning-native-2026-11-28.md "$here"/native-cover-2026-11-27b/table.md 2>/dev/null | tr '\n' ' ')"
