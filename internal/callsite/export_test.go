@@ -20,3 +20,20 @@ func LibProbe() ([]Frame, bool) { return libProbe() }
 
 //go:noinline
 func libProbe() ([]Frame, bool) { return User(0, Caller(), nil) }
+
+// Lookup and Cached expose the table of infos: Cached reports whether pc
+// has an entry in one of its two slots.
+var Lookup = func(pc uintptr) { lookup(pc) }
+
+func Cached(pc uintptr) bool {
+	h := (uint64(pc) * 0x9e3779b97f4a7c15) >> (64 - infoBits)
+	for _, s := range []uint64{h, h ^ 1} {
+		if p := infos[s].Load(); p != nil && p.pc == pc {
+			return true
+		}
+	}
+	return false
+}
+
+// Slot is pc's first slot.
+func Slot(pc uintptr) uint64 { return (uint64(pc) * 0x9e3779b97f4a7c15) >> (64 - infoBits) }

@@ -97,9 +97,12 @@ type info struct {
 	lib  bool   // the call at pc is made by gfz's library (IsLibrary)
 }
 
-// infos caches info by return address: a direct-mapped table, written
-// and read atomically, so that it needs no lock; an entry evicted by
-// another address is looked up again.
+// infos caches info by return address: a two-way table (an address has
+// the slots h and h^1), written and read atomically, so that it needs no
+// lock; an entry evicted by another address is looked up again. (It was
+// direct-mapped: two call sites of one draw whose addresses hashed to one
+// slot evicted each other at every draw, each resolve allocating, which
+// whether they did depended on the binary's layout.)
 var infos [1 << infoBits]atomic.Pointer[info]
 
 const infoBits = 12
@@ -109,10 +112,15 @@ func lookup(pc uintptr) *info {
 	if p := infos[h].Load(); p != nil && p.pc == pc {
 		return p
 	}
+	if p := infos[h^1].Load(); p != nil && p.pc == pc {
+		return p
+	}
 	return resolve(pc, h)
 }
 
-// resolve makes the info of pc and caches it in slot h.
+// resolve makes the info of pc and caches it in slot h or h^1: an empty
+// one, else one chosen by the address (the same address always evicts the
+// same way).
 //
 //go:noinline
 func resolve(pc uintptr, h uint64) *info {
@@ -132,6 +140,13 @@ func resolve(pc uintptr, h uint64) *info {
 		p.name = outer.Name()
 		file, line := outer.FileLine(outer.Entry())
 		p.id = mix(hashString(file), uint64(line))
+	}
+	switch {
+	case infos[h].Load() == nil:
+	case infos[h^1].Load() == nil:
+		h ^= 1
+	default:
+		h ^= uint64(pc>>4) & 1
 	}
 	infos[h].Store(p)
 	return p

@@ -211,3 +211,21 @@ func TestIsLibraryCode(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoCacheTwoWay: two return addresses with one slot in the table
+// both stay cached when looked up in turn (a direct-mapped table evicted
+// one with the other at every lookup: a resolve, with its allocations, for
+// every draw of a generator whose two call sites collided).
+func TestInfoCacheTwoWay(t *testing.T) {
+	a := uintptr(0x7f0000001000)
+	b := a + 16
+	for callsite.Slot(b) != callsite.Slot(a) {
+		b += 16
+	}
+	callsite.Lookup(a)
+	callsite.Lookup(b)
+	callsite.Lookup(a)
+	if !callsite.Cached(a) || !callsite.Cached(b) {
+		t.Errorf("cached after alternate lookups: %#x %v, %#x %v", a, callsite.Cached(a), b, callsite.Cached(b))
+	}
+}
