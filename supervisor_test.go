@@ -674,6 +674,29 @@ func TestSeedCrashLoop(t *testing.T) {
 	}
 }
 
+// TestDeathPastParams: a worker that dies on an input read past its
+// parameters (the random engine's are empty: every byte is the PRNG
+// extension) is saved with the input it ran: the saved input dies the same
+// way under -repro and is shrunk. The supervisor rebuilds it from the
+// parameters and the seed, and the extension used to depend on the widths
+// of the draws that read it: the rebuilt input decoded to other values,
+// did not fail, and every hang of a random child was "unconfirmed".
+func TestDeathPastParams(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, reports := failingRun(t, bin, wd, "-engine", "random", "-workers", "1", "-runs", "200", "FuzzExitLate")
+	if len(reports) != 1 || !strings.Contains(out, "new failure (exit status 3)") {
+		t.Fatalf("%d reports\n%s", len(reports), out)
+	}
+	if strings.Contains(out, "did not fail the same way") {
+		t.Errorf("the saved input did not fail again:\n%s", out)
+	}
+	rout, code := runBin(t, bin, "-repro", strings.TrimSuffix(reports[0], ".txt")+".input", "FuzzExitLate")
+	if code == 0 || !strings.Contains(rout, "exit status 3") {
+		t.Errorf("-repro of the saved input: exit %d\n%s", code, rout)
+	}
+}
+
 // TestSlowDeathNotAHang: a worker stopped as hung whose input, re-run
 // alone, dies at once of something else (a death slower than the timeout,
 // as on a loaded machine) is reported as that death, not kept as an

@@ -72,10 +72,17 @@ func (e Exhausted) Error() string {
 // Source is a parametric source of randomness. The zero value is not
 // usable; call New or Reset.
 type Source struct {
-	buf    []byte
-	pos    int
-	max    int
-	rng    uint64
+	buf []byte
+	pos int
+	max int
+	rng uint64
+	// left holds the PRNG bytes of the last next64 output not appended
+	// yet (nleft of them, low byte first): the extension is the PRNG's
+	// outputs, 8 bytes each, one after the other, whatever the widths of
+	// the draws that read it, so that params and the seed alone give it
+	// back (a supervisor rebuilding a dead worker's input does).
+	left   uint64
+	nleft  int
 	cur    int32 // innermost open recorded span, or -1
 	depth  int32 // number of open spans, recorded or not
 	record bool
@@ -91,7 +98,10 @@ type Source struct {
 }
 
 // New returns a Source reading data, extending it with PRNG bytes seeded by
-// extSeed, capped at DefaultMaxSize bytes, recording draws.
+// extSeed, capped at DefaultMaxSize bytes, recording draws. The extension
+// depends on data's length and extSeed only, not on the draws that read
+// it: any prefix of data followed by the extension is what a Source with
+// the same data and seed reads.
 func New(data []byte, extSeed uint64) *Source {
 	s := &Source{}
 	s.Reset(data, extSeed)
@@ -132,6 +142,7 @@ func (s *Source) ResetGuided(g Guide, extSeed uint64) {
 func (s *Source) restart(extSeed uint64) {
 	s.pos = 0
 	s.rng = extSeed
+	s.left, s.nleft = 0, 0
 	s.cur = -1
 	s.depth = 0
 	s.rec.Draws = s.rec.Draws[:0]
@@ -200,11 +211,12 @@ func (s *Source) take(w int) int {
 		panic(Exhausted{Max: s.max})
 	}
 	for len(s.buf) < end {
-		v := s.next64()
-		for i := 0; i < 8 && len(s.buf) < end; i++ {
-			s.buf = append(s.buf, byte(v))
-			v >>= 8
+		if s.nleft == 0 {
+			s.left, s.nleft = s.next64(), 8
 		}
+		s.buf = append(s.buf, byte(s.left))
+		s.left >>= 8
+		s.nleft--
 	}
 	s.pos = end
 	if s.onRead != nil {

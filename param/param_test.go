@@ -81,6 +81,30 @@ func TestExtensionAndReplay(t *testing.T) {
 	}
 }
 
+// TestExtensionWidthFree: the extension is the PRNG's 8-byte outputs one
+// after the other, whatever the widths of the draws that read it: reading
+// it one byte at a time, in draws of 3, or in one Bytes call (what the
+// supervisor does to rebuild a dead worker's input from its parameters and
+// seed) gives the same bytes. Each draw used to start a new output and
+// drop what it left of the last one, so a worker that died on an input
+// past its parameters was saved with bytes that decoded to another input.
+func TestExtensionWidthFree(t *testing.T) {
+	for _, params := range [][]byte{nil, {1, 2, 3}} {
+		whole := New(params, 42)
+		whole.SetRecording(false)
+		want := whole.Bytes(40)
+		for _, w := range []int{1, 3, 5} {
+			s := New(params, 42)
+			for s.Pos()+w <= 40 {
+				s.Uint(w, Value)
+			}
+			if got := s.Consumed(); !bytes.Equal(got, want[:len(got)]) {
+				t.Errorf("params %x, draws of %d bytes: %x, want %x", params, w, got, want[:len(got)])
+			}
+		}
+	}
+}
+
 func TestCap(t *testing.T) {
 	s := New(nil, 1)
 	s.SetMax(10)

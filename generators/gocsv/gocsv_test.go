@@ -149,8 +149,8 @@ func ExampleNear() {
 		fmt.Printf("%q %v\n", doc, err)
 	}
 	// Output:
-	// "\"-\"\"'0_\"\n" <nil>
-	// "," <nil>
-	// "x\n\"#0\"\"b/已:bC\n\n" record on line 2; parse error on line 3, column 2: extraneous or missing " in quoted-field
-	// "\"" parse error on line 1, column 2: extraneous or missing " in quoted-field
+	// "\"-" parse error on line 1, column 3: extraneous or missing " in quoted-field
+	// "1707818.33" <nil>
+	// "\"0'\n1;c\"\r\n b9" <nil>
+	// "\n" <nil>
 }

@@ -241,7 +241,7 @@ func TestSoup(t *testing.T) {
 	}
 }
 
-// TestFeatures counts, over 2000 documents, the constructs the package
+// TestFeatures counts, over 6000 documents, the constructs the package
 // documents.
 func TestFeatures(t *testing.T) {
 	features := map[string]*regexp.Regexp{
@@ -281,10 +281,15 @@ func TestFeatures(t *testing.T) {
 		"stray end tag":     regexp.MustCompile(`</(br|sarcasm|x-y)>`),
 		"nested anchor":     regexp.MustCompile(`<a href="1">x<a`),
 	}
+	// The rarest (a nested anchor: one of three picks of one of the
+	// misnesting cases) is in about 0.5% of the documents (50-55 of
+	// 10,000 at three seeds, 2026-11-28): 6000 make about 32, far from
+	// the floor of 10, which 2000 (about 11) met by luck.
+	const docs = 6000
 	r := rand.New(rand.NewPCG(2, 2))
 	g := gohtml.Document(gohtml.Config{})
 	counts := map[string]int{}
-	for i := range 2000 {
+	for i := range docs {
 		d := g.Draw(gfz.NewT(param.New(gentest.RandomBytes(r, 300), uint64(i))))
 		for name, re := range features {
 			if re.MatchString(d) {
@@ -294,10 +299,10 @@ func TestFeatures(t *testing.T) {
 	}
 	for name := range features {
 		if counts[name] < 10 {
-			t.Errorf("%s: in %d/2000 documents", name, counts[name])
+			t.Errorf("%s: in %d/%d documents", name, counts[name], docs)
 		}
 	}
-	t.Logf("feature counts over 2000 documents: %v", counts)
+	t.Logf("feature counts over %d documents: %v", docs, counts)
 }
 
 // TestNear checks that near misses break the tokenization promise often
@@ -325,20 +330,16 @@ func TestNear(t *testing.T) {
 
 func ExampleDocument() {
 	g := gohtml.Document(gohtml.Config{MaxDepth: 3, MaxAttrs: 2})
-	for _, seed := range []uint64{5, 10} {
+	for _, seed := range []uint64{13, 16} {
 		fmt.Printf("%s\n~~~\n", g.Draw(gfz.NewT(param.New(nil, seed))))
 	}
 	// Output:
-	// <html  class="& 0_0;0艫&#128;  " class="_a&quot;0/報"><head><title>A</title>
-	// </head><body  onload='alert(1)' class="> ;_"><!-- z<b>--></body></html>
+	// <!DOCTYPE html>
+	// <html  dir='??z&notin;#z'><head></head>
+	//   <body id=''>0,-_.);<sup	name=" &#x3C;>ࡖ">㞄(&bogus;?,& 0 x<=</SUP>轮?</body></html>
 	// ~~~
-	// <!DocType HTML>
-	// <span
-	// CLASS="&hellip;_=-" x-y_z ><SECTION  id><UL><li></li></ul>0	=0?홯)-<	<b><p>=</b>yb1 <
-	// ,.a</p></section>
-	// '< ?䵔1 <
-	// <=<!----></span>C1 <
-	//
+	// <!DOCTYPE html SYSTEM "about:legacy-compat">
+	//   yC< !A;≨ǖ_㤇&copy!09
 	// ~~~
 }
 
@@ -348,7 +349,7 @@ func ExampleNear() {
 		fmt.Printf("%q\n", g.Draw(gfz.NewT(param.New(nil, seed))))
 	}
 	// Output:
-	// "<!DocType HTML><html class=\"&amp;貞&#0;&#60; 0a\"><head><meta charset=utf-8 /><style></style>\r\n<meta charset=\"utf-8\"><title>(&lt;/title&gt; b\n</title>\n  </head>\n<body\tid=\"\"></body></html>\r\n"
-	// "<!DOCTYPE html5>\n  <html class=\"b?\" lang=\"x <=-&notit;y\"><head><meta charset=\"utf-8\"><script type=\"module\"> .</styl>\n</script><style>a::before { content: \"<\" }@media (min-width: 1px) {} a::before { content: \"<\" }/* </p> */</style>\n<title>y&amp;</title>\n</head><body onload='f(this); return false\" class=\"\">_!(a&quot; =b&lt;:</body></html>\n"
-	// "<!DOCTYPE html><html\tdir=''\tlang=\"_a &notit;:b\" ><head><style>,y  <b></style>\n  <title>.</ti=;b</title></head>\n  <body\tid=\"0 ?xꘋ➹\"\tonload=\"a<b && c>d\"> cy )9bB&#x110000;90 '=<Dl start=\"0<dt></dt><dd><input  checked=' &bogus;'\tplaceholder=\"&#x1F600;\">. &lt;\nb</dd><dd></dd></Dl></body></html>\n  "
+	// "<!DocType HTML>\r\n<!--C 9b--L>\r\n<!--C 9b--><html dir=\"x;&#X3c;២&#60;먑\" ><head><</title>a</title>\n</head>\n  <b<a>ody id=\"\" class=\"'&amp_/'->.&bogus;\"><textarea>b</textarea></body></html>"
+	// "<!DOCTYPE html5>\n  <form action=? method=GET><label for=\"f\">z\t</label><br  CLASS=\"-<a_ᢛ`.';\" aria-label=\"&#60;\" /><select size=\"-  >9:-.y\"\tmultiple><option\tselected='\u1cff0&#128;<`' disabled=\";#&quot;:0\">0</option></select></form>"
+	// "<!DOCTYPE html<html><head></head><body\tid=\"0#bc&#x110000;&#x3C;`杋\">C1_&lt;<blockquote\nname=\"0.>>  b#\" xml:lang=\"a9 <\"\nhref='mailto:a@b'><math><mfrac><mi>a</mi><mi>b</mi></mfrac><mi>x</mi><mo>=</mo><mn>92</mn><mi>x</mi><mo>=</mo><mn>43</mn></math><template><meta class=\"_a?x.\">_:b;0</template><ul\tstart=\" \"><li>9A 1&lt;A)-\"</li><li><input  placeholder=\":_y <\"></li></ul></Blockquote>&NotNestedLessLess;.慟</body></html>\n  "
 }

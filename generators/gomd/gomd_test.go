@@ -117,18 +117,21 @@ func ExampleBlocks() {
 		fmt.Printf("%v:\n%s\n", b.Kind, b.Text)
 	}
 	// Output:
-	// Paragraph:
-	// B9_A.yya &nbsp; y0-y90 http://a.b/(c)
+	// BlockQuote:
+	//  > zz.'  `a  b` **a*
+	// >
+	//    > a19x1A-c.x A
+	// B9
+	// BlockQuote:
+	// >    > ~~~~ js
+	// > > ~~~~~
+	// >    >
+	// >  > xb  C-.  yc
+	// >  >
+	// >  > c9x9 a-_1xA.1 Bybbc_
 	// Table:
-	// | C0 Yünïcödé | X-_xa1za |
-	// |:------:|:-:|
-	// | C Bc'z_b az.-z  ba0'bb f Z0 |
-	// | c1'cy B190a | X'9'b_  f' x_y_z |
-	// | Y.0b0xc0. | B e0ccz X0b |
-	// HTMLBlock:
-	// <!-- yz_ac- bz'9c
-	//
-	// -- inside -- -->
+	// | z'xcz Y x@y.zz  <https://a.b/c> | fyz'1 Yxay xb' ea_y_cA |
+	// |--:|:--|
 }
 
 // Near misses: one document in four is left as drawn.
@@ -138,7 +141,7 @@ func ExampleNear() {
 		fmt.Printf("%q\n", g.Draw(gfz.NewT(param.New(nil, seed))))
 	}
 	// Output:
-	// ">    d101\n   >\n>don'tB\ndcyz\n\n A9  **a* `a  b`\n"
-	// "[C-yb9 \\]]: \\(x\\)\n\nd.x91\n\nBz1c_\n  "
-	// "y y **f'0 snake_case_word [zz. x Ax_c19 Y_ A.99.](#frag (t))** [d' y_'*a **b** c* \\ [e'.'z_](http://example.com/a?b=c#d)  Yy1][b'a99b] `a  b`\n"
+	// "| C' e1.#yy xbyby. Z9 c9b a9c1 | dxaxx | xb |\n|--:|:-:|-|\n\n<script class=\"x\">\nY ybc\n\na < b && c\n</script>\n"
+	// "- - -\n  _\n  a\n\nC9z\n"
+	// "~~~w"
 }

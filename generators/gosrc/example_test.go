@@ -34,12 +34,11 @@ func ExampleFile() {
 	// func f2(a0 float64) {
 	// 	v3 := 3
 	// 	_ = v3
-	// 	a0 += a0
+	// 	var v4 float64 = ((a0 / float64(v3)) / 6.5)
+	// 	_ = v4
 	// }
 	//
-	// func (r S1) m4(a0 []string, a1 string, a2 float64) []string {
-	// 	f2(a2)
-	// 	return a0
+	// func f5(a0 S1, a1 string, a2 string) {
 	// }
 	// type-checks: true
 }

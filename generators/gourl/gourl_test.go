@@ -173,11 +173,11 @@ func ExampleURL() {
 		fmt.Printf("%s %v\n", s, err)
 	}
 	// Output:
-	// chrome-extension://8mp@0x7f.1:00000 <nil>
-	// lz9++://Mowh(Z:1N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/ <nil>
-	// urn:x-gfz:v0DOq <nil>
-	// tel:674-2607#*%f5Y!$Y <nil>
-	// file://f@249.0.81.228//%2E%2e <nil>
+	// chrome-extension://_T7E4./yM/=k8=k/5=V/T$%45%9A8 <nil>
+	// ftp://ελληνικά.日本.example/%5E%FB&l?F++-&c=lP89#-0 <nil>
+	// urn:x-gfz:1*El(#c7 <nil>
+	// data:text/plain,uDF2Q%B3lCCaH <nil>
+	// https://0x7f.1/B/qSpca/m(BP?+=&rr <nil>
 }
 
 func ExampleNear() {
@@ -188,11 +188,11 @@ func ExampleNear() {
 		fmt.Printf("%q %v\n", s, err != nil)
 	}
 	// Output:
-	// "chrome-extension%%://8mp@0x7f.1" true
-	// "lz9++://Mowh(Z:1N2Fx@W.9MbS4wNU//N2Fx@W.9MbS4wNU//Ud%7fçglsM/e%55$ftπ_/" false
-	// "urn:x-gfz:v0DOq" false
-	// "tel:674-260%zz7" false
-	// "file://f@249.0.81.228//%2E" false
+	// "chrome-extension://_T7E4./yM/=k8=k/5=V/T$%45%9A8" false
+	// "ftp://ελληνικά.日本.example%5E%FB&l?F++-&c=lP89#-0" true
+	// "urn:x-gfz:1*El(#c7" false
+	// "data:text/plain,uDF2Q%B3lCCaH" false
+	// "https://0x7f.1/B?/qSpca/m(BP?+=&rr" false
 }
 
 // TestEncodedSlashFirst: relative references whose path decodes to "//"

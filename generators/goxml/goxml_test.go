@@ -91,7 +91,7 @@ func ExampleDocument() {
 	g := goxml.Document(goxml.Config{Names: []string{"config", "server"}, Attrs: []string{"port"}})
 	t := gfz.NewT(param.New([]byte{1, 0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 1}, 0))
 	fmt.Println(g.Draw(t))
-	// Output: <config port=""><config></config></config><!--_㍡-->
+	// Output: <config port=""><config></config></config><?pi-dgfk b;?>
 }
 
 // TestPrefixedNames: a preferred name with its own prefix is used as

@@ -126,8 +126,8 @@ func ExampleOf() {
 		fmt.Printf("%q %v\n", doc, json.Valid([]byte(doc)))
 	}
 	// Output:
-	// "{\"ꍪ\\uab3c\":\"<9ዕ%9+*㎀\\r\",\"q\":7593930394342328515,\"I\\ud85d\\" false
-	// "-5" true
-	// "[]\"" false
-	// "'" false
+	// "{\"\\u20a8\\uda59\\uddf4\\u9e6B3\\\"鱸i\\u896a\"}" false
+	// "" false
+	// "[{\"\\t\":124,\"*Oپ\":{\"Xa\\ud8fc\\ude82\\u17fbv&t\\ud8de\\udfc7}\":false,\"<T\\ue583꽶붴.x9`\":\"S\\ud96e\\ude45q\\\"J8\\u31bb\"},\"1\\ub103\\u58b5\\rS\":\"r\",\"e\\tX9\\uda07\\udeda12[B\":\"Uud82e\\udd2,dW\\udb6a\\udeceU\\ufc66Kv'},\"\\u9a02\\u8704\\u8e28D戉J\\\\\\ud92a\\udc02\"]" false
+	// "" false
 }

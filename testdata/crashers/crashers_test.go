@@ -109,6 +109,19 @@ func FuzzExit(f *testing.F) {
 	})
 }
 
+// FuzzExitLate calls os.Exit(3) on a value drawn after another draw of
+// one byte: with empty parameters (the random engine) both come from the
+// PRNG extension, which the supervisor rebuilds from the seed to save the
+// input of a worker that died.
+func FuzzExitLate(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		gen.Byte().Draw(t)
+		if gen.IntRange(0, 31).Draw(t) == 7 {
+			os.Exit(3)
+		}
+	})
+}
+
 // FuzzGoexit calls runtime.Goexit.
 func FuzzGoexit(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
