@@ -146,7 +146,10 @@ type argsTurns struct {
 	pass    []int    // queue entries whose turns come next, in order
 	started bool
 	qi      int // the current parent
-	left    int // children left in the turn
+	// resumeFrom is where the first pass over the queue starts
+	// (resumeAfter; 0: at the start).
+	resumeFrom int
+	left       int // children left in the turn
 
 	// Trimming (the feedback reads trimKeys and sets kept).
 	trim     ArgTrimmer
@@ -257,9 +260,13 @@ func (s *argsTurns) next(dst []byte) []byte {
 			continue
 		}
 		if len(s.pass) == 0 {
-			for i := range q {
+			if s.resumeFrom >= len(q) {
+				s.resumeFrom = 0
+			}
+			for i := s.resumeFrom; i < len(q); i++ {
 				s.pass = append(s.pass, i)
 			}
+			s.resumeFrom = 0
 		}
 		s.qi, s.left = s.pass[0], argsTurn
 		s.pass = s.pass[1:]

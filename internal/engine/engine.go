@@ -573,6 +573,7 @@ func (f *fuzzer) loop() {
 	defer f.publishMetrics()
 	gs, _ := f.strat.(guidedStrategy)
 	bp, _ := f.strat.(byteParent)
+	tp, _ := f.strat.(turnParent)
 	ls, _ := f.strat.(learningStrategy)
 	for !f.done() {
 		nf := len(f.newFailures)
@@ -599,6 +600,8 @@ func (f *fuzzer) loop() {
 		if bp != nil && f.def.queue {
 			p = bp.lastParent()
 			f.noteParent(p)
+		} else if tp != nil {
+			f.noteParent(tp.turnParent())
 		}
 		if f.skipZero(p, f.child) {
 			continue

@@ -154,6 +154,27 @@ func (f *fuzzer) resumeTurns() {
 	}
 }
 
+// A turnParent is a strategy with a round robin over the queue whose
+// children are not byte edits of their parent (byteParent), which the
+// loop still asks for the parent of the child just made, to publish it
+// (noteParent): args.
+type turnParent interface {
+	turnParent() *entry
+}
+
+// turnParent is the queue entry whose turn made the last child (nil
+// before the first turn).
+func (s *argsTurns) turnParent() *entry {
+	if !s.started || s.qi >= len(s.env.queue()) {
+		return nil
+	}
+	return s.env.queue()[s.qi]
+}
+
+// argsTurns: its first pass over the queue starts after q[i] (the
+// passes after it are whole).
+func (s *argsTurns) resumeAfter(i int) { s.resumeFrom = i + 1 }
+
 // noteParent publishes the parent of the next child to the supervisor
 // (Config.ResumeAfter of the worker's next incarnation), when it changes.
 func (f *fuzzer) noteParent(p *entry) {

@@ -26,9 +26,12 @@ func TestResumeTurns(t *testing.T) {
 			}
 		}
 		f.child = f.strat.next(f.child)
+		if tp, ok := f.strat.(turnParent); ok {
+			return tp.turnParent()
+		}
 		return f.strat.(byteParent).lastParent()
 	}
-	for _, eng := range []string{"zest", "bytes", "ei", "bediv", "zeugma", "fairfuzz", "auto"} {
+	for _, eng := range []string{"zest", "bytes", "ei", "bediv", "zeugma", "fairfuzz", "auto", "args"} {
 		first := func(resume func(q []*entry) uint64) int {
 			f := newTestFuzzer(t, eng, ex, 1000)
 			for b := byte(1); b <= 6; b++ {

@@ -99,6 +99,16 @@ func TestWorkerModeEngine(t *testing.T) {
 	if sup.load(offParent) == 0 {
 		t.Error("the worker published no parent (its next incarnation's Config.ResumeAfter)")
 	}
+	// args's children are not byte edits of their parent (no
+	// lastParent); it publishes its turn's parent too.
+	sup.store(offParent, 0)
+	if _, err := Run(context.Background(), Config{Engine: "args", Seed: 1, Runs: 3000, Workdir: t.TempDir(), SharedMem: path},
+		newMaze(mazeKey, mazeMod, mazeValid)); err != nil {
+		t.Fatal(err)
+	}
+	if sup.load(offParent) == 0 {
+		t.Error("args: the worker published no parent")
+	}
 	// Worker mode leaves stats and plot_data to the supervisor.
 	if _, err := os.Stat(filepath.Join(dir, workdir.StatsFile)); err == nil {
 		t.Error("a worker wrote stats")
