@@ -283,7 +283,7 @@ func TestUnconfirmedTimeout(t *testing.T) {
 	if len(kept) != 1 {
 		t.Fatalf("unconfirmed inputs %v, want one\n%s", kept, out)
 	}
-	for _, want := range []string{"WARNING: worker 0: execution ", "ran for more than 1s, but its input ran to its end within the timeout when re-run alone",
+	for _, want := range []string{"WARNING: worker 0: execution ", "ran for more than 1s, but its input ran to its end within 1s when re-run alone",
 		"1 timeout not confirmed when re-run alone"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

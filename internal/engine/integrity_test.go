@@ -142,6 +142,18 @@ func TestCalibratedTimeout(t *testing.T) {
 			t.Errorf("CalibratedTimeout(%v) = %v, want %v", c.slowest, got, c.want)
 		}
 	}
+	// The supervisor's detection: the same rule with a floor of 200ms.
+	for _, c := range []struct{ slowest, want time.Duration }{
+		{0, 200 * time.Millisecond},
+		{5 * time.Millisecond, 200 * time.Millisecond},
+		{20 * time.Millisecond, 400 * time.Millisecond},
+		{60 * time.Millisecond, 1200 * time.Millisecond},
+		{time.Hour, 5 * time.Second},
+	} {
+		if got := DetectionTimeout(c.slowest); got != c.want {
+			t.Errorf("DetectionTimeout(%v) = %v, want %v", c.slowest, got, c.want)
+		}
+	}
 	dir := t.TempDir()
 	var status bytes.Buffer
 	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Status: &status}, &trivialExec{src: param.New(nil, 0)})
@@ -214,11 +226,38 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 	m.begin(7, 7, []byte{7, 8, 9}, 1234)
 	out := &strings.Builder{}
 	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: out}, Describe: describe}, wd: wd, known: map[string]string{},
-		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second}
+		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second, confirmTimeout: time.Second}
 	sl := &slot{id: 1, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
 	return s, sl, out
+}
+
+// TestHangConfirmedLonger: with the calibrated timeout a supervisor stops
+// an input as hung after DetectionTimeout and re-runs it with the longer
+// CalibratedTimeout before reporting it (a slow input that finishes is not
+// a hang); a fixed -timeout is used for both.
+func TestHangConfirmedLonger(t *testing.T) {
+	var got time.Duration
+	s, sl, _ := crashSupervisor(t, func(_ context.Context, _ []byte, timeout time.Duration) (Rerun, error) {
+		got = timeout
+		return Rerun{Consumed: -1}, nil
+	})
+	s.timeout, s.confirmTimeout = maxCalibratedTimeout, maxCalibratedTimeout // as Supervise starts, calibrating
+	sl.shm.store(offSlowest, uint64(2*time.Millisecond))
+	s.calibrate()
+	if s.timeout != 200*time.Millisecond || s.confirmTimeout != time.Second {
+		t.Fatalf("calibrated: timeout %v, confirmation %v; want 200ms and 1s", s.timeout, s.confirmTimeout)
+	}
+	if !strings.Contains(s.timeoutRule, "at least 200ms") || !strings.Contains(s.timeoutRule, "confirmed by re-running its input with 1s") {
+		t.Errorf("rule %q", s.timeoutRule)
+	}
+	sl.tail.Write([]byte("SIGQUIT: quit\n\ngoroutine 6 [running]:\nexample.com/t.spin(0x1)\n\t/src/t/t.go:3 +0x1\n"))
+	sl.Kill = signature.KindTimeout
+	s.crash(sl, exitState(t, "kill -QUIT $$"))
+	if got != time.Second {
+		t.Errorf("the hang's re-run got a timeout of %v, want 1s", got)
+	}
 }
 
 // TestCrashDescribed: a crash input is re-run with Describe: the report

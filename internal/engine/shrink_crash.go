@@ -43,7 +43,7 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	// the end of a -time run must not extend it by up to ShrinkTime (the
 	// failure is saved as found; what was shrunk so far is kept).
 	b.stop = func() bool { return ctx.Err() != nil || s.cfg.Time > 0 && time.Since(s.start) >= s.cfg.Time }
-	to := s.timeout
+	to := s.confirmTimeout
 	if to <= 0 {
 		to = maxCalibratedTimeout
 	}

@@ -95,10 +95,13 @@ type supervisor struct {
 	ctx      context.Context
 
 	// The per-input timeout in effect (0: none) and how it was chosen;
-	// slowest is the slowest start execution the workers reported.
-	timeout     time.Duration
-	timeoutRule string
-	slowest     time.Duration
+	// confirmTimeout is the one a new hang's re-run gets (calibrated:
+	// CalibratedTimeout, above the detection's DetectionTimeout); slowest
+	// is the slowest start execution the workers reported.
+	timeout        time.Duration
+	confirmTimeout time.Duration
+	timeoutRule    string
+	slowest        time.Duration
 
 	// skip are the inputs workers no longer replay at start
 	// (Config.SkipInputs): each killed a worker twice in a row.
@@ -150,9 +153,9 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 	}
 	switch {
 	case cfg.Timeout > 0:
-		s.timeout, s.timeoutRule = cfg.Timeout, "fixed"
+		s.timeout, s.confirmTimeout, s.timeoutRule = cfg.Timeout, cfg.Timeout, "fixed"
 	case cfg.Timeout == 0:
-		s.timeout, s.timeoutRule = maxCalibratedTimeout, "calibrating"
+		s.timeout, s.confirmTimeout, s.timeoutRule = maxCalibratedTimeout, maxCalibratedTimeout, "calibrating"
 	default:
 		s.timeoutRule = "none"
 	}
@@ -372,9 +375,9 @@ func (s *supervisor) calibrate() {
 		return
 	}
 	s.slowest = slowest
-	s.timeout = CalibratedTimeout(slowest)
-	s.timeoutRule = fmt.Sprintf("calibrated: %d x the slowest start execution of the workers (%v), at least %v, at most %v",
-		calibrationFactor, slowest.Round(time.Microsecond), minCalibratedTimeout, maxCalibratedTimeout)
+	s.timeout, s.confirmTimeout = DetectionTimeout(slowest), CalibratedTimeout(slowest)
+	s.timeoutRule = fmt.Sprintf("calibrated: %d x the slowest start execution of the workers (%v), at least %v, at most %v; a new hang is confirmed by re-running its input with %v",
+		calibrationFactor, slowest.Round(time.Microsecond), minDetectionTimeout, maxCalibratedTimeout, s.confirmTimeout)
 	if s.cfg.Verbose {
 		s.printf("gfz: per-input timeout %v (%s)\n", s.timeout, s.timeoutRule)
 	}

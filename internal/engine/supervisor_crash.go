@@ -222,7 +222,7 @@ func (s *supervisor) mergeHang(dump string, d Rerun) (string, bool) {
 // input is a failure, not a hang, and the warning says so (the re-run's
 // failure is not classified here: its -repro command shows it).
 func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64, failed bool) {
-	count, what, key, detail := &s.unconfirmed, "timeout", "unconfirmed_timeouts", fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within the timeout when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout)
+	count, what, key, detail := &s.unconfirmed, "timeout", "unconfirmed_timeouts", fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within %v when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout, s.confirmTimeout)
 	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
 	hint := "raise -timeout if this recurs"
 	if kind == signature.KindOutOfMemory {
@@ -256,7 +256,7 @@ const maxUnconfirmedWarnings = 5
 // describe re-runs a crash input with cfg.Describe (values, bytes read,
 // whether it timed out), bounded by the per-input timeout.
 func (s *supervisor) describe(input []byte) (Rerun, error) {
-	to := s.timeout
+	to := s.confirmTimeout
 	if to <= 0 {
 		to = maxCalibratedTimeout
 	}
