@@ -140,7 +140,7 @@ easy() {
 
 # targets PART SPEC: a target's coverage with every engine and auto at
 # EVAL_COMMIT, 5 reps of 5 minutes, by gfz-bench's target mode.
-EVAL_COMMIT=${EVAL_COMMIT:-7af4427}
+EVAL_COMMIT=${EVAL_COMMIT:-f559d08}
 ALL=gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma
 targets() {
 	local part=$1 spec=$2 g
