@@ -104,7 +104,12 @@ func TestShrink(t *testing.T) {
 			})
 			return found
 		}},
-		{"html", 64, func(d string) bool {
+		// html: 72 since 2026-11-28, when param's extension stopped
+		// depending on the draws' widths and the first document with an
+		// svg became another: it shrinks to 65 bytes, a style and a
+		// script inside the svg surviving these byte-level passes
+		// ("<!DOCTYPE html>a<svg><style>a{}</style><script>x=1</script></svg>").
+		{"html", 72, func(d string) bool {
 			if _, err := parseHTML(d); err != nil {
 				return false
 			}
