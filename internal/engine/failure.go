@@ -79,9 +79,10 @@ func (f *fuzzer) failure(out Outcome) {
 }
 
 // stamp fills in when and by whom a failure was found. A worker knows its
-// own execution count exactly and the total over all workers only as of
-// the supervisor's last tick, so it reports the total (exact with one
-// worker, an estimate with several) and names its own count.
+// own execution count exactly and the other workers' only as of the
+// supervisor's last tick (one word, offOthers), so it reports the total
+// (exact with one worker, an estimate with several) and names its own
+// count.
 func (f *fuzzer) stamp(rep *workdir.Report) {
 	now := time.Now()
 	rep.Found, rep.Into = now, now.Sub(f.start)
@@ -95,7 +96,7 @@ func (f *fuzzer) stamp(rep *workdir.Report) {
 	// the totals count executions (so the failing one is included).
 	id, n := f.shm.load(offWorkerID), max(f.execs-1, 0)
 	rep.FoundBy = fmt.Sprintf("worker %d, in its execution %d", id, n)
-	total := int64(f.shm.load(offTotal)) + f.execs - int64(f.shm.load(offOwnAt))
+	total := int64(f.shm.load(offOthers)) + f.execs
 	rep.Exec = total
 	rep.ExecNote = fmt.Sprintf("%d (over all workers, as of the supervisor's last count; worker %d at its execution %d)", total, id, n)
 }

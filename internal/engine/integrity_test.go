@@ -499,8 +499,7 @@ func TestWorkerFailureStamp(t *testing.T) {
 	}
 	defer m.close()
 	m.store(offWorkerID, 3)
-	m.store(offTotal, 1000)
-	m.store(offOwnAt, 0)
+	m.store(offOthers, 1000)
 	m.store(offRunStart, uint64(time.Now().Add(-time.Hour).UnixNano()))
 	s, err := Run(context.Background(), Config{Target: "FuzzX", Seed: 1, Runs: 5, Workdir: "wd", SharedMem: filepath.Join(dir, ".w.shm"), NoRecheck: true},
 		failAt{sig: "fatal\nf x.go:1\n"})

@@ -26,8 +26,10 @@ package engine
 //	120  slowest      worker: its slowest seed/corpus execution at start, in ns (0 until measured)
 //	128  worker       supervisor: the worker's slot number
 //	136  run_start    supervisor: the campaign's start (Unix ns)
-//	144  total_execs  supervisor: executions of all workers at its last tick
-//	152  own_execs    supervisor: this worker's executions at that tick
+//	144  others       supervisor: the executions of every other worker process of the campaign
+//	                  (running or ended) at its last tick, read in the same pass as this worker's
+//	152  reserved     (was this worker's executions at that tick: a second word, read apart from
+//	                  the first, which made a failure's execution number depend on timing)
 //	160  start_rss    worker: its resident memory (bytes) before its first execution
 //	168..231          worker: the run's metrics (metrics.go; the block below)
 //	232  seq          worker: executions begun (rechecks and re-runs included): the state word
@@ -70,8 +72,7 @@ const (
 	offSlowest  = 120
 	offWorkerID = 128
 	offRunStart = 136
-	offTotal    = 144
-	offOwnAt    = 152
+	offOthers   = 144
 	offStartRSS = 160
 	offSeq      = 232
 	offParent   = 240

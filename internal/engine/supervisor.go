@@ -59,6 +59,7 @@ type slot struct {
 	dead        counters
 	incarnation int
 	resume      uint64 // WorkerSpec.Resume of the next incarnation
+	tickExecs   int64  // its executions as read at the last tick
 	cmd         *exec.Cmd
 	tail        *proc.Tail
 	running     bool
@@ -303,7 +304,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	sl.shm.reset()
 	sl.shm.store(offWorkerID, uint64(sl.id))
 	sl.shm.store(offRunStart, uint64(s.start.UnixNano()))
-	sl.shm.store(offTotal, uint64(s.totals().execs))
+	sl.shm.store(offOthers, uint64(s.totals().execs)) // sl is not running: everything else
 	sl.tail = &proc.Tail{Fwd: s.cfg.Status, Mu: &s.outMu, All: s.cfg.Verbose, Max: tailSize}
 	cmd := s.cfg.Command(spec)
 	cmd.Stderr = sl.tail
@@ -344,12 +345,21 @@ func (s *supervisor) run(ctx context.Context) {
 				s.stop("stop") // workers should have ended by themselves
 			}
 			s.calibrate()
-			total := s.totals().execs
+			// What a worker needs to say when it finds a failure: the
+			// executions of every other process, each live worker's
+			// count read once (sl.tickExecs) for the total and for
+			// what is taken out of it.
+			var total int64
+			for _, sl := range s.slots {
+				total += sl.dead.execs
+				if sl.running {
+					sl.tickExecs = int64(sl.shm.load(offExecs))
+					total += sl.tickExecs
+				}
+			}
 			for _, sl := range s.slots {
 				if sl.running {
-					// What a worker needs to say when it finds a failure.
-					sl.shm.store(offOwnAt, sl.shm.load(offExecs))
-					sl.shm.store(offTotal, uint64(total))
+					sl.shm.store(offOthers, uint64(total-sl.tickExecs))
 					s.watch(sl, now)
 				}
 			}
