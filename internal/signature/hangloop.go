@@ -73,10 +73,8 @@ func HangOf(a, b string) string { return HangLoop(a, b).Sig }
 // interrupted at one point are in one loop; a point's signature (Hang)
 // names a frame fewer, which two loops through one helper can share.
 func HangPoint(dump string) string {
-	if b := fuzzBlock(goroutineBlocks(dump)); b != "" {
-		if fr := frameLines(parseFrames(b), nil, true, LoopFrames); fr != "" {
-			return KindTimeout + "\n" + fr
-		}
+	if fr := hangFramesN(dump, LoopFrames); fr != "" {
+		return KindTimeout + "\n" + fr
 	}
 	return KindTimeout
 }

@@ -361,9 +361,12 @@ func CrashFrames(trace string) string {
 // hangFrames returns the top user frames of the goroutine that was running
 // the fuzz function in a dump of all goroutines (SIGQUIT, or the engine's
 // watchdog), the innermost without its line; "" if there is none.
-func hangFrames(dump string) string {
+func hangFrames(dump string) string { return hangFramesN(dump, Frames) }
+
+// hangFramesN is hangFrames with at most max frames.
+func hangFramesN(dump string, max int) string {
 	if b := fuzzBlock(goroutineBlocks(dump)); b != "" {
-		return FrameLines(parseFrames(b), nil, true)
+		return frameLines(parseFrames(b), nil, true, max)
 	}
 	return ""
 }
