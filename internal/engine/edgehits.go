@@ -62,10 +62,24 @@ func zeroLanes(x uint64) uint64 {
 	return ^((x&lanesRest + lanesRest) | x) & lanesHigh
 }
 
+// fullLanes returns the high bit of every byte of x that is laneFull
+// (0xff): its low seven bits plus one carry into the high bit, which x
+// also has.
+func fullLanes(x uint64) uint64 {
+	return (x&lanesRest + 0x0101_0101_0101_0101) & x & lanesHigh
+}
+
 // observe counts the execution just checked (c.words lists its non-zero
 // words; the map must not have been cleared since).
 func (h *edgeHits) observe(c *coverage) {
-	if h.add(c) {
+	h.counted(c, h.add(c))
+}
+
+// counted records the execution just checked, whose edges were added to
+// h's counts (by add or coverage.checkCounting; first: one of them had
+// none before): its path, and the refresh of min.
+func (h *edgeHits) counted(c *coverage, first bool) {
+	if first {
 		h.min = 1 // an edge hit for the first time
 	}
 	if p := &h.paths[c.trace&(1<<pathSlotBits-1)]; *p < math.MaxUint32 {
@@ -81,32 +95,41 @@ func (h *edgeHits) observe(c *coverage) {
 // since) and reports whether one of them had none.
 func (ec *edgeCounts) add(c *coverage) (first bool) {
 	m := liveMap()
-	lo := ec.lo
 	for _, j := range c.words {
 		j &= mapWords - 1
-		f := byteFlags(m[j])
-		x := lo[j]
-		if zeroLanes(x)&(f<<7) != 0 {
-			first = true
+		nw, full := ec.addWord(int(j), byteFlags(m[j]))
+		if full {
+			ec.spill(int(j))
 		}
-		x += f // no carry: every counter is below laneFull
-		if full := zeroLanes(^x); full != 0 {
-			x = ec.spill(int(j), x, full)
-		}
-		lo[j] = x
+		first = first || nw
 	}
 	return first
 }
 
-// spill moves laneSpill of every full counter of word j (x, full its
-// high bits) to hi and returns the word.
-func (ec *edgeCounts) spill(j int, x, full uint64) uint64 {
-	for ; full != 0; full &= full - 1 {
+// addWord adds f, the hit flags of map word j (byteFlags), to its eight
+// counters and reports whether one of the edges flagged had none, and
+// whether a counter is now full, which the caller then spills (apart, so
+// that addWord inlines into the scans that call it).
+func (ec *edgeCounts) addWord(j int, f uint64) (first, full bool) {
+	j &= mapWords - 1
+	x := ec.lo[j]
+	first = zeroLanes(x)&(f<<7) != 0
+	x += f // no carry: every counter is below laneFull
+	ec.lo[j] = x
+	return first, fullLanes(x) != 0
+}
+
+// spill moves laneSpill of every full counter of map word j to hi (rare:
+// once in 127 hits of an edge).
+func (ec *edgeCounts) spill(j int) {
+	j &= mapWords - 1
+	x := ec.lo[j]
+	for full := fullLanes(x); full != 0; full &= full - 1 {
 		b := bits.TrailingZeros64(full) / 8
 		ec.hi[j*8+b] += laneSpill
 		x -= laneSpill << (8 * b)
 	}
-	return x
+	ec.lo[j] = x
 }
 
 // count is edge e's count, at most 2^32-1.

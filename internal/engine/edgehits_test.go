@@ -33,12 +33,14 @@ func (ec *edgeCounts) setAll(kv ...uint32) {
 // saturating counter per edge would, across the spills of the 8-bit
 // counters (every 127 hits past the first 254), for edges that share a
 // map word and edges hit in every execution; min falls to 1 when an edge
-// is hit for the first time and is exact after refresh.
+// is hit for the first time and is exact after refresh. The counting that
+// coverage.checkCounting does inside its scan (the loop's) counts the same.
 func TestEdgeHitsCounts(t *testing.T) {
 	m := liveMap()
 	clear(m[:])
 	defer clear(m[:])
 	h := newEdgeHits()
+	hc, cov := newEdgeHits(), newCoverage() // counted by checkCounting
 	ref := make([]uint32, gfzrt.MapSize)
 	r := newPRNG(3)
 	// Edges 0-15 (two map words) are hit often, 1000-1099 now and then.
@@ -72,6 +74,13 @@ func TestEdgeHitsCounts(t *testing.T) {
 		if newEdge != (h.min == 1) {
 			t.Fatalf("run %d: an edge hit first %v, min %d", run, newEdge, h.min)
 		}
+		_, first := cov.checkCounting(run%2 == 0, &hc.edgeCounts)
+		if first != newEdge {
+			t.Fatalf("run %d: checkCounting: an edge hit first %v, want %v", run, first, newEdge)
+		}
+	}
+	if *h.lo != *hc.lo || *h.hi != *hc.hi {
+		t.Fatal("checkCounting's counts differ from observe's")
 	}
 	low := uint32(math.MaxUint32)
 	for e, want := range ref {

@@ -423,11 +423,15 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 		return nil
 	}
 	valid := out.Result == Valid
-	n := f.cov.check(valid)
-	f.lastUnique = f.div.observe(f.cov)
+	var n novelty
 	if f.hits != nil {
-		f.hits.observe(f.cov)
+		var first bool
+		n, first = f.cov.checkCounting(valid, &f.hits.edgeCounts)
+		f.hits.counted(f.cov, first)
+	} else {
+		n = f.cov.check(valid)
 	}
+	f.lastUnique = f.div.observe(f.cov)
 	f.handled = out
 	keepCov := f.fb.keep(n, valid)
 	imp := f.checkDomains(&f.handled, valid) // f.handled is out: &out would move out to the heap

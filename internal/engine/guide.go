@@ -88,16 +88,25 @@ func (g *childGuide) Choice(idx uint64, w int) ([]byte, bool) {
 			i++
 		}
 	}
-	g.len = end
-	g.n.Store(int64(end))
-	if g.shm != nil {
-		g.shm.appendInput(g.log[:end], start)
-	}
+	g.publish(start, end)
 	return g.log[start:end], true
 }
 
+// publish makes the draw just written to log[start:end] part of the
+// child's bytes: for the watchdog (in-process runs), or for the supervisor
+// (a worker's, whose watchdog leaves hangs to the supervisor: the atomic
+// store of n, an XCHG on amd64, is saved on every draw).
+func (g *childGuide) publish(start, end int) {
+	g.len = end
+	if g.shm != nil {
+		g.shm.appendInput(g.log[:end], start)
+		return
+	}
+	g.n.Store(int64(end))
+}
+
 // snapshot returns the bytes drawn so far (safe to call from the
-// watchdog while the child runs).
+// watchdog while the child runs; not in a worker, where n is not kept).
 func (g *childGuide) snapshot() []byte {
 	return append([]byte(nil), g.log[:g.n.Load()]...)
 }

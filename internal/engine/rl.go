@@ -325,11 +325,7 @@ func (g *childGuide) ChooseDraw(d *param.Draw, rec *param.Record) ([]byte, bool)
 			}
 		}
 	}
-	g.len = end
-	g.n.Store(int64(end))
-	if g.shm != nil {
-		g.shm.appendInput(g.log[:end], start)
-	}
+	g.publish(start, end)
 	return b, true
 }
 
