@@ -177,11 +177,26 @@ func (h *edgeHits) cutoff() uint32 {
 // those of its stability recheck, which is not counted, so such an edge
 // was hit by the recheck alone (unstable), and a mask for it would find
 // it hit by no mutant.
+//
+// An edge's 8-bit counter below laneSpill+1 means it never spilled (its hi
+// is zero: a counter that spilled stays at 128 or more), so its count is
+// the counter; one at 128 or more counts at least 128 and cannot beat a
+// best below that, so hi (a random read of a 512 KiB array) is read only
+// while no edge below 128 has been seen.
 func (h *edgeHits) rarest(edges []uint32) (int, uint32) {
 	best, n := -1, uint32(math.MaxUint32)
 	for _, e := range edges {
-		if v := h.count(int(e)); v > 0 && v < n {
-			best, n = int(e), v
+		lane := uint32(h.lo[e/8&(mapWords-1)] >> (8 * (e % 8)) & 0xff)
+		switch {
+		case lane == 0:
+		case lane <= laneSpill:
+			if lane < n {
+				best, n = int(e), lane
+			}
+		case n > laneSpill:
+			if v := h.count(int(e)); v < n {
+				best, n = int(e), v
+			}
 		}
 	}
 	return best, n

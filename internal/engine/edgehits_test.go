@@ -197,3 +197,41 @@ func BenchmarkEdgeHits(b *testing.B) {
 		})
 	}
 }
+
+// TestRarestReadsCounts: rarest, which reads an edge's 64-bit part only
+// while no count below 128 has been seen, picks the edge that a plain scan
+// of the counts picks (the first of the smallest non-zero counts), on
+// counts on both sides of the spill.
+func TestRarestReadsCounts(t *testing.T) {
+	h := newEdgeHits()
+	r := newPRNG(9)
+	for round := range 300 {
+		edges := make([]uint32, 1+r.below(40))
+		for i := range edges {
+			edges[i] = uint32(r.below(gfzrt.MapSize))
+			var v uint32
+			switch r.below(4) {
+			case 0: // never hit
+			case 1:
+				v = uint32(1 + r.below(127))
+			case 2:
+				v = uint32(128 + r.below(400))
+			default:
+				v = uint32(1 + r.below(100000))
+			}
+			h.set(int(edges[i]), v)
+		}
+		want, wn := -1, uint32(math.MaxUint32)
+		for _, e := range edges {
+			if v := h.count(int(e)); v > 0 && v < wn {
+				want, wn = int(e), v
+			}
+		}
+		if got, n := h.rarest(edges); got != want || n != wn {
+			t.Fatalf("round %d: rarest %d (%d), want %d (%d)", round, got, n, want, wn)
+		}
+		for _, e := range edges {
+			h.set(int(e), 0)
+		}
+	}
+}
