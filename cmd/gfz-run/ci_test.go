@@ -100,8 +100,9 @@ func TestCIFlags(t *testing.T) {
 	}
 }
 
-// TestCISetupErrors: an unwritable -workdir and a package that does not
-// build are setup errors (exit 2), before any fuzzing.
+// TestCISetupErrors: an unwritable -workdir (with and without -ci) and a
+// package that does not build are setup errors (exit 2), before any
+// fuzzing.
 func TestCISetupErrors(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
@@ -111,6 +112,17 @@ func TestCISetupErrors(t *testing.T) {
 	if code := run(context.Background(), []string{"-ci", "-workdir", filepath.Join(file, "w"), "-time", "1s", "."}, &out, &errb); code != 2 ||
 		!strings.Contains(errb.String(), "give a writable -workdir") {
 		t.Errorf("unwritable -workdir: exit %d\nstderr:\n%s", code, errb.String())
+	}
+	// Without -ci too, in both schedules, before anything is built.
+	for _, args := range [][]string{
+		{"-workdir", filepath.Join(file, "w"), "-time", "1s", "."},
+		{"-workdir", filepath.Join(file, "w"), "-runs", "10", "."},
+	} {
+		out.Reset()
+		errb.Reset()
+		if code := run(context.Background(), args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "give a writable -workdir") {
+			t.Errorf("%q: exit %d, want 2\nstderr:\n%s", args, code, errb.String())
+		}
 	}
 	if testing.Short() {
 		t.Skip("builds a module")

@@ -116,7 +116,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&format, "format", "auto", "native targets: the format generator whose near misses are mixed into the run (the fuzz binaries' -format: auto, none or one of "+strings.Join(formatreg.Names, ", ")+"); passed only when given")
 	fs.BoolVar(&grimoire, "grimoire", false, "native targets under -engine args: Grimoire-style generalisation and recombined children (the fuzz binaries' -grimoire); passed only when given")
 	fs.Var(&timeout, "timeout", "per-input timeout `D`, a duration with a unit such as 2s; auto: calibrated by the fuzz binary from measured execution times; 0: no timeout")
-	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); 1 makes runs reproducible")
+	fs.IntVar(&workers, "workers", 0, "worker processes per target (0: chosen so that all targets together use GOMAXPROCS; with -schedule rounds without -ci, the fuzz binary's default, one per CPU); W > 0: the shared schedules deal cores in units of W, so a process gets a multiple of W; with -schedule rounds, every process gets exactly W (1 with -runs and -seed: reproducible runs)")
 	fs.IntVar(&rssLimit, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as a failure (0: no limit)")
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
@@ -249,13 +249,17 @@ func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase strin
 		fmt.Fprintf(stderr, "gfz-run: -workdir: %v\n", err)
 		return "", nil, 2, nil
 	}
+	if err := checkWritable(workBase); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: -workdir %s: %v; give a writable -workdir\n", o.workdir, err)
+		return "", nil, 2, nil
+	}
 	outDir := o.keep
 	if outDir == "" {
 		outDir = filepath.Join(workBase, "bin")
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v\n", err)
-		return "", nil, 1, nil
+		fmt.Fprintf(stderr, "gfz-run: creating the binary directory: %v; give a writable -o (or -workdir)\n", err)
+		return "", nil, 2, nil
 	}
 	// A directory output makes build name each binary after its package.
 	o.build.Output = outDir + string(filepath.Separator)

@@ -88,6 +88,7 @@ type config struct {
 	rssLimitMB   int
 	regress      string             // -regress: the package directory ("": off)
 	seedDirs     dirList            // -seedcorpus directories
+	pkgSeeds     string             // the package's seed corpus, added to seedDirs (packageSeedDir; "": none)
 	format       string             // -format (format.go)
 	seedgen      seedgenFlags       // -seedgen and its companions (flags.go)
 	worker       *engine.WorkerSpec // set in a worker process

@@ -111,7 +111,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
 	shrinkRuns := fs.Int64("shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.run.StackLimitMB, "stack_limit_mb", defaultStackLimitMB, "limit every goroutine's stack in the processes that run the target to this many MiB, so that an endless recursion is a stack overflow within milliseconds (0: Go's default, 1 GB)")
-	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+", plus 4 MiB per MiB of a coverage map above 1 MiB)")
+	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+"; with a coverage map above 1 MiB, at least "+strconv.Itoa(minRSSLimitMB)+" plus 4 MiB per MiB of the whole map)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	fs.StringVar(&cfg.format, "format", FormatAuto, "native targets: mix in children from the near-miss generator of `FORMAT` (auto: the format of the seeds, if most look like one; none: off; or one of "+strings.Join(formatreg.Names, ", ")+")")
 	fs.BoolVar(&cfg.run.Grimoire, "grimoire", false, "native targets under -engine args: generalise the short []byte and string arguments of new inputs and recombine their fragments into one child kind (Grimoire; docs/ENGINE.md)")
@@ -251,6 +251,12 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		// (libFuzzer's command line uses a temporary one instead.)
 		cfg.run.Workdir = workdir.DefaultDir(vals.Get("dir"), cfg.run.Target)
 		cfg.workdirDefault = cfg.lf == nil
+	}
+	if cfg.lf == nil { // the seeds of the package's testdata/fuzz, wherever the binary runs
+		if d := packageSeedDir(vals.Get("dir"), cfg.run.Target); d != "" {
+			cfg.seedDirs = append(cfg.seedDirs, d)
+			cfg.pkgSeeds = d
+		}
 	}
 	if !engineSet {
 		cfg.run.Engine = cfg.defaultEngine() // native targets have their own

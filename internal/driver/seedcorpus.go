@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -23,6 +24,29 @@ func (d *dirList) Set(s string) error {
 	}
 	*d = append(*d, s)
 	return nil
+}
+
+// packageSeedDir returns target's seed corpus directory in the package
+// directory gfz-build recorded, pkgDir/testdata/fuzz/<target>, when it
+// exists and the binary runs elsewhere, else "". go test runs a test in its
+// package directory, where the testing package reads testdata/fuzz/<target>
+// relative to the current directory; a fuzz binary run by hand from another
+// directory (the module root, say) would otherwise go without the seeds the
+// package holds, silently. Added as a -seedcorpus directory, its files are
+// seeds whichever directory the binary runs in.
+func packageSeedDir(pkgDir, target string) string {
+	if pkgDir == "" || target == "" {
+		return ""
+	}
+	d := filepath.Join(pkgDir, "testdata", "fuzz", target)
+	st, err := os.Stat(d)
+	if err != nil || !st.IsDir() {
+		return ""
+	}
+	if here, err := os.Stat(filepath.Join("testdata", "fuzz", target)); err == nil && os.SameFile(here, st) {
+		return "" // the testing package reads it
+	}
+	return d
 }
 
 // checkSeedDirs reports the first -seedcorpus directory that cannot be

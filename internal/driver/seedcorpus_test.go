@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,60 @@ func TestCheckSeedFilesAll(t *testing.T) {
 	if err := checkSeedFiles("FuzzX", native.Codec{Types: native.Types{native.Bytes}}); err == nil || strings.Contains(err.Error(), "\n") ||
 		!strings.HasPrefix(err.Error(), "seed file "+filepath.Join(dir, "b")+": ") {
 		t.Errorf("one bad file: %v", err)
+	}
+}
+
+// TestPackageSeedDir: a binary run outside its package directory (as
+// gfz-build recorded it) seeds from the package's testdata/fuzz/<target>,
+// which the testing package reads only in the package directory; run in
+// it, or under libFuzzer's command line, it does not add the directory.
+func TestPackageSeedDir(t *testing.T) {
+	pkg, elsewhere := t.TempDir(), t.TempDir()
+	seeds := filepath.Join(pkg, "testdata", "fuzz", "FuzzA")
+	if err := os.MkdirAll(seeds, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	info := testInfo + "&dir=" + url.QueryEscape(pkg)
+	parse := func(args ...string) *config {
+		t.Helper()
+		var out, errb bytes.Buffer
+		cfg, code := parseArgs(info, args, &out, &errb)
+		if cfg == nil {
+			t.Fatalf("%q: exit %d: %s", args, code, errb.String())
+		}
+		return cfg
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	chdir := func(dir string) {
+		t.Helper()
+		if err := os.Chdir(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chdir(elsewhere)
+	if cfg := parse("FuzzA"); cfg.pkgSeeds != seeds || len(cfg.seedDirs) != 1 || cfg.seedDirs[0] != seeds {
+		t.Errorf("elsewhere: seed dirs %q (package's %q), want %q", cfg.seedDirs, cfg.pkgSeeds, seeds)
+	}
+	if cfg := parse("-seedcorpus", pkg, "FuzzA"); len(cfg.seedDirs) != 2 || cfg.seedDirs[0] != pkg || cfg.seedDirs[1] != seeds {
+		t.Errorf("with -seedcorpus: seed dirs %q", cfg.seedDirs)
+	}
+	if cfg := parse("-max_total_time=1", "FuzzA"); len(cfg.seedDirs) != 0 {
+		t.Errorf("libFuzzer's command line: seed dirs %q", cfg.seedDirs)
+	}
+	chdir(pkg)
+	if cfg := parse("FuzzA"); len(cfg.seedDirs) != 0 || cfg.pkgSeeds != "" {
+		t.Errorf("in the package directory: seed dirs %q", cfg.seedDirs)
+	}
+	// A package without a seed corpus for the target: nothing added.
+	chdir(elsewhere)
+	if err := os.Remove(seeds); err != nil {
+		t.Fatal(err)
+	}
+	if cfg := parse("FuzzA"); len(cfg.seedDirs) != 0 {
+		t.Errorf("no seed corpus: seed dirs %q", cfg.seedDirs)
 	}
 }

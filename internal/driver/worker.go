@@ -90,6 +90,9 @@ func (c *config) parentSetup() (exe string, ok bool) {
 		fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 		return "", false
 	}
+	if c.pkgSeeds != "" && len(c.repro) == 0 {
+		fmt.Fprintf(c.stderr, "gfz: note: seeding from %s too: the package's seed corpus, which go test reads in the package directory (this binary runs in another)\n", c.pkgSeeds)
+	}
 	return exe, true
 }
 
