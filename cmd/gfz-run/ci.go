@@ -556,19 +556,14 @@ func regressNameOf(data []byte) string {
 	return hex.EncodeToString(sum[:])[:16]
 }
 
-// failureInputs lists the base names of wd/failures/*.input, sorted. The
-// directory is read and its names matched, not globbed: wd is a user's path
-// and may hold glob metacharacters ("proj[1]"), which filepath.Glob would
-// take as a pattern and match nothing.
+// failureInputs lists the base names of wd/failures/*.input, sorted (the
+// directory taken literally: workdir.Glob).
 func failureInputs(wd string) []string {
-	ents, _ := os.ReadDir(filepath.Join(wd, "failures"))
+	paths, _ := workdir.Glob(filepath.Join(wd, "failures", "*.input"))
 	var m []string
-	for _, e := range ents {
-		if ok, _ := filepath.Match("*.input", e.Name()); ok {
-			m = append(m, e.Name())
-		}
+	for _, p := range paths {
+		m = append(m, filepath.Base(p))
 	}
-	slices.Sort(m)
 	return m
 }
 

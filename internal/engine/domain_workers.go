@@ -51,17 +51,9 @@ func removeFeedbackFiles(root string) {
 }
 
 // feedbackFiles lists the paths of the workers' files in root, sorted by
-// name. The directory is read and its names matched, not globbed: root is
-// a user's path and may hold glob metacharacters ("proj[1]"), which
-// filepath.Glob would take as a pattern and match nothing.
+// name (root taken literally: workdir.Glob).
 func feedbackFiles(root string) []string {
-	ents, _ := os.ReadDir(root)
-	var paths []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), feedbackFilePrefix) {
-			paths = append(paths, filepath.Join(root, e.Name()))
-		}
-	}
+	paths, _ := workdir.Glob(filepath.Join(root, feedbackFilePrefix+"*"))
 	return paths
 }
 

@@ -617,7 +617,7 @@ func foundSince(start time.Time) func(string) float64 {
 // newFiles returns the files matching pattern that are not in seen, and
 // adds them to seen.
 func newFiles(pattern string, seen map[string]bool) []string {
-	m, _ := globIn(pattern)
+	m, _ := workdir.Glob(pattern)
 	var out []string
 	for _, f := range m {
 		if !seen[f] {
@@ -717,7 +717,7 @@ func (r *bugRunner) runNative(ctx context.Context, p *bugPrep, dir string, run *
 		return nil, fmt.Errorf("native: %w", err)
 	}
 	own := map[string]bool{} // the module's own testdata/fuzz/FuzzNative files
-	if m, _ := globIn(filepath.Join(crashDir, "*")); len(m) > 0 {
+	if m, _ := workdir.Glob(filepath.Join(crashDir, "*")); len(m) > 0 {
 		for _, f := range m {
 			own[filepath.Base(f)] = true
 		}

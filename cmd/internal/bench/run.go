@@ -208,7 +208,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		failures := filepath.Join(wd, "failures", "*.txt")
 		pr = (&proc{dir: dir, path: p.gfzBin, args: args, log: filepath.Join(dir, "log"),
 			stopAt: r.cfg.Time + grace, keepGoing: r.cfg.KeepGoing,
-			found: func() bool { m, _ := globIn(failures); return len(m) > 0 },
+			found: func() bool { m, _ := workdir.Glob(failures); return len(m) > 0 },
 		}).run(ctx)
 		st := readStats(filepath.Join(wd, "stats"))
 		res.Execs = int64(st["execs"])
@@ -217,7 +217,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 			res.ValidPct = v
 		}
 		res.Engine = engineMetrics(st)
-		if m, _ := globIn(failures); len(m) > 0 {
+		if m, _ := workdir.Glob(failures); len(m) > 0 {
 			res.FoundExec = firstFoundExec(m)
 		}
 		res.CorpusDir = filepath.Join(wd, "corpus")
@@ -258,7 +258,7 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 		pr = (&proc{dir: dir, path: filepath.Join(r.cfg.GoFuzzBin, "go-fuzz"), log: filepath.Join(dir, "log"),
 			args:   []string{"-bin", p.goFuzz, "-workdir", wd, "-procs", "1"},
 			stopAt: r.cfg.Time,
-			found:  func() bool { m, _ := globIn(crashers); return len(m) > 0 },
+			found:  func() bool { m, _ := workdir.Glob(crashers); return len(m) > 0 },
 			onLine: rt.line,
 		}).run(ctx)
 		// go-fuzz prints its status every 3 s, and its first executions
@@ -325,33 +325,10 @@ func (r *runner) run(ctx context.Context, p *prepared, c string, rep int) Result
 	return res
 }
 
-// globIn returns the files of pattern's directory whose names match its
-// last element (filepath.Match), sorted. Unlike filepath.Glob it takes the
-// directory literally: a scratch path may hold glob metacharacters
-// ("runs[1]/wd/failures/*.txt" matched nothing).
-func globIn(pattern string) ([]string, error) {
-	dir, name := filepath.Split(pattern)
-	ents, err := os.ReadDir(filepath.Clean(dir))
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range ents {
-		ok, err := filepath.Match(name, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out, nil
-}
-
 // onlyInterrupted reports whether every go-fuzz crasher report matching
 // pattern records nothing but the testee being interrupted.
 func onlyInterrupted(pattern string) bool {
-	files, _ := globIn(pattern)
+	files, _ := workdir.Glob(pattern)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil || strings.TrimSpace(string(b)) != "signal: interrupt" {
