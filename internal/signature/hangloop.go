@@ -53,13 +53,7 @@ func HangLoop(a, b string) Loop {
 	}
 	shared := fa[len(fa)-n:] // innermost first
 	l := Loop{Sig: KindTimeout + "\n" + FrameLines(shared, nil, true)}
-	for i, f := range shared {
-		if !stdHelper(f.Func, f.File) { // where FrameLines starts
-			shared = shared[i:]
-			break
-		}
-	}
-	l.frames = shared
+	l.frames = shared[sigStart(shared, func(f Frame) bool { return !IsInternalFrame(f.Func) }):] // where FrameLines starts
 	return l
 }
 

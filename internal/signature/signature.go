@@ -322,13 +322,7 @@ func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) str
 // frameLines is FrameLines with at most max frames.
 func frameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool, max int) string {
 	user := func(f Frame) bool { return !IsInternalFrame(f.Func) && (skip == nil || !skip(f.Func)) }
-	start := 0
-	for i, f := range frames {
-		if user(f) && !stdHelper(f.Func, f.File) {
-			start = i
-			break
-		}
-	}
+	start := sigStart(frames, user)
 	var b strings.Builder
 	n := 0
 	for _, f := range frames[start:] {
@@ -346,6 +340,19 @@ func frameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool, max
 		n++
 	}
 	return b.String()
+}
+
+// sigStart is where a signature's frames start: the first of frames that
+// user accepts and that is not a standard-library helper the target called
+// (stdHelper), whose frames would name the helper rather than the code that
+// called it; 0 if there is none.
+func sigStart(frames []Frame, user func(Frame) bool) int {
+	for i, f := range frames {
+		if user(f) && !stdHelper(f.Func, f.File) {
+			return i
+		}
+	}
+	return 0
 }
 
 // CrashFrames returns the top user frames of the first goroutine trace in
