@@ -295,6 +295,11 @@ func (fb *rlFeedback) keep(n novelty, valid bool) bool {
 		} else {
 			fb.unique = false // saved only for coverage, if at all
 		}
+	} else if fb.unique && !valid {
+		// The recheck of an input kept as unique and valid was invalid:
+		// not saved as such, and its place under the cap is given back.
+		fb.unique = false
+		fb.saved--
 	}
 	return fb.unique || n&(newKey|newValidKey) != 0
 }

@@ -204,3 +204,43 @@ func TestRLWindow(t *testing.T) {
 		t.Fatal("different windows, same state")
 	}
 }
+
+// TestRLRecheckInvalid: an input kept as unique and valid whose stability
+// recheck is invalid is not saved (a target valid on every other
+// execution: each input is valid when first run and invalid when
+// rechecked), and gives its place under rlCorpusCap back: after more such
+// inputs than the cap, a unique valid input that stays valid is kept.
+func TestRLRecheckInvalid(t *testing.T) {
+	calls := 0
+	flaky := func(s *param.Source) Outcome {
+		s.Uintn(1000, param.Value)
+		if calls++; calls%2 == 0 {
+			return Outcome{Result: Invalid}
+		}
+		return Outcome{Result: Valid}
+	}
+	dir := t.TempDir()
+	run(t, Config{Engine: "rl", Seed: 1, Runs: 400, Workdir: dir}, newSrcExec(flaky))
+	if c := dirContents(t, filepath.Join(dir, "corpus")); len(c) != 0 {
+		t.Errorf("%d corpus files saved, want none: every input's recheck was invalid", len(c))
+	}
+
+	f := &fuzzer{r: newPRNG(1)}
+	env := loopView{f}
+	fb := newRLFeedback(env, newRLTurns(env))
+	rec := &param.Record{Draws: []param.Draw{{Offset: 0, Width: 2, N: 1 << 16, Site: 7}}}
+	for i := range rlCorpusCap + 10 {
+		f.execs = int64(i)
+		f.handled = Outcome{Result: Valid, Record: rec, Consumed: []byte{byte(i), byte(i >> 8)}}
+		if !fb.keep(0, true) {
+			t.Fatalf("input %d: a new unique valid input not kept", i)
+		}
+		f.handled.Result = Invalid // its recheck
+		if fb.keep(0, false) {
+			t.Fatalf("input %d: kept although its recheck was invalid", i)
+		}
+	}
+	if fb.saved != 0 {
+		t.Errorf("%d places under the cap taken by inputs not saved", fb.saved)
+	}
+}
