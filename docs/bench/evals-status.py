@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """evals-status.py: how far each evaluation of evals.sh has come: the runs
 in each results file beside docs/bench against the runs the stage asks for
-(bugs x contenders x repetitions), and the growth runs done."""
+(bugs x contenders x repetitions), the growth runs done, and an estimate of
+the running time left on each core (a stage's runs so far, a found bug's
+run ending at the bug; a stage not started counts its whole budgets, an
+upper bound)."""
 import glob
 import json
 import os
@@ -16,36 +19,51 @@ EASY_B = ["blackfriday-linkref", "gomarkdown-citation", "xtext-resizerange", "ya
 ALL = ["gfz-auto", "gfz-zest", "gfz-bytes", "gfz-fairfuzz", "gfz-random", "gfz-ei", "gfz-bediv", "gfz-zeugma"]
 # The evaluation at EVAL_COMMIT (evals.sh); the rounds before it are
 # complete or stopped and not counted.
+# Each stage: file, runs asked for, budget of one run in seconds, and the
+# core (evals.sh's chain) that runs it.
 STAGES = [
-    ("hard-all-2026-11-28a.jsonl", len(HARD_A) * len(ALL) * 10),
-    ("hard-all-2026-11-28b.jsonl", len(HARD_B) * len(ALL) * 10),
-    ("easy-2026-11-28a.jsonl", len(EASY_A) * len(ALL) * 5),
-    ("easy-2026-11-28b.jsonl", len(EASY_B) * len(ALL) * 5),
-    ("targets-2026-11-28a.jsonl", len(ALL) * 5),
-    ("targets-2026-11-28b.jsonl", len(ALL) * 5),
+    ("hard-all-2026-11-28a.jsonl", len(HARD_A) * len(ALL) * 10, 180, "core0"),
+    ("hard-all-2026-11-28b.jsonl", len(HARD_B) * len(ALL) * 10, 180, "core1"),
+    ("easy-2026-11-28a.jsonl", len(EASY_A) * len(ALL) * 5, 60, "core0"),
+    ("easy-2026-11-28b.jsonl", len(EASY_B) * len(ALL) * 5, 60, "core1"),
+    ("targets-2026-11-28a.jsonl", len(ALL) * 5, 300, "core0"),
+    ("targets-2026-11-28b.jsonl", len(ALL) * 5, 300, "core1"),
 ]
+OVERHEAD = 5  # seconds a run costs beyond its fuzzing (start, shrinking, report)
 
 
 def count(path):
+    """The runs of a results file (bug or target, contender, repetition)
+    and the mean seconds of fuzzing each took (None: no run)."""
     keys = set()
+    secs = []
     if not os.path.exists(path):
-        return 0
+        return 0, None
     for line in open(path):
         if not line.strip():
             continue
         r = json.loads(line)
         if r.get("Err"):
             continue
-        keys.add((r.get("Bug") or r.get("Target"), r["Contender"], r["Rep"]))
-    return len(keys)
+        k = (r.get("Bug") or r.get("Target"), r["Contender"], r["Rep"])
+        if k in keys:
+            continue
+        keys.add(k)
+        if "BudgetS" in r:
+            secs.append(r["TimeToBugS"] if r.get("Found") else r["BudgetS"])
+    return len(keys), (sum(secs) / len(secs) if secs else None)
 
 
 total_done = total_want = 0
-for name, want in STAGES:
-    done = count(os.path.join(HERE, name))
+left = {}
+for name, want, budget, core in STAGES:
+    done, mean = count(os.path.join(HERE, name))
     total_done += min(done, want)
     total_want += want
+    per = (mean if mean is not None else budget) + OVERHEAD
+    left[core] = left.get(core, 0) + max(want - done, 0) * per
     print(f"{name:34s} {done:4d} of {want:4d}")
 growth = sorted(glob.glob(os.path.join(HERE, "growth-2026-11-28", "*.plot_data")))
 print(f"{'growth-2026-11-28/':34s} {len(growth):4d} of    4 ({', '.join(os.path.basename(g) for g in growth)})")
 print(f"{'all runs':34s} {total_done:4d} of {total_want:4d}")
+print("running time left, estimated: " + ", ".join(f"{c} {h / 3600:.1f} h" for c, h in sorted(left.items())))
