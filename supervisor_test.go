@@ -606,16 +606,18 @@ func pollUntil(t *testing.T, limit time.Duration, cond func() bool) {
 	}
 }
 
-// TestInterrupt: SIGINT stops a run cleanly (exit 0, final stats written)
-// and the next run resumes from the work directory.
-func TestInterrupt(t *testing.T) {
-	bin := crashersBinary(t)
-	dir := t.TempDir()
-	wd := filepath.Join(dir, "wd")
-	cmd := exec.Command(bin, "-workers", "2", "-workdir", wd, "FuzzFine")
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stderr = &out
+// startRunning starts the fuzz binary bin with args and work directory wd
+// (in its own process group if group) and returns once its stats say it
+// is running, with the buffer its stderr goes to.
+func startRunning(t *testing.T, bin, wd string, group bool, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-workdir", wd}, args...)...)
+	cmd.Dir = filepath.Dir(wd)
+	if group {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	out := new(bytes.Buffer)
+	cmd.Stderr = out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -623,6 +625,15 @@ func TestInterrupt(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(wd, "stats"))
 		return err == nil && bytes.Contains(b, []byte("state: running"))
 	})
+	return cmd, out
+}
+
+// TestInterrupt: SIGINT stops a run cleanly (exit 0, final stats written)
+// and the next run resumes from the work directory.
+func TestInterrupt(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	cmd, out := startRunning(t, bin, wd, false, "-workers", "2", "FuzzFine")
 	cmd.Process.Signal(os.Interrupt)
 	// A run that ignored SIGINT would go on for ever: kill it after a
 	// generous grace and fail.
@@ -643,6 +654,55 @@ func TestInterrupt(t *testing.T) {
 	}
 	o, code := runBin(t, bin, "-workers", "1", "-runs", "100", "-workdir", wd, "FuzzFine")
 	wantOutput(t, "resume", o, code, 0, "resuming from")
+}
+
+// TestInterruptHandledByTarget: a target that handles the interrupt itself
+// and exits (a command-line program's signal.Notify) ends its worker in
+// the middle of an execution when the run is stopped; that is the stop,
+// not a failure of the target: exit 0, no failure saved. Both when the
+// supervisor forwards the interrupt and when Ctrl-C reaches every process
+// of the group at once (a worker may end before the supervisor has seen
+// its own).
+func TestInterruptHandledByTarget(t *testing.T) {
+	bin := crashersBinary(t)
+	for _, group := range []bool{false, true} {
+		wd := filepath.Join(t.TempDir(), "wd")
+		cmd, out := startRunning(t, bin, wd, true, "-workers", "1", "-time", "2m", "FuzzInterruptExit")
+		if group {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+		} else {
+			cmd.Process.Signal(os.Interrupt)
+		}
+		guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+		err := cmd.Wait()
+		if !guard.Stop() {
+			t.Fatalf("group %v: the run did not stop within 2 minutes of SIGINT\n%s", group, out.String())
+		}
+		if err != nil || strings.Contains(out.String(), "new failure") {
+			t.Errorf("group %v: interrupted run: %v\n%s", group, err, out.String())
+		}
+		if st := readStats(t, wd); st["unique_failures"] != "0" {
+			t.Errorf("group %v: stats after SIGINT: %v", group, st)
+		}
+	}
+}
+
+// TestUsageErrorMidRun: a worker that ends the run with a usage error in
+// the middle of an execution (a native target's unsupported t.Parallel)
+// stops the run with exit 2 and its message; no failure is saved and the
+// worker is not restarted (it was saved as a crash of "exit status 82",
+// the worker restarted on every such input).
+func TestUsageErrorMidRun(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "1", "-time", "30s", "-workdir", wd, "FuzzNativeParallel")
+	wantOutput(t, "t.Parallel", out, code, 2, "testing.(*T).Parallel, which gfz does not support")
+	if strings.Contains(out, "new failure") || strings.Count(out, "does not support") != 1 {
+		t.Errorf("a failure saved, or the message repeated:\n%s", out)
+	}
+	if st := readStats(t, wd); st["unique_failures"] != "0" || st["restarts"] != "0" {
+		t.Errorf("stats %v", st)
+	}
 }
 
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed

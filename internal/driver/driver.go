@@ -197,6 +197,14 @@ func Fuzz(f *testing.F, t Target) {
 
 // ExitChild ends a child process of a fuzz binary with the given exit
 // status (ExitOK, ExitFailure, ExitUsage), offset as the parent expects.
+// For a usage error a worker first tells its supervisor that the exit is
+// deliberate (engine.WorkerExiting): in the middle of an execution it ends
+// the run with that status instead of being saved as a crash. A failure
+// there (the executor's exit for a runtime.Goexit) is the crash the
+// supervisor saves.
 func ExitChild(status int) {
+	if status == ExitUsage {
+		engine.WorkerExiting()
+	}
 	os.Exit(childExitBase + status)
 }

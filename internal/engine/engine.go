@@ -212,6 +212,8 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		// error (the supervisor checks).
 		f.shm.store(offStartRSS, uint64(proc.SelfRSS()))
 		f.shm.store(offPhase, phaseRunning)
+		liveShm.Store(f.shm)
+		defer liveShm.Store(nil)
 		defer dumpOnQuit()()
 	}
 	if cfg.Sync {

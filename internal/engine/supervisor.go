@@ -323,6 +323,10 @@ func (s *supervisor) startWorker(sl *slot) {
 	}()
 }
 
+// interruptGrace is how long the supervisor waits for its own interrupt
+// after a worker ended without a crash trace (see run).
+const interruptGrace = 100 * time.Millisecond
+
 // run is the supervision loop.
 func (s *supervisor) run(ctx context.Context) {
 	period := 50 * time.Millisecond
@@ -339,6 +343,18 @@ func (s *supervisor) run(ctx context.Context) {
 			ctxDone = nil
 			s.stop("stop")
 		case sl := <-s.exits:
+			if ctxDone != nil && !s.stopping && sl.Kill == "" && !crashTrace(sl.tail.String(), sl.cmd.ProcessState) {
+				// Ctrl-C reaches the workers too, and one may have ended
+				// (a target that handles the interrupt and exits) before
+				// this process saw its own: give it a moment, so that
+				// the end is counted as the stop it is.
+				select {
+				case <-ctxDone:
+					ctxDone = nil
+					s.stop("stop")
+				case <-time.After(interruptGrace):
+				}
+			}
 			s.exited(sl)
 		case now := <-tick.C:
 			if s.cfg.Time > 0 && now.Sub(s.start) >= s.cfg.Time+stopGrace && !s.stopping {
@@ -489,6 +505,13 @@ func (s *supervisor) exited(sl *slot) {
 	case sl.Kill == "stop":
 		sl.finished = true // killed while stopping: not the target's fault
 		return
+	case s.stopping && sl.Kill == "" && !crashTrace(sl.tail.String(), ps):
+		// Ended by the interrupt stop forwarded to it, in the middle of
+		// an execution: the target's own interrupt handling (a
+		// signal.Notify that exits, a signal.Reset), not a failure. A
+		// panic or fatal error with its trace is still one.
+		sl.finished = true
+		return
 	}
 	sl.everStarted = true
 	if phase == phaseRunning {
@@ -508,6 +531,14 @@ func (s *supervisor) exited(sl *slot) {
 		sl.resume = p // the next incarnation's turns start after its parent
 	}
 	s.startWorker(sl)
+}
+
+// crashTrace reports whether a worker's end (its stderr tail and exit
+// state) is a Go crash with a trace (a panic, a fatal error, a fault), as
+// opposed to an exit status or a signal.
+func crashTrace(tail string, ps *os.ProcessState) bool {
+	_, _, framed := signature.Classify(tail, ps, "")
+	return framed
 }
 
 // deathStreak counts the deaths of slot sl in a row on the same input

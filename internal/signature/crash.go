@@ -78,7 +78,13 @@ func Classify(tail string, ps *os.ProcessState, kill string) (kind, stack string
 	if i := strings.LastIndex(tail, GoexitMarker); i >= 0 {
 		return KindGoexit, tail[i+len(GoexitMarker):], true
 	}
-	if i := lineIndex(tail, "fatal error: "); i >= 0 {
+	// The crash is what the process printed last: a tail that holds the
+	// output of many executions may have lines that look like a crash
+	// (a logger's "fatal error: config ...", a recovery middleware's
+	// "panic: ..."), so the last such line is the one (a fatal error only
+	// when it is after the last panic line: it may report a panic's end).
+	fatal, panicked := lastLineIndex(tail, "fatal error: "), lastLineIndex(tail, "panic: ")
+	if i := fatal; i >= 0 && i > panicked {
 		line := firstLine(tail[i:])
 		rest := strings.TrimPrefix(line, "fatal error: ")
 		switch {
@@ -92,14 +98,14 @@ func Classify(tail string, ps *os.ProcessState, kill string) (kind, stack string
 		}
 		return "fatal error: " + NormalizeMessage(rest), tail[i:], true
 	}
-	if i := lineIndex(tail, "panic: "); i >= 0 {
+	if i := panicked; i >= 0 {
 		line := firstLine(tail[i:])
 		if j := strings.LastIndex(line, " [recovered"); j > 0 && strings.HasSuffix(line, "]") {
 			line = line[:j] // re-panicked after a recover
 		}
 		return "panic: " + NormalizeMessage(strings.TrimPrefix(line, "panic: ")), tail[i:], true
 	}
-	if i := lineIndex(tail, "SIG"); i >= 0 {
+	if i := lastLineIndex(tail, "SIG"); i >= 0 {
 		// "SIGSEGV: segmentation violation" with no fatal error: a signal
 		// sent to the process, which the runtime cannot attribute.
 		if sig, _, ok := strings.Cut(firstLine(tail[i:]), ":"); ok && !strings.Contains(sig, " ") {
@@ -112,14 +118,14 @@ func Classify(tail string, ps *os.ProcessState, kill string) (kind, stack string
 	return "exit status " + strconv.Itoa(ps.ExitCode()), "", false
 }
 
-// lineIndex returns the offset of the first line of s starting with
+// lastLineIndex returns the offset of the last line of s starting with
 // prefix, or -1.
-func lineIndex(s, prefix string) int {
+func lastLineIndex(s, prefix string) int {
+	if i := strings.LastIndex(s, "\n"+prefix); i >= 0 {
+		return i + 1
+	}
 	if strings.HasPrefix(s, prefix) {
 		return 0
-	}
-	if i := strings.Index(s, "\n"+prefix); i >= 0 {
-		return i + 1
 	}
 	return -1
 }

@@ -178,6 +178,13 @@ func TestClassifyCrash(t *testing.T) {
 			"signal SIGSEGV", "example.com/t.any a.go:1\n", false},
 		{"SIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 1 [running]:\nexample.com/t.spin()\n\t/src/t/s.go:3 +0x1\n", exit2, KindTimeout, KindTimeout, "example.com/t.spin s.go:3\n", false},
 		{"whatever", exitState(t, "kill -KILL $$"), KindOutOfMemory, KindOutOfMemory, "", false},
+		// The tail holds earlier executions' output: lines a logger or a
+		// recovery middleware printed before the crash are not the crash.
+		{"panic: recovered in handler: index 3 out of range\nexample.com/t.fake()\n\t/src/t/f.go:1 +0x1\n" + goPanicTrace, exit2, "",
+			"panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n", true},
+		{"fatal error: config file missing\n" + goPanicTrace, exit2, "", "panic: boom N in a goroutine", "example.com/t.FuzzX.func1.1 x_test.go:34\n", true},
+		{"panic: logged, not a crash\n" + mapTrace, exit2, "", "fatal error: concurrent map writes",
+			"example.com/t.writer x.go:12\nexample.com/t.run.func1 x.go:20\nexample.com/t.run.func2 x.go:21\n", true},
 	}
 	for i, c := range cases {
 		kind, stack, framed := Classify(c.tail, c.ps, c.kill)

@@ -3,6 +3,7 @@ package crashers
 import (
 	"log"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"sync"
@@ -264,6 +265,36 @@ func FuzzExitAfterRead(f *testing.F) {
 		if trigger(t) {
 			t.Source().Uint(3, param.Value)
 			os.Exit(3)
+		}
+	})
+}
+
+// FuzzInterruptExit handles the interrupt as a command-line program
+// does: it exits with status 130 as soon as one arrives, wherever the
+// worker is (mostly in the middle of an execution). It never fails.
+func FuzzInterruptExit(f *testing.F) {
+	var once sync.Once
+	gfz.Fuzz(f, func(t *gfz.T) {
+		once.Do(func() {
+			c := make(chan os.Signal, 1)
+			signal.Notify(c, os.Interrupt)
+			go func() {
+				<-c
+				os.Exit(130)
+			}()
+		})
+		trigger(t)
+	})
+}
+
+// FuzzNativeParallel calls t.Parallel on the fuzz function's own T, which
+// gfz does not support (a usage error, not a failure), on inputs that
+// start with 'p' (not its seed: the worker gets to fuzz first).
+func FuzzNativeParallel(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'p' {
+			t.Parallel()
 		}
 	})
 }
