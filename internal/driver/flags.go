@@ -271,7 +271,36 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	if !set["feedback"] {
 		cfg.run.Feedback = cfg.defaultFeedback() // and their own feedback
 	}
+	if err := cfg.absPaths(); err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
+		return nil, ExitUsage
+	}
 	return cfg, -1
+}
+
+// absPaths makes the paths the command line gave absolute, before any
+// code of the target runs: a target may change the current directory
+// (os.Chdir), after which a relative -coverprofile would be written, and
+// the next -repro file read, somewhere else.
+func (cfg *config) absPaths() error {
+	paths := []*string{&cfg.run.Workdir, &cfg.coverprofile, &cfg.report}
+	for i := range cfg.repro {
+		paths = append(paths, &cfg.repro[i])
+	}
+	for i := range cfg.seedDirs {
+		paths = append(paths, &cfg.seedDirs[i])
+	}
+	for _, p := range paths {
+		if *p == "" || filepath.IsAbs(*p) {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", *p, err)
+		}
+		*p = abs
+	}
+	return nil
 }
 
 // isTarget reports whether name is one of the binary's fuzz targets. When

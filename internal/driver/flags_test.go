@@ -55,6 +55,14 @@ func TestParseBinaryArgs(t *testing.T) {
 }
 
 func TestParseBinaryArgsValues(t *testing.T) {
+	// Paths are made absolute (a target may change directories).
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
 	var out, errb bytes.Buffer
 	cfg, code := parseArgs(testInfo, []string{"-time", "3s", "-runs", "77", "-seed", "9", "-engine", "random",
 		"-timeout", "2s", "-workdir", "wd", "-coverprofile", "c.out", "-v", "FuzzB"}, &out, &errb)
@@ -62,7 +70,7 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		t.Fatalf("code %d: %s", code, errb.String())
 	}
 	if cfg.run.Target != "FuzzB" || cfg.run.Time != 3*time.Second || cfg.run.Runs != 77 || cfg.run.Seed != 9 || cfg.run.Engine != "random" ||
-		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != "wd" || cfg.coverprofile != "c.out" || !cfg.verbose {
+		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != abs("wd") || cfg.coverprofile != abs("c.out") || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
 	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine),
@@ -82,12 +90,12 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		t.Errorf("default with the package directory %s: %s", pkg, cfg.run.Workdir)
 	}
 	cfg, code = parseArgs(testInfo, []string{"-workdir", "wd", "FuzzA"}, &out, &errb)
-	if code != -1 || cfg.run.Workdir != "wd" || cfg.workdirDefault {
+	if code != -1 || cfg.run.Workdir != abs("wd") || cfg.workdirDefault {
 		t.Errorf("-workdir wd: %s (default %v)", cfg.run.Workdir, cfg.workdirDefault)
 	}
 	// -repro takes one file; more files follow the flags, the target may be among them.
 	cfg, code = parseArgs(testInfo, []string{"-repro", "a.input", "b.input", "FuzzA", "c.input"}, &out, &errb)
-	if code != -1 || cfg.run.Target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{"a.input", "b.input", "c.input"}) {
+	if code != -1 || cfg.run.Target != "FuzzA" || !reflect.DeepEqual(cfg.repro, []string{abs("a.input"), abs("b.input"), abs("c.input")}) {
 		t.Errorf("repro config %+v (code %d)", cfg, code)
 	}
 }
