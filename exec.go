@@ -135,10 +135,10 @@ func run(t *T, fn func(*T)) (res engine.Result, fi *engine.FailureInfo) {
 			goexitHook(debug.Stack())
 		case r == nil:
 			// Normal return.
-		case r == errSkipNow:
+		case isSkip(r):
 			res = engine.Invalid
 			return
-		case r == errFailNow:
+		case isFail(r):
 			// fall through to the failure report below
 		default:
 			if _, ok := r.(param.Exhausted); ok {

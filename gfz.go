@@ -180,7 +180,7 @@ func fuzzing() bool {
 func runTest(t *T, fn func(*T)) {
 	defer func() {
 		r := recover()
-		if r == errSkipNow {
+		if isSkip(r) {
 			return
 		}
 		if _, ok := r.(param.Exhausted); ok {

@@ -225,7 +225,7 @@ func (t *T) runStep(action func(*T)) (ok bool) {
 		if r == nil {
 			return // runtime.Goexit: let it go on
 		}
-		if r != errSkipNow {
+		if !isSkip(r) {
 			panic(r)
 		}
 		t.skipped = false

@@ -705,6 +705,27 @@ func TestUsageErrorMidRun(t *testing.T) {
 	}
 }
 
+// TestFatalInGoroutine: t.Fatal in a goroutine the fuzz function started
+// cannot stop the execution; the worker dies of its panic, and the report
+// says why and keeps the message (it said "panic: gfz: FailNow").
+func TestFatalInGoroutine(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, reports := failingRun(t, bin, wd, "-workers", "1", "-runs", "1000", "FuzzFatalGoroutine")
+	if len(reports) != 1 {
+		t.Fatalf("%d reports\n%s", len(reports), out)
+	}
+	rep, err := os.ReadFile(reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"stops an execution only in the goroutine running the fuzz function", "the message: checked in a goroutine: bad value 7"} {
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+}
+
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed
 // is saved once; after a slot died on it twice in a row, the workers skip
 // it and the run goes on fuzzing to its budget (it used to give the slots

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gfz-dev/gfz/internal/engine"
@@ -15,13 +16,22 @@ import (
 // parameter source and reports the outcome of one execution, much like
 // testing.T does for a test.
 //
-// A T is only valid inside the fuzz function it was passed to, in the
-// goroutine that called the function: Fatal, FailNow, Assume and Skip stop
-// the execution by unwinding that goroutine.
+// A T is valid during the execution of the fuzz function it was passed
+// to. Error, Errorf, Fail, Log and Logf may be called from goroutines the
+// function starts, as on a testing.T, while the function waits for them:
+// a call after the function returned is counted for whichever execution
+// runs then (the T is reused). Fatal, FailNow, Assume and Skip stop the
+// execution by unwinding the goroutine that runs the function; called in
+// another goroutine they end the process with a panic that says so (a
+// crash of the target, with the Fatal's message).
 type T struct {
 	src *param.Source
 	tt  *testing.T // set under plain go test and go test -fuzz
 
+	// mu guards failed, fatal, msgs, failPCs and logs against the
+	// goroutines a fuzz function starts, which may call Error and Log as
+	// they may on a testing.T.
+	mu      sync.Mutex
 	failed  bool
 	skipped bool
 	msgs    []failMsg // Error/Fatal messages (fuzz-binary mode), located lazily (see messages)
@@ -63,15 +73,36 @@ type value struct {
 	indent int    // Repeat nesting level (tabs before the line)
 }
 
-// sentinel values unwind the fuzz function; they never escape package gfz.
-type sentinel struct{ name string }
+// sentinel values unwind the fuzz function, whose executor recovers them.
+// One escapes only when a T method that stops the execution was called in
+// another goroutine (or outside gfz.Fuzz): the panic ends the process, and
+// its text says why, with the message of a Fatal.
+type sentinel struct {
+	skip bool   // SkipNow (Assume, Skip); else FailNow (Fatal)
+	msg  string // a Fatal's message
+}
 
 var (
-	errSkipNow = &sentinel{"gfz: SkipNow"}
-	errFailNow = &sentinel{"gfz: FailNow"}
+	errSkipNow = &sentinel{skip: true}
+	errFailNow = &sentinel{}
 )
 
-func (s *sentinel) String() string { return s.name }
+// isSkip and isFail tell the sentinels apart (a Fatal's carries its
+// message: another value).
+func isSkip(r any) bool { s, ok := r.(*sentinel); return ok && s.skip }
+func isFail(r any) bool { s, ok := r.(*sentinel); return ok && !s.skip }
+
+func (s *sentinel) String() string {
+	what := "t.FailNow (or t.Fatal)"
+	if s.skip {
+		what = "t.SkipNow (or t.Assume(false), t.Skip)"
+	}
+	text := "gfz: " + what + " stops an execution only in the goroutine running the fuzz function, and was called in another one (or outside gfz.Fuzz); in a goroutine of your own, report with t.Error and return"
+	if s.msg != "" {
+		text += "; the message: " + s.msg
+	}
+	return text
+}
 
 // NewT returns a T drawing from src, outside any fuzz target. It is meant
 // for testing generators and for drawing values in benchmarks or examples:
@@ -206,8 +237,13 @@ func (t *T) log(s string) {
 		t.tt.Log(s)
 		return
 	}
-	if t.keepLogs && len(t.logs) < maxLogs {
-		t.logs = append(t.logs, t.location()+s)
+	if t.keepLogs {
+		loc := t.location()
+		t.mu.Lock()
+		if len(t.logs) < maxLogs {
+			t.logs = append(t.logs, loc+s)
+		}
+		t.mu.Unlock()
 	}
 }
 
@@ -244,8 +280,9 @@ func (t *T) Fatal(args ...any) {
 		t.tt.Fatal(args...)
 		return
 	}
-	t.fail(strings.TrimSuffix(fmt.Sprintln(args...), "\n"), true)
-	panic(errFailNow)
+	msg := strings.TrimSuffix(fmt.Sprintln(args...), "\n")
+	t.fail(msg, true)
+	panic(&sentinel{msg: msg})
 }
 
 // Fatalf is Errorf followed by FailNow.
@@ -256,8 +293,9 @@ func (t *T) Fatalf(format string, args ...any) {
 		t.tt.Fatalf(format, args...)
 		return
 	}
-	t.fail(fmt.Sprintf(format, args...), true)
-	panic(errFailNow)
+	msg := fmt.Sprintf(format, args...)
+	t.fail(msg, true)
+	panic(&sentinel{msg: msg})
 }
 
 // Fail marks the execution failed without a message; it continues.
@@ -282,7 +320,11 @@ func (t *T) FailNow() {
 }
 
 // Failed reports whether the execution has failed.
-func (t *T) Failed() bool { return t.failed }
+func (t *T) Failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.failed
+}
 
 // Helper marks the calling function as a helper: failure locations and
 // signatures skip it and report its caller instead. Under plain go test the
@@ -314,6 +356,8 @@ func (t *T) Helper() {
 // location is only worked out when the failure is reported in full
 // (messages), not for a brief repeat of a known failure.
 func (t *T) fail(msg string, fatal bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.fatal = t.fatal || fatal
 	first := !t.failed
 	if first {
@@ -344,6 +388,8 @@ type failMsg struct {
 // messages returns the execution's failure messages, each prefixed with
 // its location (see location).
 func (t *T) messages() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	out := make([]string, len(t.msgs))
 	for i, m := range t.msgs {
 		out[i] = t.locate(m.pcs) + m.text

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gfz-dev/gfz"
@@ -369,5 +370,36 @@ func TestSignatureAfterHelper(t *testing.T) {
 	}
 	if after := ex.Exec([]byte{0}, 0).Failure.Signature; after != marked {
 		t.Errorf("signature %q, want %q (the helper stays marked)", after, marked)
+	}
+}
+
+// TestErrorFromGoroutines: t.Error from goroutines the fuzz function
+// starts and waits for, as a testing.T allows, keeps every message (the
+// failure state is locked: unlocked appends lost messages or crashed the
+// report's formatting).
+func TestErrorFromGoroutines(t *testing.T) {
+	const workers, each = 8, 2000
+	out := execOnce(func(t *gfz.T) {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				for i := range each {
+					t.Errorf("worker %d message %d", w, i)
+					_ = t.Failed()
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+	}, nil)
+	if out.Result != engine.Failure || out.Failure == nil {
+		t.Fatalf("result %v", out.Result)
+	}
+	if n := strings.Count(out.Failure.Message, " message "); n != workers*each {
+		t.Errorf("%d messages, want %d", n, workers*each)
 	}
 }

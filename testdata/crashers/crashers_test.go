@@ -298,3 +298,15 @@ func FuzzNativeParallel(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFatalGoroutine calls t.Fatalf in a goroutine it starts, where
+// FailNow cannot stop the execution: the process dies of the panic, whose
+// text must keep the message.
+func FuzzFatalGoroutine(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			go func() { t.Fatalf("checked in a goroutine: bad value %d", 7) }()
+			select {}
+		}
+	})
+}
