@@ -225,10 +225,11 @@ func ExampleMix() {
 	// true false
 }
 
-// HashString is FNV-1a: the empty string hashes to its offset basis.
+// HashString is FNV-1a: the empty string hashes to its offset basis, and
+// names that differ hash differently.
 func ExampleHashString() {
 	fmt.Printf("%#x\n", param.HashString(""))
-	fmt.Println(param.HashString("int") == param.HashString("int"))
+	fmt.Println(param.HashString("int") != param.HashString("int8"))
 	// Output:
 	// 0xcbf29ce484222325
 	// true
