@@ -726,6 +726,29 @@ func TestFatalInGoroutine(t *testing.T) {
 	}
 }
 
+// TestNoOrphans: the commands a target started are ended with the worker
+// that died (its process group): a target that runs commands and crashes
+// left one set running per death.
+func TestNoOrphans(t *testing.T) {
+	bin := crashersBinary(t)
+	// A duration no other process on the machine sleeps for, to find them.
+	dur := fmt.Sprintf("%d.%d", 3000+os.Getpid()%1000, rand.IntN(1000))
+	t.Setenv("CRASHERS_ORPHAN_SLEEP", dur)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, reports := failingRun(t, bin, wd, "-workers", "1", "-runs", "600", "-shrinktime", "0", "FuzzOrphan")
+	if len(reports) != 1 {
+		t.Fatalf("%d reports\n%s", len(reports), out)
+	}
+	if st := readStats(t, wd); statInt(t, st, "crashes") < 2 {
+		t.Fatalf("%s crashes: the case needs several deaths\n%s", st["crashes"], out)
+	}
+	left, _ := exec.Command("pgrep", "-f", "sleep "+dur).Output()
+	if len(bytes.TrimSpace(left)) > 0 {
+		exec.Command("pkill", "-f", "sleep "+dur).Run()
+		t.Errorf("commands of dead workers still running: pids %s", bytes.Fields(left))
+	}
+}
+
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed
 // is saved once; after a slot died on it twice in a row, the workers skip
 // it and the run goes on fuzzing to its budget (it used to give the slots

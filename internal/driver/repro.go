@@ -174,6 +174,13 @@ func runChild(exe string, o childOptions) (*childState, error) {
 	defer pr.Close()
 	cmd.ExtraFiles = []*os.File{pw} // descriptor 3 in the child
 	proc.SetDeathSignal(cmd)
+	if o.stdin == nil {
+		// A group of its own, ended with the child (KillGroup below). Not
+		// for an interactive -repro, which passes the terminal's input: a
+		// child outside the terminal's foreground group that reads it
+		// would be stopped (SIGTTIN).
+		proc.OwnGroup(cmd)
+	}
 	err = cmd.Start()
 	pw.Close()
 	if err != nil {
@@ -215,6 +222,9 @@ func runChild(exe string, o childOptions) (*childState, error) {
 			c.mu.Unlock()
 			dog.Tick(cmd.Process, now, running, at)
 		}
+	}
+	if o.stdin == nil {
+		proc.KillGroup(cmd.Process.Pid) // what the target started and left running
 	}
 	c.kill, c.ranFor, c.rss = dog.Kill, dog.RanFor, dog.RSS
 	// What the child wrote before it ended is in the pipe; the deadline

@@ -309,6 +309,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	cmd := s.cfg.Command(spec)
 	cmd.Stderr = sl.tail
 	proc.SetDeathSignal(cmd)
+	proc.OwnGroup(cmd)
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		s.errorf("start worker %d: %v", sl.id, err)
@@ -319,6 +320,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	sl.lastState, sl.lastSeq, sl.stateSince = 0, 0, time.Now()
 	go func() {
 		_ = cmd.Wait()
+		proc.KillGroup(cmd.Process.Pid) // what the target started and left running
 		s.exits <- sl
 	}()
 }

@@ -4,5 +4,6 @@
 // watchdog that stops it when an input hangs or it takes too much memory
 // (Watchdog, with QuitGrace between asking a hung child for its stacks and
 // killing it), the tail of its stderr (Tail), the signal that kills it when
-// its parent dies (SetDeathSignal), and its resident memory (RSS).
+// its parent dies (SetDeathSignal), its process group, which ends what it
+// started (OwnGroup, KillGroup), and its resident memory (RSS).
 package proc

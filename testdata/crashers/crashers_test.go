@@ -3,6 +3,7 @@ package crashers
 import (
 	"log"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -306,6 +307,21 @@ func FuzzFatalGoroutine(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
 		if trigger(t) {
 			go func() { t.Fatalf("checked in a goroutine: bad value %d", 7) }()
+			select {}
+		}
+	})
+}
+
+// FuzzOrphan starts a long command (sleep with the duration in
+// CRASHERS_ORPHAN_SLEEP) and then dies in a goroutine it started, leaving
+// the command running unless the supervisor ends it.
+func FuzzOrphan(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			if err := exec.Command("sleep", os.Getenv("CRASHERS_ORPHAN_SLEEP")).Start(); err != nil {
+				t.Fatal(err)
+			}
+			go func() { panic("orphan left behind") }()
 			select {}
 		}
 	})
