@@ -253,7 +253,6 @@ const maxLogs = 1000
 // the execution continues.
 func (t *T) Error(args ...any) {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.Helper()
 		t.tt.Error(args...)
 		return
@@ -264,7 +263,6 @@ func (t *T) Error(args ...any) {
 // Errorf is Error with fmt.Sprintf formatting.
 func (t *T) Errorf(format string, args ...any) {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.Helper()
 		t.tt.Errorf(format, args...)
 		return
@@ -275,7 +273,6 @@ func (t *T) Errorf(format string, args ...any) {
 // Fatal is Error followed by FailNow.
 func (t *T) Fatal(args ...any) {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.Helper()
 		t.tt.Fatal(args...)
 		return
@@ -288,7 +285,6 @@ func (t *T) Fatal(args ...any) {
 // Fatalf is Errorf followed by FailNow.
 func (t *T) Fatalf(format string, args ...any) {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.Helper()
 		t.tt.Fatalf(format, args...)
 		return
@@ -301,7 +297,6 @@ func (t *T) Fatalf(format string, args ...any) {
 // Fail marks the execution failed without a message; it continues.
 func (t *T) Fail() {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.Fail()
 		return
 	}
@@ -311,7 +306,6 @@ func (t *T) Fail() {
 // FailNow marks the execution failed and stops it.
 func (t *T) FailNow() {
 	if t.tt != nil {
-		t.failed = true
 		t.tt.FailNow()
 		return
 	}
@@ -321,6 +315,9 @@ func (t *T) FailNow() {
 
 // Failed reports whether the execution has failed.
 func (t *T) Failed() bool {
+	if t.tt != nil {
+		return t.tt.Failed() // goroutine-safe, and what go test reports
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.failed
