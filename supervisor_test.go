@@ -660,9 +660,9 @@ func TestInterrupt(t *testing.T) {
 // and exits (a command-line program's signal.Notify) ends its worker in
 // the middle of an execution when the run is stopped; that is the stop,
 // not a failure of the target: exit 0, no failure saved. Both when the
-// supervisor forwards the interrupt and when Ctrl-C reaches every process
-// of the group at once (a worker may end before the supervisor has seen
-// its own).
+// interrupt is sent to the supervisor and when Ctrl-C is sent to its
+// process group (the workers run in groups of their own: it reaches them
+// through the supervisor).
 func TestInterruptHandledByTarget(t *testing.T) {
 	bin := crashersBinary(t)
 	for _, group := range []bool{false, true} {

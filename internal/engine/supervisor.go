@@ -325,10 +325,6 @@ func (s *supervisor) startWorker(sl *slot) {
 	}()
 }
 
-// interruptGrace is how long the supervisor waits for its own interrupt
-// after a worker ended without a crash trace (see run).
-const interruptGrace = 100 * time.Millisecond
-
 // run is the supervision loop.
 func (s *supervisor) run(ctx context.Context) {
 	period := 50 * time.Millisecond
@@ -345,18 +341,6 @@ func (s *supervisor) run(ctx context.Context) {
 			ctxDone = nil
 			s.stop("stop")
 		case sl := <-s.exits:
-			if ctxDone != nil && !s.stopping && sl.Kill == "" && !crashTrace(sl.tail.String(), sl.cmd.ProcessState) {
-				// Ctrl-C reaches the workers too, and one may have ended
-				// (a target that handles the interrupt and exits) before
-				// this process saw its own: give it a moment, so that
-				// the end is counted as the stop it is.
-				select {
-				case <-ctxDone:
-					ctxDone = nil
-					s.stop("stop")
-				case <-time.After(interruptGrace):
-				}
-			}
 			s.exited(sl)
 		case now := <-tick.C:
 			if s.cfg.Time > 0 && now.Sub(s.start) >= s.cfg.Time+stopGrace && !s.stopping {
