@@ -749,6 +749,20 @@ func TestNoOrphans(t *testing.T) {
 	}
 }
 
+// TestHelperProcessIdiom: a target that runs its own binary as a helper
+// process (-test.run=TestHelperProcess, os/exec's idiom) gets the helper's
+// answer; the fuzz binary took the command line for OSS-Fuzz's coverage
+// run and refused it, a failure of every such input.
+func TestHelperProcessIdiom(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "1", "-runs", "300", "-workdir", wd, "FuzzHelperProcess")
+	wantOutput(t, "helper process", out, code, 0)
+	if st := readStats(t, wd); st["unique_failures"] != "0" {
+		t.Errorf("stats %v\n%s", st, out)
+	}
+}
+
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed
 // is saved once; after a slot died on it twice in a row, the workers skip
 // it and the run goes on fuzzing to its budget (it used to give the slots

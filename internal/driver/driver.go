@@ -113,6 +113,41 @@ type config struct {
 	called         bool
 }
 
+// plainTestRun reports whether args run a test of the binary's package as
+// a go test binary would: go test's -test.* flags and their values, with
+// -test.run naming a Test or Example function, and anything after "--". A
+// test that runs its own binary again as a helper process
+// (exec.Command(os.Args[0], "-test.run=TestHelperProcess", "--", ...),
+// os/exec's idiom) does so from inside a fuzz target; the fuzz binary lets
+// the testing package run it instead of taking it for OSS-Fuzz's coverage
+// run (-test.run naming a fuzz target) and refusing the name.
+func plainTestRun(args []string) bool {
+	named := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue // a -test.* flag's value
+		}
+		if !strings.HasPrefix(a, "-test.") {
+			return false // a flag of the fuzz binary
+		}
+		name, value, ok := strings.Cut(strings.TrimPrefix(a, "-test."), "=")
+		if name != "run" {
+			continue
+		}
+		if !ok && i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+		fn := strings.TrimPrefix(value, "^")
+		named = strings.HasPrefix(fn, "Test") || strings.HasPrefix(fn, "Example")
+	}
+	return named
+}
+
 // mode is non-nil in the child process of a fuzz binary.
 var mode *config
 
@@ -133,6 +168,9 @@ func Init(info string) {
 		return
 	}
 	buildInfo = info
+	if plainTestRun(os.Args[1:]) {
+		return // the testing package runs it, as in a go test binary
+	}
 	cfg, code := parseArgs(buildInfo, os.Args[1:], os.Stdout, os.Stderr)
 	if code >= 0 {
 		os.Exit(code)

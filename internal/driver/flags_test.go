@@ -137,3 +137,28 @@ func TestWorkerFlagsAndSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTestRun: a command line of go test's flags naming a Test or
+// Example (a test's helper process) is left to the testing package; one
+// naming a fuzz target (OSS-Fuzz's coverage run), or with a fuzz binary
+// flag, is not.
+func TestPlainTestRun(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-test.run=TestHelperProcess", "--", "echo", "-n", "hi"}, true},
+		{[]string{"-test.run=^TestHelperProcess$"}, true},
+		{[]string{"-test.v", "-test.run", "^TestX$", "-test.timeout", "10s"}, true},
+		{[]string{"-test.run=ExampleFoo"}, true},
+		{[]string{"-test.run=^FuzzB$", "-test.coverprofile", "p.out"}, false},
+		{[]string{"-test.run=TestX", "-runs", "5"}, false},
+		{[]string{"-test.v"}, false},
+		{[]string{"FuzzA"}, false},
+		{nil, false},
+	} {
+		if got := plainTestRun(c.args); got != c.want {
+			t.Errorf("plainTestRun(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -323,6 +324,36 @@ func FuzzOrphan(f *testing.F) {
 			}
 			go func() { panic("orphan left behind") }()
 			select {}
+		}
+	})
+}
+
+// TestHelperProcess is os/exec's helper process: run by FuzzHelperProcess
+// through its own binary, it prints its arguments and exits.
+func TestHelperProcess(t *testing.T) {
+	if os.Getenv("CRASHERS_WANT_HELPER") != "1" {
+		return
+	}
+	args := os.Args
+	for len(args) > 0 && args[0] != "--" {
+		args = args[1:]
+	}
+	os.Stdout.WriteString("helper:" + strings.Join(args[1:], ",") + "\n")
+	os.Exit(0)
+}
+
+// FuzzHelperProcess runs TestHelperProcess through its own binary, as
+// tests of code that runs commands do, and fails if it did not answer.
+func FuzzHelperProcess(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if !trigger(t) {
+			return
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=TestHelperProcess", "--", "a", "b")
+		cmd.Env = append(os.Environ(), "CRASHERS_WANT_HELPER=1")
+		out, err := cmd.Output()
+		if err != nil || string(out) != "helper:a,b\n" {
+			t.Fatalf("helper process: %v, output %q", err, out)
 		}
 	})
 }
