@@ -10,8 +10,9 @@ import (
 // edgeHits counts, for every edge, the executions that hit it (FairFuzz's
 // numHits), and for every trace hash slot the executions with that trace
 // (AFLFast's path frequency, for the fast schedule). The loop has one when
-// the engine asks for it (engineDef.hits) and calls observe after checking
-// every VALID or INVALID execution (not its stability recheck).
+// the engine asks for it (engineDef.hits) and counts every VALID or
+// INVALID execution (not its stability recheck) in its coverage check
+// (coverage.checkCounting, then counted).
 //
 // Counting is the per-execution cost of fairfuzz and auto that grows with
 // the target: an execution of a parser hits hundreds to thousands of
@@ -69,15 +70,9 @@ func fullLanes(x uint64) uint64 {
 	return (x&lanesRest + 0x0101_0101_0101_0101) & x & lanesHigh
 }
 
-// observe counts the execution just checked (c.words lists its non-zero
-// words; the map must not have been cleared since).
-func (h *edgeHits) observe(c *coverage) {
-	h.counted(c, h.add(c))
-}
-
-// counted records the execution just checked, whose edges were added to
-// h's counts (by add or coverage.checkCounting; first: one of them had
-// none before): its path, and the refresh of min.
+// counted records the execution just checked, whose edges
+// coverage.checkCounting added to h's counts (first: one of them had none
+// before): its path, and the refresh of min.
 func (h *edgeHits) counted(c *coverage, first bool) {
 	if first {
 		h.min = 1 // an edge hit for the first time

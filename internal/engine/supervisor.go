@@ -474,8 +474,13 @@ func (s *supervisor) exited(sl *slot) {
 		sl.finished = true
 		s.rssSetupError(sl, sl.RSS)
 		return
-	case s.stopping && phase != phaseRunning:
-		sl.finished = true // stopped (Ctrl-C reaches workers too) before or after its engine ran
+	case s.stopping && (phase != phaseRunning || sl.Kill == "" && !crashTrace(sl.tail.String(), ps)):
+		// Stopped before or after its engine ran, or ended by the stop
+		// forwarded to it in the middle of an execution: the target's
+		// own interrupt handling (a signal.Notify that exits, a
+		// signal.Reset), not a failure. A panic or fatal error with its
+		// trace is still one.
+		sl.finished = true
 		return
 	case phase == phaseNone && !sl.everStarted && sl.Kill == "":
 		sl.finished = true
@@ -490,13 +495,6 @@ func (s *supervisor) exited(sl *slot) {
 		return
 	case sl.Kill == "stop":
 		sl.finished = true // killed while stopping: not the target's fault
-		return
-	case s.stopping && sl.Kill == "" && !crashTrace(sl.tail.String(), ps):
-		// Ended by the interrupt stop forwarded to it, in the middle of
-		// an execution: the target's own interrupt handling (a
-		// signal.Notify that exits, a signal.Reset), not a failure. A
-		// panic or fatal error with its trace is still one.
-		sl.finished = true
 		return
 	}
 	sl.everStarted = true
