@@ -16,8 +16,8 @@ import (
 // (SupervisorConfig.Probe) and compares the signature of its death.
 
 // shrinkDeath shrinks a failure that killed a worker, saved at path, and
-// rewrites its files if it got smaller. The supervisor watches no worker
-// meanwhile (as while describing a crash); the hang clocks restart after.
+// rewrites its files if it got smaller (the other workers are watched
+// meanwhile: supervisor.attend).
 // rerun is what describing the input found (nil: not described): when its
 // re-run of the same input died another way (a hang in a loop spread over
 // several functions is interrupted in another one), shrinking would start
@@ -47,7 +47,6 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	if to <= 0 {
 		to = maxCalibratedTimeout
 	}
-	defer s.restartHangClocks()
 	probe := func(cand []byte) (bool, []byte, *param.Record) {
 		c, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
 		sig, consumed, err := s.cfg.Probe(c, cand, to)

@@ -327,11 +327,7 @@ func (s *supervisor) startWorker(sl *slot) {
 
 // run is the supervision loop.
 func (s *supervisor) run(ctx context.Context) {
-	period := 50 * time.Millisecond
-	if s.cfg.Timeout > 0 {
-		period = max(min(period, s.cfg.Timeout/4), 5*time.Millisecond)
-	}
-	tick := time.NewTicker(period)
+	tick := time.NewTicker(s.period())
 	defer tick.Stop()
 	lastStatus := s.start
 	ctxDone := ctx.Done()
@@ -395,6 +391,15 @@ func (s *supervisor) calibrate() {
 	}
 }
 
+// period is how often the supervisor looks at its workers.
+func (s *supervisor) period() time.Duration {
+	period := 50 * time.Millisecond
+	if s.cfg.Timeout > 0 {
+		period = max(min(period, s.cfg.Timeout/4), 5*time.Millisecond)
+	}
+	return period
+}
+
 func (s *supervisor) anyRunning() bool {
 	for _, sl := range s.slots {
 		if sl.running {
@@ -421,23 +426,63 @@ func (s *supervisor) stop(why string) {
 // watch checks one running worker for a hang, its memory and the stop
 // deadline.
 func (s *supervisor) watch(sl *slot, now time.Time) {
-	st, seq := sl.shm.load(offState), sl.shm.load(offSeq)
-	if st != sl.lastState || seq != sl.lastSeq {
-		sl.lastState, sl.lastSeq, sl.stateSince = st, seq, now
-	}
 	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.Kill == "" {
 		// The worker needs more than the limit before running any input.
 		sl.Stop(sl.cmd.Process, now, killSetup)
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
+	}
+	s.watchExec(sl, now)
+	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
+		sl.Stop(sl.cmd.Process, now, "stop")
+	}
+}
+
+// watchExec checks one running worker's execution for a hang and its
+// memory. It touches only the slot, so that attend can run it while the
+// supervision loop is busy elsewhere.
+func (s *supervisor) watchExec(sl *slot, now time.Time) {
+	st, seq := sl.shm.load(offState), sl.shm.load(offSeq)
+	if st != sl.lastState || seq != sl.lastSeq {
+		sl.lastState, sl.lastSeq, sl.stateSince = st, seq, now
 	}
 	sl.Timeout, sl.RSSLimit = s.timeout, int64(s.cfg.RSSLimitMB)<<20
 	sl.Tick(sl.cmd.Process, now, st&1 != 0, sl.stateSince)
 	if sl.startRSS == 0 {
 		sl.startRSS = sl.RSS
 	}
-	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
-		sl.Stop(sl.cmd.Process, now, "stop")
-	}
+}
+
+// attend runs f, a step of the supervision loop that takes long (a
+// worker's death is described and shrunk by running its input in -repro
+// processes: up to minutes for a hang), with a goroutine watching the
+// other running workers meanwhile, so that an input hanging or a worker
+// exceeding -rss_limit_mb is stopped when it happens rather than after f.
+// The ends of the workers it stops are handled when f has returned (they
+// wait in s.exits). f must not touch the running workers' slots.
+func (s *supervisor) attend(f func()) {
+	done, watcher := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watcher)
+		tick := time.NewTicker(s.period())
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-tick.C:
+				for _, sl := range s.slots {
+					if sl.running {
+						s.watchExec(sl, now)
+					}
+				}
+			}
+		}
+	}()
+	defer func() {
+		close(done)
+		<-watcher
+	}()
+	f()
 }
 
 // exited handles the end of a worker process.
@@ -499,7 +544,7 @@ func (s *supervisor) exited(sl *slot) {
 	}
 	sl.everStarted = true
 	if phase == phaseRunning {
-		s.crash(sl, ps)
+		s.attend(func() { s.crash(sl, ps) })
 	}
 	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n) {
 		sl.finished = true

@@ -266,20 +266,7 @@ func (s *supervisor) describe(input []byte) (Rerun, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
 	defer cancel()
-	defer s.restartHangClocks()
 	return s.cfg.Describe(ctx, input, to)
-}
-
-// restartHangClocks makes the running workers' current executions count
-// as started now. The supervisor calls it after a wait in which it watched
-// no worker (describing a crash input): without it, the wait would count
-// as time spent in whatever execution a worker was running, and an
-// ordinary execution would be killed as a hang.
-func (s *supervisor) restartHangClocks() {
-	now := time.Now()
-	for _, sl := range s.slots {
-		sl.stateSince = now
-	}
 }
 
 func describeExit(ps *os.ProcessState, kill string) string {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
@@ -211,23 +212,42 @@ func TestCrashSaveError(t *testing.T) {
 	}
 }
 
-// TestDescribeRestartsHangClocks: while the supervisor waits for Describe
-// it watches no worker; afterwards the running workers' executions count
-// as started anew, so the wait is not taken for a hang of another worker.
-func TestDescribeRestartsHangClocks(t *testing.T) {
-	long := time.Now().Add(-time.Hour)
-	other := &slot{id: 1, running: true, lastState: 3, stateSince: long}
-	var during time.Time
-	s := &supervisor{timeout: time.Second, slots: []*slot{other}, cfg: SupervisorConfig{
-		Describe: func(ctx context.Context, input []byte, timeout time.Duration) (Rerun, error) {
-			during = time.Now()
-			return Rerun{Values: "x = 1\n", Consumed: 1}, nil
-		},
-	}}
-	if _, err := s.describe([]byte{1}); err != nil {
+// TestAttendWatchesOtherWorkers: while the supervision loop is busy with
+// one worker's death (describing and shrinking it), a hang in another
+// worker is still stopped, then and not after.
+func TestAttendWatchesOtherWorkers(t *testing.T) {
+	dir := t.TempDir()
+	m, err := createShm(filepath.Join(dir, ".w.shm"), 64)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if other.stateSince.Before(during) {
-		t.Fatalf("after describing, the other worker's execution counts from %v, before the wait ended (%v): it would be killed as a hang", other.stateSince, during)
+	defer m.close()
+	m.begin(5, 5, []byte{1}, 1) // the other worker is in its execution 5
+	hung := exec.Command("sleep", "60")
+	if err := hung.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() {
+		_ = hung.Wait()
+		close(ended)
+	}()
+	defer hung.Process.Kill()
+	other := &slot{id: 1, running: true, cmd: hung, shm: m, stateSince: time.Now()}
+	s := &supervisor{timeout: 100 * time.Millisecond, slots: []*slot{other}}
+	stopped := false
+	s.attend(func() {
+		// As long as describing or shrinking a hang may take.
+		select {
+		case <-ended:
+			stopped = true
+		case <-time.After(30 * time.Second):
+		}
+	})
+	if !stopped {
+		t.Fatal("a worker hung in its execution while the supervisor was busy was not stopped")
+	}
+	if other.Kill != signature.KindTimeout {
+		t.Errorf("stopped as %q, want %q", other.Kill, signature.KindTimeout)
 	}
 }
