@@ -575,6 +575,9 @@ func (f *fuzzer) randomEntry() []byte {
 // distanceSampleEvery is sampled for the mutation distance, with its
 // record (metrics.go).
 func (f *fuzzer) loop() {
+	if f.shm != nil {
+		f.shm.store(offLoop, 1) // what dies from now on is not replayed at start
+	}
 	f.startMetrics()
 	defer f.publishMetrics()
 	gs, _ := f.strat.(guidedStrategy)

@@ -733,35 +733,45 @@ func chdir(t *testing.T, dir string) {
 }
 
 // TestDeathStreakSkipsKiller: a slot dying twice in a row on the same
-// input puts it on the skip list whatever the execution number (with
-// several workers the corpus grows and an entry's place in the replay
-// moves); another input in between starts the count again; five deaths
-// in a row on one input at one execution give the slot up, at ever later
-// executions they do not.
+// input at start puts it on the skip list whatever the execution number
+// (with several workers the corpus grows and an entry's place in the
+// replay moves); another input in between starts the count again; twice
+// in the fuzzing loop (a child made again) is not a replayed input: no
+// skip, no warning; five deaths in a row on one input at one execution
+// give the slot up, at ever later executions they do not.
 func TestDeathStreakSkipsKiller(t *testing.T) {
-	s, sl, _ := crashSupervisor(t, nil)
-	killer, other := []byte("killer"), []byte("other")
+	s, sl, out := crashSupervisor(t, nil)
+	killer, other, child := []byte("killer"), []byte("other"), []byte("child")
 	sum := sha256.Sum256(killer)
 	h := hex.EncodeToString(sum[:])
-	if s.deathStreak(sl, killer, 10) || len(s.skip) != 0 {
+	if s.deathStreak(sl, child, 40, false) || s.deathStreak(sl, child, 41, false) || s.deathStreak(sl, child, 50, false) || len(s.skip) != 0 {
+		t.Fatalf("three deaths in a row on a child made again in the loop: skip %q", s.skip)
+	}
+	if strings.Contains(out.String(), "twice in a row") {
+		t.Fatalf("deaths in the loop warned of a replayed input:\n%s", out)
+	}
+	if s.deathStreak(sl, killer, 10, true) || len(s.skip) != 0 {
 		t.Fatalf("one death: skip %q", s.skip)
 	}
-	if s.deathStreak(sl, other, 11) || s.deathStreak(sl, killer, 12) || len(s.skip) != 0 {
+	if s.deathStreak(sl, other, 11, true) || s.deathStreak(sl, killer, 12, true) || len(s.skip) != 0 {
 		t.Fatalf("deaths on other inputs in between: skip %q", s.skip)
 	}
-	if s.deathStreak(sl, killer, 14) || !slices.Equal(s.skip, []string{h}) {
+	if s.deathStreak(sl, killer, 14, true) || !slices.Equal(s.skip, []string{h}) {
 		t.Fatalf("two deaths in a row on killer (executions 12, 14): skip %q, want [%s]", s.skip, h)
+	}
+	if !strings.Contains(out.String(), "died twice in a row on the same input") {
+		t.Errorf("no warning for the killer input:\n%s", out)
 	}
 	// Deaths on killer at ever later executions (a child made again and
 	// again) are progress: the slot goes on.
 	for n := range 5 {
-		if s.deathStreak(sl, killer, uint64(20+n)) {
+		if s.deathStreak(sl, killer, uint64(20+n), false) {
 			t.Fatalf("death %d on killer at execution %d gave the slot up", n+1, 20+n)
 		}
 	}
 	giveUp := false
 	for range 5 {
-		giveUp = s.deathStreak(sl, killer, 30)
+		giveUp = s.deathStreak(sl, killer, 30, true)
 	}
 	if !giveUp || len(s.skip) != 1 {
 		t.Errorf("five deaths in a row at the same execution: give up %v, skip %q", giveUp, s.skip)

@@ -36,7 +36,8 @@ package engine
 //	                  repeats an execution number after a recheck, so the hang watchdog looks at both
 //	240  parent       worker: the trace hash of the parent it makes children of (Config.ResumeAfter
 //	                  of its next incarnation; 0 none)
-//	248..255 reserved
+//	248  loop         worker: 1 once its fuzzing loop began (0: still running what it replays at
+//	                  start: seeds, corpus entries, calibration)
 //	256  input        the input bytes (capacity = file size - 256)
 //
 // Each word is written by one side (the worker unless marked "supervisor")
@@ -76,6 +77,7 @@ const (
 	offStartRSS = 160
 	offSeq      = 232
 	offParent   = 240
+	offLoop     = 248
 )
 
 // Worker phases (offPhase).

@@ -546,7 +546,7 @@ func (s *supervisor) exited(sl *slot) {
 	if phase == phaseRunning {
 		s.attend(func() { s.crash(sl, ps) })
 	}
-	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n) {
+	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n, sl.shm.load(offLoop) == 0) {
 		sl.finished = true
 		return
 	}
@@ -571,10 +571,12 @@ func crashTrace(tail string, ps *os.ProcessState) bool {
 }
 
 // deathStreak counts the deaths of slot sl in a row on the same input
-// (cur, at the worker's execution n) and reports whether the slot is to be
-// given up. A worker dying twice in a row on one input may be replaying it
-// at start (a seed or a corpus entry): the workers skip it from then on
-// (killerInput; harmless if it was a child made again). The execution
+// (cur, at the worker's execution n; atStart: before its fuzzing loop
+// began) and reports whether the slot is to be given up. A worker dying
+// twice in a row on one input, the second time at start, is replaying it
+// (a seed or a corpus entry): the workers skip it from then on
+// (killerInput). Twice in the loop is a child made again (likely where
+// the inputs are small): nothing to skip or warn about. The execution
 // number is not part of that match: with several workers the corpus grows
 // between incarnations, and an entry's place in the replay (its n) with
 // it. A slot dying crashLoopLimit times in a row on the same input at the
@@ -582,7 +584,7 @@ func crashTrace(tail string, ps *os.ProcessState) bool {
 // with a warning; the failure is saved (the run exits 1). (A fuzzer that
 // makes one small killing input again and again dies on it at ever later
 // executions: that is progress.)
-func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64) (giveUp bool) {
+func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64, atStart bool) (giveUp bool) {
 	switch {
 	case string(cur) != sl.lastCrash:
 		sl.lastCrash, sl.lastCrashN, sl.crashStreak, sl.stuckStreak = string(cur), n, 1, 1
@@ -592,7 +594,7 @@ func (s *supervisor) deathStreak(sl *slot, cur []byte, n uint64) (giveUp bool) {
 		sl.crashStreak++
 		sl.stuckStreak++
 	}
-	if sl.crashStreak == 2 {
+	if sl.crashStreak >= 2 && atStart {
 		s.killerInput(sl, cur, n)
 	}
 	if sl.stuckStreak >= crashLoopLimit {
