@@ -76,7 +76,7 @@
 // one per CPU); -engine zest|bytes|random|ei|...; -timeout D per input (default
 // auto, calibrated from measured execution times; 0: none; durations need
 // a unit, as for -time); -rss_limit_mb N (default 2048; 0: none; at least
-// 32); -coverprofile FILE writes a go tool cover profile at the end; -v;
+// 32, more for a coverage map above 1 MiB); -coverprofile FILE writes a go tool cover profile at the end; -v;
 // -repro FILE... re-runs saved inputs in a child process and prints the
 // generated values as drawn, the result, the message, the signature and
 // the stack; it stops an input after -timeout, and an input that kills the

@@ -46,7 +46,7 @@ func ClearLaps() { clear(Laps[:]) }
 //
 // Map, prev, packages and the layout of Package are also defined, through
 // //go:linkname, by the code gfz-build adds to instrumented standard-library
-// packages (instrument.RegistrationSource): change them together.
+// packages (instrument.Template.RegistrationSource): change them together.
 var prev uint32
 
 // Hit records that the probe with compile-time ID cur fired and marks its

@@ -2,7 +2,7 @@
 // targets. It has no API: importing it (blank) is what makes a fuzz
 // binary's native targets able to recognise the format of their seeds and
 // mix near misses of that format into their runs (docs/ENGINE.md, "Native
-// targets: children from a format generator"; the fuzz binary's -format
+// targets", "Children from a format generator"; the fuzz binary's -format
 // flag, docs/CLI.md). gfz-build adds the import to the rewritten copy of
 // every native target's test file, so nobody needs to write it.
 //

@@ -10,7 +10,7 @@ import (
 )
 
 // -format: the format generator a native target's run mixes children from
-// (docs/ENGINE.md, "Native targets: children from a format generator").
+// (docs/ENGINE.md, "Native targets", "Children from a format generator").
 
 // FormatAuto and FormatNone are -format's values besides the formats'
 // names: auto (the default) chooses the format from the seeds, none turns

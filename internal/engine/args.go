@@ -54,7 +54,7 @@ type ArgTokens interface {
 // ArgGenerator is implemented by an ArgMutator that can also make
 // children whose []byte or string argument is a document of a format
 // generator (native.Mutator with a native.Mix: the format of a native
-// target's seeds, see docs/ENGINE.md, "Native targets: children from a
+// target's seeds, see docs/ENGINE.md, "Native targets", "Children from a
 // format generator").
 type ArgGenerator interface {
 	// Generates reports whether GenerateArgs makes children.

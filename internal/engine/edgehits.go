@@ -17,9 +17,9 @@ import (
 // Counting is the per-execution cost of fairfuzz and auto that grows with
 // the target: an execution of a parser hits hundreds to thousands of
 // edges. So the counts are kept in two parts. lo holds one 8-bit counter
-// per edge, eight to a word as the map holds its bytes: observe adds a
-// map word's hit flags (0 or 1 per byte) to the word of lo in one
-// addition, eight edges at a time. A counter is 0 until its edge is first
+// per edge, eight to a word as the map holds its bytes: the scan
+// (edgeCounts.addWord) adds a map word's hit flags (0 or 1 per byte) to
+// the word of lo in one addition, eight edges at a time. A counter is 0 until its edge is first
 // hit and then stays between 1 and 255: when one reaches 255 it gives 127
 // to the edge's hi, a 64-bit counter, and goes back to 128. An edge's
 // count is hi + its counter, capped at 2^32-1: exactly what one 32-bit

@@ -42,13 +42,14 @@ package engine
 //
 // Each word is written by one side (the worker unless marked "supervisor")
 // and read with an atomic load by the other. The words a worker writes on
-// every execution (state, ext, len, execs, valid, invalid) and the input
-// bytes are written with plain stores (shm.put): as seven atomic stores
+// every execution (state, seq, ext, len, execs, valid, invalid), the input
+// bytes and parent are written with plain stores (shm.put): as seven atomic stores
 // (each an XCHG on amd64) they cost about a quarter of a bare-loop worker
 // execution with a 1 KiB map. The others are written with atomic stores. That is enough because of what the
-// supervisor reads while the worker lives: only state, to see it change
-// (the hang watchdog), and the counters, for status lines, none of which
-// needs an order between words. The input, len and ext are read only after
+// supervisor reads while the worker lives: only state and seq, to see
+// them change (the hang watchdog), and the counters, for status lines,
+// none of which needs an order between words. The input, len, ext and
+// parent are read only after
 // the worker has exited, when all of its writes are visible in program
 // order (a write before the call to the target cannot move past it), so a
 // state with the in-exec bit describes the bytes present.

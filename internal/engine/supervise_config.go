@@ -62,8 +62,9 @@ type SupervisorConfig struct {
 	// NewFailure, when set, is called (in the supervisor's goroutine) with
 	// the path of each new failure's saved input, failures/<hash>.input,
 	// once the failure is saved: at once for a worker's death the
-	// supervisor saves, at the next status tick (and at the end of the
-	// run) for a failure a worker saved. The supervisor prints the note it
+	// supervisor saves; for a failure a worker saved, once the worker has
+	// shrunk it (or it is not one the worker shrinks), or at the end of
+	// the run. The supervisor prints the note it
 	// returns (if not empty) and records an error as a problem of the run.
 	// The fuzz binary's -regress uses it.
 	NewFailure func(input string) (note string, err error)

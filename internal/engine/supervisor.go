@@ -72,7 +72,6 @@ type slot struct {
 	lastCrash   string // the input of the last crash
 	stuckStreak int    // of those, in a row at the same execution
 	lastCrashN  uint64 // the execution number of the last crash
-	startRSS    int64
 }
 
 type supervisor struct {
@@ -122,7 +121,6 @@ type supervisor struct {
 	met                 supMetrics // supervisor_stats.go
 	stopping            bool
 	stopAt              time.Time
-	startRSS            int64
 }
 
 // Supervise runs a fuzzing campaign in cfg.Workers worker processes. Each
@@ -185,7 +183,6 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		}
 	}
 	s.checkCorpus()
-	s.startRSS = proc.SelfRSS()
 	for i := 0; i < cfg.Workers; i++ {
 		path := filepath.Join(wd.Root, fmt.Sprintf(".gfz-worker-%d.shm", i))
 		m, err := createShm(path, max(s.max, MaxNativeInput)) // a native target's workers may raise their limit to its seeds
@@ -426,20 +423,25 @@ func (s *supervisor) stop(why string) {
 // watch checks one running worker for a hang, its memory and the stop
 // deadline.
 func (s *supervisor) watch(sl *slot, now time.Time) {
-	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.Kill == "" {
-		// The worker needs more than the limit before running any input.
-		sl.Stop(sl.cmd.Process, now, killSetup)
+	if s.overAtStart(sl, now) {
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
 	}
 	s.watchExec(sl, now)
-	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
-		sl.Stop(sl.cmd.Process, now, "stop")
-	}
 }
 
-// watchExec checks one running worker's execution for a hang and its
-// memory. It touches only the slot, so that attend can run it while the
-// supervision loop is busy elsewhere.
+// overAtStart kills a worker that needed more than -rss_limit_mb before
+// running any input, and reports whether it did.
+func (s *supervisor) overAtStart(sl *slot, now time.Time) bool {
+	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && sl.Kill == "" {
+		sl.Stop(sl.cmd.Process, now, killSetup)
+		return true
+	}
+	return false
+}
+
+// watchExec checks one running worker's execution for a hang, its memory
+// and the stop deadline. It writes only the slot, so that attend can run
+// it while the supervision loop is busy elsewhere.
 func (s *supervisor) watchExec(sl *slot, now time.Time) {
 	st, seq := sl.shm.load(offState), sl.shm.load(offSeq)
 	if st != sl.lastState || seq != sl.lastSeq {
@@ -447,8 +449,8 @@ func (s *supervisor) watchExec(sl *slot, now time.Time) {
 	}
 	sl.Timeout, sl.RSSLimit = s.timeout, int64(s.cfg.RSSLimitMB)<<20
 	sl.Tick(sl.cmd.Process, now, st&1 != 0, sl.stateSince)
-	if sl.startRSS == 0 {
-		sl.startRSS = sl.RSS
+	if s.stopping && now.Sub(s.stopAt) >= stopGrace {
+		sl.Stop(sl.cmd.Process, now, "stop")
 	}
 }
 
@@ -472,6 +474,7 @@ func (s *supervisor) attend(f func()) {
 			case now := <-tick.C:
 				for _, sl := range s.slots {
 					if sl.running {
+						s.overAtStart(sl, now) // the setup error is reported when it has exited
 						s.watchExec(sl, now)
 					}
 				}
