@@ -376,6 +376,42 @@ func TestClusterFuzzBuildScript(t *testing.T) {
 	}
 }
 
+// TestClusterFuzzBuildScriptSharedName: two packages of one name, one
+// without fuzz targets and first in go list's order: the binary gets the
+// seed corpus and dictionary of the package it was built from (build.sh
+// matched binaries to packages by name, and gave it the other's, none).
+func TestClusterFuzzBuildScriptSharedName(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs build.sh")
+	}
+	gb, err := testmod.Tool("gfz-build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := t.TempDir()
+	testmod.Write(t, mod, map[string]string{
+		"go.mod":   "module example.com/m\n\ngo 1.22\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
+		"a/p/p.go": "package p\n\nfunc A() int { return 1 }\n",
+		"b/p/p.go": "package p\n\nfunc B(n int) int {\n\tif n > 3 {\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+		"b/p/p_test.go": "package p\n\nimport (\n\t\"testing\"\n\n\t\"github.com/gfz-dev/gfz\"\n)\n\n" +
+			"func FuzzB(f *testing.F) {\n\tgfz.Fuzz(f, func(t *gfz.T) { B(int(t.Source().Range(0, 9, 0))) })\n}\n",
+		"b/p/testdata/fuzz/FuzzB/seed1": "go test fuzz v1\n[]byte(\"\\x05\")\n",
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command("bash", filepath.Join(testmod.GfzRoot(t), "docs/clusterfuzz/build.sh"), "./...")
+	cmd.Dir = mod
+	cmd.Env = append(testmod.Env(mod), "OUT="+out, "GFZ_BUILD="+gb)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build.sh: %v\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(out, "p_FuzzB")); err != nil {
+		t.Fatalf("no fuzzer p_FuzzB: %v (out: %q)", err, dirFiles(t, out))
+	}
+	if _, err := os.Stat(filepath.Join(out, "p_FuzzB_seed_corpus.zip")); err != nil {
+		t.Errorf("p_FuzzB has no seed corpus (b/p/testdata/fuzz/FuzzB): %v (out: %q)", err, dirFiles(t, out))
+	}
+}
+
 // TestLibFuzzerArtifactUnwritable: with an -artifact_prefix that cannot be
 // written (its directory does not exist), the crash is still reported as
 // libFuzzer reports it (exit 77, ERROR and SUMMARY lines), with a warning,

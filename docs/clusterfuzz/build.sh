@@ -59,13 +59,26 @@ fi
 # shellcheck disable=SC2086 # GFZ_BUILD_FLAGS is a list of flags
 "$GFZ_BUILD" ${GFZ_BUILD_FLAGS:-} -o "$work/bin" "$@"
 
-# Package directories by the names gfz-build gives binaries: the package
+# Package directories. A fuzz binary is a test binary whose build info
+# names its package (`go version -m`: "path IMPORTPATH.test"); failing that
+# (not a Go binary), by the names gfz-build gives binaries: the package
 # name, or the import path with / and . replaced by _ when two packages
-# share a name.
+# with fuzz targets share a name (a package without any may share it too:
+# hence the build info first).
 go list -f '{{.Name}} {{.ImportPath}} {{.Dir}}' "$@" >"$work/pkgs"
 
 pkgdir() {
-  local bin=$1 name path dir
+  local bin=$1 name path dir want
+  want=$(go version -m "$work/bin/$bin.gfz" 2>/dev/null | awk '$1 == "path" { print $2; exit }')
+  want=${want%.test}
+  if [ -n "$want" ]; then
+    while read -r name path dir; do
+      if [ "$path" = "$want" ]; then
+        printf '%s\n' "$dir"
+        return
+      fi
+    done <"$work/pkgs"
+  fi
   while read -r name path dir; do
     if [ "$bin" = "$name" ] || [ "$bin" = "$(printf '%s' "$path" | tr '/.' '__')" ]; then
       printf '%s\n' "$dir"

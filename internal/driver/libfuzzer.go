@@ -91,7 +91,7 @@ type libFuzzer struct {
 	merge           bool
 	errorExit       int
 	timeoutExit     int
-	seedZero        bool     // -seed=0 (or no -seed): a random seed, as libFuzzer
+	seedZero        bool     // -seed=0 or -seed 0 (or no -seed): a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
 	targetByExe     bool     // the target was chosen by the executable's name
@@ -196,6 +196,9 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) && i+1 < len(args) {
 					i++
 					rest = append(rest, args[i])
+					if name == "seed" && args[i] == "0" {
+						lf.seedZero = true // as -seed=0
+					}
 				}
 				continue
 			}

@@ -204,6 +204,8 @@ func TestLibFuzzerDefaultSeed(t *testing.T) {
 	}{
 		{[]string{"-timeout=25", "-max_total_time=60", "FuzzA", corpus}, 424242},
 		{[]string{"-seed=0", "FuzzA", corpus}, 424242},
+		{[]string{"-seed", "0", "FuzzA", corpus}, 424242}, // gfz's spelling, libFuzzer's meaning
+		{[]string{"-seed", "7", "FuzzA", corpus}, 7},
 		{[]string{"-seed=7", "FuzzA", corpus}, 7},
 		{[]string{"-runs=100", "FuzzA"}, 1}, // gfz mode
 	} {
