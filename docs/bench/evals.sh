@@ -7,15 +7,18 @@
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
 # Usage: docs/bench/evals.sh core0|core1
-#   The evaluation of issue 26 at EVAL_COMMIT (every engine and auto, one
-#   commit, so that they compare under the same conditions), split in two
+#   The evaluation of issue 26 at EVAL_COMMIT (every engine and auto at one
+#   commit, so that they compare under the same conditions; every engine:
+#   zest, bytes, fairfuzz, random, ei, bediv, zeugma, not rl nor args, the
+#   native targets' engine), split in two
 #   halves, one a core:
 #   (1) the hard bugs, all 8 contenders, 10 reps of 3 minutes:
 #       hard-all-2026-11-28{a,b}.jsonl (core0: html-fragloop,
 #       html-selectloop, yaml3-unknownevent, gomarkdown-deflist; core1:
 #       tiff-palette, toml-escapes, toml-lexvalue);
 #   (2) the 20 other bugs of the suite (the easy ones: found by zest within
-#       a minute in the screen of 2026-11-27), 5 reps of 1 minute,
+#       a minute in the screen of 2026-11-27, or, five of them, tuning bugs
+#       not in that screen), 5 reps of 1 minute,
 #       easy-2026-11-28{a,b}.jsonl;
 #   (3) the template targets' coverage (core0 FuzzTemplate, core1
 #       FuzzHTMLTemplate), 5 reps of 5 minutes, gfz-bench's target mode,
