@@ -260,6 +260,40 @@ func TestHangConfirmedLonger(t *testing.T) {
 	}
 }
 
+// TestHangNotRerunUnconfirmed: a hang whose input could not be re-run to
+// confirm it (the run stopping cancels the re-run) is kept in
+// unconfirmed/, not reported as a failure (which -regress would copy into
+// testdata, extended to the size cap); a crash whose re-run failed is still
+// a failure (its trace is the evidence).
+func TestHangNotRerunUnconfirmed(t *testing.T) {
+	stopping := func(context.Context, []byte, time.Duration) (Rerun, error) {
+		return Rerun{}, fmt.Errorf("describe: %w", context.Canceled)
+	}
+	s, sl, out := crashSupervisor(t, stopping)
+	sl.tail.Write([]byte("SIGQUIT: quit\n\ngoroutine 6 [running]:\nexample.com/t.spin(0x1)\n\t/src/t/t.go:3 +0x1\n"))
+	sl.Kill = signature.KindTimeout
+	s.crash(sl, exitState(t, "kill -QUIT $$"))
+	if len(s.newFiles) != 0 || s.unconfirmed != 1 {
+		t.Fatalf("hang not re-run: new failures %v, unconfirmed %d; want none, 1\n%s", s.newFiles, s.unconfirmed, out)
+	}
+	if !strings.Contains(out.String(), "could not be re-run alone to confirm it (the run was stopping)") {
+		t.Errorf("warning:\n%s", out)
+	}
+	kept, _ := filepath.Glob(filepath.Join(s.wd.Unconfirmed, "*.txt"))
+	if len(kept) != 1 {
+		t.Fatalf("kept in unconfirmed/: %v", kept)
+	}
+	if rep, _ := os.ReadFile(kept[0]); !strings.Contains(string(rep), "unconfirmed, not counted as a failure") {
+		t.Errorf("report:\n%s", rep)
+	}
+
+	s, sl, out = crashSupervisor(t, stopping) // panicTrace: a crash
+	s.crash(sl, exitState(t, "exit 2"))
+	if len(s.newFiles) != 1 || s.unconfirmed != 0 {
+		t.Errorf("crash not re-run: new failures %v, unconfirmed %d; want one, 0\n%s", s.newFiles, s.unconfirmed, out)
+	}
+}
+
 // TestCrashDescribed: a crash input is re-run with Describe: the report
 // shows its values and the input is saved trimmed to the bytes read; when
 // Describe fails the input is kept whole and the report says why there are

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -56,11 +57,18 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	input := extendFor(s.wd.Codec, cur, ext, s.max)
 	info := FailureInfo{Kind: kind, Message: msg, Stack: signature.TrimInstrumentation(stack), Signature: sig}
 	confirmed := true
-	var rerun *Rerun // what describing the input found, if it could
+	var rerunErr error // why the input could not be re-run (confirmed is then false)
+	var rerun *Rerun   // what describing the input found, if it could
 	if s.cfg.Describe != nil {
 		d, err := s.describe(input)
 		if err != nil {
 			info.Value = fmt.Sprintf("(the generated values could not be obtained: %v; the input is saved extended to %d bytes)", err, len(input))
+			if kind == signature.KindTimeout || kind == signature.KindOutOfMemory {
+				// Only a re-run confirms these (a stop, a loaded machine, a
+				// worker's grown memory): without one the input is kept
+				// apart, not reported (nor copied by -regress).
+				confirmed, rerunErr = false, err
+			}
 		} else {
 			info.Value, info.Dictionary = d.Values, d.Dictionary
 			if d.Consumed >= 0 && d.Consumed <= len(input) && (d.Signature == "" || d.Signature == sig || d.TimedOut) {
@@ -114,7 +122,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		Found: now, Into: now.Sub(s.start),
 	}
 	if !confirmed {
-		s.unconfirmedDeath(rep, kind, sl.id, n, rerun != nil && rerun.Failed)
+		s.unconfirmedDeath(rep, kind, sl.id, n, rerun != nil && rerun.Failed, rerunErr)
 		return
 	}
 	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target)
@@ -220,17 +228,31 @@ func (s *supervisor) mergeHang(dump string, d Rerun) (string, bool) {
 //
 // failed tells that the re-run, though it ended in time, failed: the
 // input is a failure, not a hang, and the warning says so (the re-run's
-// failure is not classified here: its -repro command shows it).
-func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64, failed bool) {
-	count, what, key, detail := &s.unconfirmed, "timeout", "unconfirmed_timeouts", fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within %v when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout, s.confirmTimeout)
-	rep.Info.Message += "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
+// failure is not classified here: its -repro command shows it). rerunErr,
+// if not nil, is why there was no re-run (the run was stopping, the
+// re-run could not start): the death is kept unconfirmed too, saying so.
+func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker int, n uint64, failed bool, rerunErr error) {
+	count, what, key := &s.unconfirmed, "timeout", "unconfirmed_timeouts"
+	detail := fmt.Sprintf("execution %d ran for more than %v, but its input ran to its end within %v when re-run alone: not reported as a timeout (a slow input near the timeout, an overloaded machine or a long pause)", n, s.timeout, s.confirmTimeout)
+	note := "; re-run alone in a fresh process, the input ran to its end within the timeout: unconfirmed, not counted as a failure"
 	hint := "raise -timeout if this recurs"
 	if kind == signature.KindOutOfMemory {
 		count, what, key = &s.unconfirmedOOM, "out-of-memory death", "unconfirmed_ooms"
 		detail = fmt.Sprintf("execution %d ended with the worker over -rss_limit_mb %d, but its input stayed within the limit when re-run alone: not reported (the worker's memory had grown over many executions: a leak across executions, a cache, or garbage not yet collected)", n, s.cfg.RSSLimitMB)
-		rep.Info.Message += "; re-run alone in a fresh process, the input stayed within -rss_limit_mb: unconfirmed, not counted as a failure"
+		note = "; re-run alone in a fresh process, the input stayed within -rss_limit_mb: unconfirmed, not counted as a failure"
 		hint = "if this recurs, look for memory kept from one execution to the next, or raise -rss_limit_mb"
 	}
+	if rerunErr != nil {
+		why := rerunErr.Error()
+		if errors.Is(rerunErr, context.Canceled) || errors.Is(rerunErr, context.DeadlineExceeded) {
+			why = "the run was stopping"
+		}
+		head, _, _ := strings.Cut(detail, ", but ")
+		detail = fmt.Sprintf("%s, and its input could not be re-run alone to confirm it (%s): not reported", head, why)
+		note = fmt.Sprintf("; the input could not be re-run alone to confirm it (%s): unconfirmed, not counted as a failure", why)
+		hint = "run its reproduce command to see whether it repeats"
+	}
+	rep.Info.Message += note
 	if failed {
 		rep.Info.Message += "; but re-run alone it failed"
 		hint = "re-run alone, the input FAILED (not a " + what + "): see it with the reproduce command of its report"
