@@ -153,6 +153,10 @@ func TestModeFuzzBinary(t *testing.T) {
 	wantOutput(t, "unknown target", out, code, 2, "unknown fuzz target")
 	out, code = gfz(nil, "FuzzNoGfz")
 	wantOutput(t, "target without gfz.Fuzz", out, code, 2, "must call gfz.Fuzz")
+	// A panic before gfz.Fuzz is shown (the supervisor forwards only
+	// gfz's lines of a worker's output).
+	out, code = gfz([]string{"APITEST_PREPANIC=1"}, "FuzzNoGfz")
+	wantOutput(t, "panic before gfz.Fuzz", out, code, 2, "what it printed:\n\tpanic: setup failed before gfz.Fuzz", "must call gfz.Fuzz")
 	if err := os.WriteFile(filepath.Join(work, "blocker"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

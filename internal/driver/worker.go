@@ -176,6 +176,16 @@ func superviseWorkers(cfg *config) int {
 			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: the testing package refused its seed corpus (see its message above): seeds added with f.Add must be single []byte values\n", cfg.run.Target)
 			return ExitUsage
 		}
+		var ne *engine.NoEngineError
+		out := ""
+		if errors.As(err, &ne) && !cfg.verbose {
+			out = unforwarded(ne.Output)
+		}
+		if out != "" {
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine; what it printed:\n%s\n", cfg.run.Target, out)
+			fmt.Fprintf(cfg.stderr, "gfz: it must call gfz.Fuzz(f, ...); if it does, it failed before that call (above)\n")
+			return ExitUsage
+		}
 		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.run.Target)
 		return ExitUsage
 	case err != nil:
@@ -365,4 +375,24 @@ func writeCoverProfile(path string) error {
 		return fmt.Errorf("-coverprofile: %w", err)
 	}
 	return nil
+}
+
+// unforwarded returns the lines of a worker's stderr that the supervisor
+// did not forward (all but gfz's own: "gfz:" lines and the tab-indented
+// lines after them), indented by a tab, or "" if there are none.
+func unforwarded(output string) string {
+	var b strings.Builder
+	gfzLine := false
+	for _, l := range strings.Split(output, "\n") {
+		switch {
+		case strings.HasPrefix(l, "gfz:"):
+			gfzLine = true
+			continue
+		case gfzLine && strings.HasPrefix(l, "\t"):
+			continue
+		}
+		gfzLine = false
+		b.WriteString("\t" + l + "\n")
+	}
+	return strings.TrimRight(b.String(), "\t\n")
 }

@@ -130,3 +130,12 @@ type WorkerSpec struct {
 // reaching the engine (a fuzz target that does not call gfz.Fuzz, or one
 // failing before that).
 var ErrNoEngine = errors.New("the worker ended without running the engine")
+
+// NoEngineError is the ErrNoEngine of a run (errors.Is(err, ErrNoEngine)
+// holds): Output is the end of what the worker wrote on stderr (a panic
+// before gfz.Fuzz was called, the testing package's own messages), of
+// which the supervisor forwarded only gfz's lines (all with Verbose).
+type NoEngineError struct{ Output string }
+
+func (e *NoEngineError) Error() string        { return ErrNoEngine.Error() }
+func (e *NoEngineError) Is(target error) bool { return target == ErrNoEngine }

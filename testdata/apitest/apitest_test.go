@@ -53,8 +53,12 @@ func check(t *gfz.T, n int) {
 	t.Fatalf("flag set and n == %d", n)
 }
 
-// FuzzNoGfz never calls gfz.Fuzz.
+// FuzzNoGfz never calls gfz.Fuzz; with APITEST_PREPANIC set it panics
+// first, as a target whose setup fails before its gfz.Fuzz call.
 func FuzzNoGfz(f *testing.F) {
+	if os.Getenv("APITEST_PREPANIC") != "" {
+		panic("setup failed before gfz.Fuzz")
+	}
 	f.Skip("not a gfz target")
 }
 
