@@ -811,3 +811,20 @@ func TestDeathStreakSkipsKiller(t *testing.T) {
 		t.Errorf("five deaths in a row at the same execution: give up %v, skip %q", giveUp, s.skip)
 	}
 }
+
+// TestNoInputRunWarns: a run that ended without running a single input
+// (the target's setup before gfz.Fuzz took the whole -time) says so
+// loudly in its final summary; one that ran inputs does not.
+func TestNoInputRunWarns(t *testing.T) {
+	s, sl, out := crashSupervisor(t, nil)
+	s.printFinal()
+	if !strings.Contains(out.String(), "gfz: warning: no input was run") {
+		t.Errorf("no warning for a run of 0 executions:\n%s", out)
+	}
+	out.Reset()
+	sl.dead.execs = 5
+	s.printFinal()
+	if strings.Contains(out.String(), "no input was run") {
+		t.Errorf("warned for a run of 5 executions:\n%s", out)
+	}
+}

@@ -281,6 +281,9 @@ func (s *supervisor) printFinal() {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
 			signature.Plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
 	}
+	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly {
+		s.warnf("no input was run: the workers were still starting when the run ended (the fuzz target's own setup before its gfz.Fuzz call, or loading its seeds, took the whole run): give the run more -time, or find what makes the target slow to start")
+	}
 	if n := len(s.errs); n > 0 {
 		// Each was printed when it happened.
 		s.printf("gfz: the run is incomplete: %s (see the ERROR lines above)\n", signature.Plural(n, "error"))
