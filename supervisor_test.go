@@ -410,6 +410,7 @@ func TestCorruptWorkdir(t *testing.T) {
 		filepath.Join(corpus, ".good.tmp123"):    "go test fuzz v1\n[]byte(\"partial",
 		filepath.Join(failures, "abc.txt"):       "gfz failure report\nno signature here\n",
 		filepath.Join(failures, "abc.input"):     "garbage",
+		filepath.Join(failures, "def.txt"):       "gfz failure report\nno signature here either\n",
 		filepath.Join(failures, ".x.txt.tmp999"): "partial",
 		filepath.Join(wd, "stats"):               "half a stats fi",
 		filepath.Join(wd, "plot_data"):           "not a plot",
@@ -420,12 +421,19 @@ func TestCorruptWorkdir(t *testing.T) {
 		}
 	}
 	out, code := runBin(t, bin, "-workers", "2", "-runs", "2000", "-workdir", wd, "FuzzFine")
-	if n := strings.Count(out, "abc.txt: no signature line"); n != 1 {
+	if n := strings.Count(out, "abc.txt cannot be read (no signature line)"); n != 1 {
 		t.Errorf("the bad report is mentioned %d times, want once", n)
 	}
 	wantOutput(t, "corrupt workdir", out, code, 0, "resuming from 1 corpus files",
 		"truncated: malformed line", "empty: empty corpus file", "oldformat: bad header", "twovalues: malformed line",
-		"skipping unreadable failure report", "abc.txt: no signature line")
+		"skipping unreadable failure report", "def.txt: no signature line", "kept as "+filepath.Join(failures, "abc.txt.bad"))
+	// A bad report and its input are moved aside, whole, so that their
+	// claim on the failure's name is released.
+	for _, f := range []string{"abc.txt.bad", "abc.input.bad"} {
+		if _, err := os.Stat(filepath.Join(failures, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 	if strings.Contains(out, ".good.tmp123") || strings.Contains(out, "panic") {
 		t.Errorf("temporary file reported or a crash:\n%s", out)
 	}

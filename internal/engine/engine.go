@@ -192,7 +192,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 			return nil, err
 		}
 		defer lock.Unlock()
-		wd.RemoveOrphanInputs()
+		wd.RemoveOrphanInputs(f.warnf)
 	}
 	warn := f.warnf
 	if cfg.SharedMem != "" {

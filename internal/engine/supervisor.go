@@ -171,7 +171,7 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
-	wd.RemoveOrphanInputs()
+	wd.RemoveOrphanInputs(s.warnf)
 	removeFeedbackFiles(wd.Root)
 	if s.known, err = wd.KnownFailures(s.warnf); err != nil {
 		return nil, err

@@ -167,9 +167,13 @@ func FailureName(signature string) string {
 // RemoveOrphanInputs removes the failures/*.input files that have no
 // report: a process that claimed a failure (SaveFailure) and died before
 // writing its report. Such a failure was never announced, and its stale
-// claim would make the failure count as known for ever. Only the holder of
-// the work directory lock calls it, before any worker runs.
-func (w *Dir) RemoveOrphanInputs() {
+// claim would make the failure count as known for ever. An input whose
+// report cannot be read (no signature line: truncated, edited) would hold
+// its claim the same way while KnownFailures skips the report, so that the
+// failure, found again, is neither saved nor announced: both files are
+// renamed aside (".bad" appended, nothing deleted) and warn says so. Only
+// the holder of the work directory lock calls it, before any worker runs.
+func (w *Dir) RemoveOrphanInputs(warn func(format string, args ...any)) {
 	ents, err := os.ReadDir(w.Failures)
 	if err != nil {
 		return
@@ -182,6 +186,19 @@ func (w *Dir) RemoveOrphanInputs() {
 		base := filepath.Join(w.Failures, strings.TrimSuffix(name, ".input"))
 		if _, err := os.Lstat(base + ".txt"); errors.Is(err, fs.ErrNotExist) {
 			os.Remove(base + ".input")
+			continue
+		}
+		if _, err := readSignature(base + ".txt"); err != nil {
+			rerr := os.Rename(base+".txt", base+".txt.bad")
+			if rerr == nil {
+				rerr = os.Rename(base+".input", base+".input.bad")
+			}
+			if rerr != nil {
+				warn("failure report %s cannot be read (%v), nor moved aside: %v", base+".txt", err, rerr)
+				continue
+			}
+			warn("failure report %s cannot be read (%v): it and its input are kept as %s.bad and %s.bad; the failure is saved and reported anew when it is found again",
+				base+".txt", err, base+".txt", base+".input")
 		}
 	}
 }

@@ -71,6 +71,47 @@ func TestFailureClaim(t *testing.T) {
 	}
 }
 
+// TestUnreadableReportReleasesClaim: a failure whose report was damaged
+// (truncated) is not known to KnownFailures, and its input held the claim:
+// found again, it was neither saved nor announced (SaveFailure: not
+// claimed). RemoveOrphanInputs moves both files aside, whole, so the
+// failure is saved anew; an input without any report is removed as before.
+func TestUnreadableReportReleasesClaim(t *testing.T) {
+	wd, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := "panic: x\nf x.go:1\n"
+	rep := &Report{Target: "FuzzX", Result: "FAILURE", Signature: sig, Info: FailureInfo{Kind: "panic: x"}, Input: []byte("in")}
+	if _, claimed, err := wd.SaveFailure(rep); err != nil || !claimed {
+		t.Fatalf("first save: claimed %v, %v", claimed, err)
+	}
+	base := filepath.Join(wd.Failures, FailureName(sig))
+	if err := os.Truncate(base+".txt", 20); err != nil {
+		t.Fatal(err)
+	}
+	orphan := filepath.Join(wd.Failures, "0123456789ab.input")
+	if err := os.WriteFile(orphan, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	wd.RemoveOrphanInputs(func(format string, args ...any) { warned = append(warned, fmt.Sprintf(format, args...)) })
+	if len(warned) != 1 || !strings.Contains(warned[0], "cannot be read") {
+		t.Fatalf("warnings %q", warned)
+	}
+	for _, f := range []string{base + ".txt.bad", base + ".input.bad"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("moved aside: %v", err)
+		}
+	}
+	if _, err := os.Stat(orphan); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the input without a report is still there: %v", err)
+	}
+	if _, claimed, err := wd.SaveFailure(rep); err != nil || !claimed {
+		t.Errorf("the failure found again: claimed %v, %v; want saved anew", claimed, err)
+	}
+}
+
 // TestDirSync: every durable write fsyncs its directory after the rename
 // or link: failure inputs and reports at once (syncDir), corpus entries in
 // the background (bgFsync: each file, then the directory; durable when
