@@ -48,6 +48,46 @@ type tick struct {
 // point is one (x, y) value of a series.
 type point struct{ x, y float64 }
 
+// Telling runs apart. A run that resumes a work directory appends its
+// rows to plot_data after the earlier runs' ones, its elapsed_s and execs
+// restarting from 0. Elapsed going down is not the only sign of a new run:
+// a run shorter than the status interval writes one row (its final one),
+// and the next run's first row may well have a larger elapsed (gfz-run's
+// first-pass rounds last 1-2 s each). Each row also says when its run
+// started: unix_time - elapsed_s. unix_time is truncated to the second and
+// elapsed_s rounded to 0.1 s, so the start a row gives lies in
+// (S-1.05 s, S+0.05 s] for its run's true start S: the rows of one run
+// give starts at most 1.1 s apart.
+const (
+	// startTolerance is the most the starts of two rows of one run are
+	// taken to differ by: the 1.1 s of rounding, and a margin (a wall
+	// clock adjusted during the run). A run that starts after a row with
+	// elapsed_s of statusEvery or more starts at least statusEvery-1.05 s
+	// after that row's start, so more than the tolerance.
+	startTolerance = 1.5
+	// statusEvery is the engine's status interval in seconds (not
+	// settable from gfz's command lines): a run writes a row every
+	// statusEvery and one at its end, so a row with elapsed_s below it is
+	// its run's last. This tells apart the runs that the starts alone
+	// cannot, those whose previous run lasted under 2.2 s.
+	statusEvery = 3.0
+)
+
+// newRun reports whether the plot row r, following prev, starts a new
+// run: elapsed or executions went down, or (rows with a unix time) r's run
+// started at another time than prev's, or prev was the last row of its
+// run. Rows without a unix time (0) are told apart by elapsed and
+// executions alone.
+func newRun(prev, r plotRow) bool {
+	if r.elapsed < prev.elapsed || r.execs < prev.execs {
+		return true
+	}
+	if prev.unix == 0 || r.unix == 0 {
+		return false
+	}
+	return math.Abs((r.unix-r.elapsed)-(prev.unix-prev.elapsed)) > startTolerance || prev.elapsed < statusEvery
+}
+
 // timeline turns plot rows into campaign time: elapsed restarts at 0 when
 // a run resumes a work directory, so each later run is shifted to start
 // where the previous one ended. It returns the x of every row and the x
@@ -55,7 +95,7 @@ type point struct{ x, y float64 }
 func timeline(rows []plotRow) (xs []float64, runs []float64) {
 	offset, last := 0.0, 0.0
 	for i, r := range rows {
-		if i > 0 && r.elapsed < rows[i-1].elapsed {
+		if i > 0 && newRun(rows[i-1], r) {
 			offset = last
 			runs = append(runs, offset)
 		}
@@ -201,7 +241,7 @@ func charts(rows []plotRow) []chart {
 			validPct = append(validPct, point{x, 100 * r.valid / n})
 		}
 		// Executions per second between consecutive rows of one run.
-		if i > 0 && r.elapsed > rows[i-1].elapsed && r.execs >= rows[i-1].execs {
+		if i > 0 && !newRun(rows[i-1], r) && r.elapsed > rows[i-1].elapsed {
 			rate = append(rate, point{x, (r.execs - rows[i-1].execs) / (r.elapsed - rows[i-1].elapsed)})
 		}
 	}

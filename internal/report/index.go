@@ -31,7 +31,8 @@ type indexRow struct {
 }
 
 // WriteIndex writes out/index.html, linking to each entry's report. The
-// figures are read from each work directory's stats.
+// figures are read from each work directory's stats, but for the
+// executions: the total over its runs, from its plot_data.
 func WriteIndex(out string, entries []IndexEntry, now time.Time) (string, error) {
 	return writeIndex(out, entries, nil, now)
 }
@@ -55,7 +56,14 @@ func writeIndex(out string, entries []IndexEntry, s *Schedule, now time.Time) (s
 		if stats.Len() == 0 && len(notes) > 0 && r.Note == "" {
 			r.Note = notes[0]
 		}
+		// The executions of all the work directory's runs (plot_data),
+		// not only of the last (stats): a target that gfz-run ran in
+		// several processes, or a resumed work directory.
 		r.Execs = groupDigits(statValue(stats, "execs"))
+		if plot, _ := readPlot(filepath.Join(e.Workdir, "plot_data")); len(plot) > 0 {
+			_, ex := campaign(plot)
+			r.Execs = groupDigits(fmt.Sprintf("%.0f", ex))
+		}
 		r.Coverage = statValue(stats, "total_cov")
 		r.Failures = statValue(stats, "unique_failures")
 		rows = append(rows, r)

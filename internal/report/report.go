@@ -172,10 +172,11 @@ func groupDigits(s string) string {
 }
 
 // campaign sums the elapsed time and executions of the runs recorded in
-// plot rows (each run's counters restart from 0).
+// plot rows (each run's counters restart from 0; newRun tells the runs
+// apart): the figures of each run's last row.
 func campaign(rows []plotRow) (elapsed, execs float64) {
 	for i, r := range rows {
-		if i == len(rows)-1 || rows[i+1].elapsed < r.elapsed {
+		if i == len(rows)-1 || newRun(r, rows[i+1]) {
 			elapsed += r.elapsed
 			execs += r.execs
 		}
