@@ -275,7 +275,60 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		fmt.Fprintf(stderr, "gfz: %v\n", err)
 		return nil, ExitUsage
 	}
+	if err := cfg.checkOutputs(); err != nil {
+		fmt.Fprintf(stderr, "gfz: %v\n", err)
+		return nil, ExitUsage
+	}
 	return cfg, -1
+}
+
+// checkOutputs checks, before the run, the paths the run writes only at
+// its end (-coverprofile, -report): a directory that does not exist, or a
+// file where a directory must be, would otherwise be found after the
+// whole -time, the run's coverage or report lost. -repro writes neither.
+func (cfg *config) checkOutputs() error {
+	if len(cfg.repro) > 0 && cfg.lf == nil {
+		for _, f := range []struct{ name, val string }{{"coverprofile", cfg.coverprofile}, {"report", cfg.report}} {
+			if f.val != "" {
+				return fmt.Errorf("-%s is not written with -repro (it describes a fuzzing run): drop it, or run the target without -repro", f.name)
+			}
+		}
+		return nil
+	}
+	if len(cfg.repro) > 0 {
+		return nil // libFuzzer's inputs to run: as -repro
+	}
+	if p := cfg.coverprofile; p != "" {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return fmt.Errorf("-coverprofile %s: is a directory (it names the profile's file)", p)
+		}
+		dir := filepath.Dir(p)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = errors.New("not a directory")
+			}
+			return fmt.Errorf("-coverprofile %s: its directory %s: %v (create it first)", p, dir, err)
+		}
+	}
+	if p := cfg.report; p != "" {
+		// Created with its parents at the end: every part that exists must
+		// be a directory.
+		// (A part below a file does not exist either: stat says "not a
+		// directory"; the walk goes on up to the file.)
+		for d := p; ; d = filepath.Dir(d) {
+			fi, err := os.Stat(d)
+			switch {
+			case err == nil && !fi.IsDir():
+				return fmt.Errorf("-report %s: %s is a file (the report is written into a directory, DIR/index.html)", p, d)
+			case err == nil:
+				return nil
+			}
+			if filepath.Dir(d) == d {
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // absPaths makes the paths the command line gave absolute, before any

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -50,6 +51,44 @@ func TestParseBinaryArgs(t *testing.T) {
 		}
 		if (code == -1) != (cfg != nil) {
 			t.Errorf("%q: code %d with config %v", c.args, code, cfg)
+		}
+	}
+}
+
+// TestOutputPathsCheckedFirst: the paths written only at the end of a run
+// are checked before it: a missing directory for -coverprofile, a file
+// where -report needs a directory (found after the whole -time, they lost
+// the run's profile or report); -repro writes neither and says so.
+func TestOutputPathsCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "afile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args   []string
+		stderr string // "" : accepted
+	}{
+		{[]string{"-coverprofile", filepath.Join(dir, "nodir", "c.out"), "FuzzA"}, "-coverprofile " + filepath.Join(dir, "nodir", "c.out") + ": its directory"},
+		{[]string{"-coverprofile", filepath.Join(file, "c.out"), "FuzzA"}, "not a directory"},
+		{[]string{"-coverprofile", dir, "FuzzA"}, "is a directory"},
+		{[]string{"-coverprofile", filepath.Join(dir, "c.out"), "FuzzA"}, ""},
+		{[]string{"-report", file, "FuzzA"}, "-report " + file + ": " + file + " is a file"},
+		{[]string{"-report", filepath.Join(file, "sub", "r"), "FuzzA"}, "is a file"},
+		{[]string{"-report", filepath.Join(dir, "new", "r"), "FuzzA"}, ""},
+		{[]string{"-repro", file, "-coverprofile", filepath.Join(dir, "c.out"), "FuzzA"}, "-coverprofile is not written with -repro"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		_, code := parseArgs(testInfo, c.args, &out, &errb)
+		if c.stderr == "" {
+			if code != -1 {
+				t.Errorf("%q: code %d (%s), want accepted", c.args, code, errb.String())
+			}
+			continue
+		}
+		if code != ExitUsage || !strings.Contains(errb.String(), c.stderr) {
+			t.Errorf("%q: code %d, stderr %q; want %d with %q", c.args, code, errb.String(), ExitUsage, c.stderr)
 		}
 	}
 }
