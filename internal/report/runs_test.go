@@ -188,3 +188,20 @@ func near(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestFailureTitle: a failure's heading is its kind and message headline,
+// without repeating a message the kind already ends with (a runtime
+// panic's kind is "panic: " and its message).
+func TestFailureTitle(t *testing.T) {
+	for _, c := range []struct{ kind, msg, want string }{
+		{"panic: runtime error: integer divide by zero", "runtime error: integer divide by zero", "panic: runtime error: integer divide by zero"},
+		{"FAILURE", "want 3, got 4", "FAILURE: want 3, got 4"},
+		{"", "want 3", "failure: want 3"},
+		{"timeout", "", "timeout"},
+		{"", "", "failure"},
+	} {
+		if got := (failure{Kind: c.kind, Message: c.msg}).Title(); got != c.want {
+			t.Errorf("kind %q, message %q: %q, want %q", c.kind, c.msg, got, c.want)
+		}
+	}
+}

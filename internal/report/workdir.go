@@ -119,6 +119,23 @@ type failure struct {
 // meaningful line, shortened, "…" when there is more).
 func (f failure) Headline() string { return workdir.Headline(f.Message) }
 
+// Title is the failure's heading: its kind and message headline, the
+// headline left out when the kind already ends with it (a runtime panic's
+// kind is "panic: " and its message).
+func (f failure) Title() string {
+	k, h := f.Kind, f.Headline()
+	switch {
+	case k == "":
+		k = "failure"
+	case h != "" && strings.HasSuffix(k, h):
+		return k
+	}
+	if h == "" {
+		return k
+	}
+	return k + ": " + h
+}
+
 // LongMessage reports whether the message says more than Headline.
 func (f failure) LongMessage() bool { return f.Headline() != f.Message }
 
