@@ -201,3 +201,27 @@ func TestPlainTestRun(t *testing.T) {
 		}
 	}
 }
+
+// TestNoReportOfARefusedRun: a run refused before it started (no summary,
+// exit 2: a locked work directory, a target that does not start) writes
+// no report; one that ran does.
+func TestNoReportOfARefusedRun(t *testing.T) {
+	wd, err := workdir.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := filepath.Join(t.TempDir(), "r")
+	var errb bytes.Buffer
+	c := &config{report: rep, stderr: &errb}
+	c.run.Workdir = wd.Root
+	if code := c.withReport(func(*config) int { return ExitUsage }); code != ExitUsage {
+		t.Errorf("code %d", code)
+	}
+	if _, err := os.Stat(rep); err == nil || strings.Contains(errb.String(), "report:") {
+		t.Errorf("a report of a refused run: %v, %q", err, errb.String())
+	}
+	code := c.withReport(func(c *config) int { c.summary = &engine.Summary{}; return ExitOK })
+	if _, err := os.Stat(filepath.Join(rep, "index.html")); code != ExitOK || err != nil {
+		t.Errorf("a run that ran: code %d, report %v (%s)", code, err, errb.String())
+	}
+}

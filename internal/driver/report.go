@@ -33,6 +33,12 @@ func (c *config) withReport(run func(*config) int) int {
 	// systems with coarse timestamps) is an earlier run's.
 	prof, start := c.profilePath(), time.Now().Truncate(time.Second).Add(-time.Second)
 	code := run(c)
+	if c.summary == nil && code == ExitUsage {
+		// Refused before it ran (a locked work directory, a target that
+		// does not start): no report of a run that did not happen (of a
+		// work directory another process may be using).
+		return code
+	}
 	if fi, err := os.Stat(prof); err != nil || fi.ModTime().Before(start) {
 		// No worker wrote it (the run stopped before its end): never
 		// report an earlier run's as this one's. The report says so.
