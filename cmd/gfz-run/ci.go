@@ -149,17 +149,25 @@ func planCI(n, procs, workers int, total time.Duration) ciPlan {
 
 // ciJob is one target's run.
 type ciJob struct {
-	bin      build.Binary
-	target   string
-	relDir   string // the package directory relative to the current one (or its import path)
-	wd       string
-	args     []string // all but -workers, -time and the target
-	report   int      // index of its -report entry, or -1
-	known    []string // failures/*.input before the run
+	bin    build.Binary
+	target string
+	relDir string // the package directory relative to the current one (or its import path)
+	wd     string
+	args   []string // all but -workers, -time and the target
+	report int      // index of its -report entry, or -1
+	known  []string // failures/*.input before the run
+	// testdata holds the files of the package's testdata/fuzz/<FuzzTarget>/
+	// before the run, by the name -regress gives their content
+	// (regressNameOf): committed regression inputs.
+	testdata map[string]string
 	ran      bool
 	code     int
-	newFails []string       // failures/*.input paths this run added
-	stats    *workdir.Stats // its stats file after the run (nil if unreadable)
+	newFails []string // failures/*.input paths this run added, but the refound ones
+	// refound are the failures/*.input paths this run added whose input
+	// was already in testdata (a committed regression input, failing
+	// again: say, from a fresh work directory): known, not new.
+	refound []string
+	stats   *workdir.Stats // its stats file after the run (nil if unreadable)
 	// What the run gave it: core-seconds (worker processes x time), CPU
 	// seconds measured, executions summed over its processes (sliced:
 	// it ran in several processes, so its stats hold only the last one's).
@@ -169,6 +177,101 @@ type ciJob struct {
 }
 
 func (j *ciJob) label() string { return j.relDir + " " + j.target }
+
+// snapshot records, before the run, the failures the work directory holds
+// and the regression inputs the package's testdata/fuzz holds: the run's
+// new failures are the others.
+func (j *ciJob) snapshot() {
+	j.known = failureInputs(j.wd)
+	j.testdata = testdataInputs(j.bin.Dir, j.target)
+}
+
+// sortFailures sorts, after the run, the failures it added to the work
+// directory into newFails and refound.
+func (j *ciJob) sortFailures() {
+	j.newFails, j.refound = j.addedFailures()
+}
+
+// addedFailures lists the failures in j's work directory that were not
+// there before the run: new ones (fresh), and those whose input was
+// already in the package's testdata/fuzz before the run (refound).
+func (j *ciJob) addedFailures() (fresh, refound []string) {
+	for _, f := range failureInputs(j.wd) {
+		if slices.Contains(j.known, f) {
+			continue
+		}
+		path := filepath.Join(j.wd, "failures", f)
+		if j.committed(path) != "" {
+			refound = append(refound, path)
+		} else {
+			fresh = append(fresh, path)
+		}
+	}
+	return fresh, refound
+}
+
+// committed returns the file of the package's testdata/fuzz that held the
+// content of the failure input before the run ("": none).
+func (j *ciJob) committed(input string) string {
+	if len(j.testdata) == 0 {
+		return ""
+	}
+	name := regressName(input)
+	if name == "" {
+		return ""
+	}
+	return j.testdata[name]
+}
+
+// result is the exit status that counts for j: its binary's, but 0 for a
+// status 1 (new failures, for the binary: new to its work directory) when
+// each of them was already a regression input in testdata/fuzz before the
+// run. Such a failure is known: plain go test already fails on it.
+func (j *ciJob) result() int {
+	if j.code == 1 && len(j.newFails) == 0 && len(j.refound) > 0 {
+		return 0
+	}
+	return j.code
+}
+
+// refoundNote says that j's failures were found again from its committed
+// regression inputs.
+func refoundNote(j *ciJob) string {
+	var files []string
+	for _, in := range j.refound {
+		files = append(files, j.committed(in))
+	}
+	return fmt.Sprintf("%d failure(s) found again whose input is already in testdata/fuzz (%s): known, not new (plain go test fails on it until it is fixed)",
+		len(j.refound), strings.Join(files, ", "))
+}
+
+// testdataInputs maps the name -regress would give each file of the
+// package's testdata/fuzz/<target>/ (the hash of its content) to its path,
+// nil when there is none. A failure whose input is one of them was
+// committed before the run.
+func testdataInputs(pkgDir, target string) map[string]string {
+	dir := filepath.Join(pkgDir, "testdata", "fuzz", target)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var m map[string]string
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if name := regressName(path); name != "" {
+			if m == nil {
+				m = map[string]string{}
+			}
+			if _, ok := m[name]; !ok || e.Name() == name {
+				m[name] = path // the file named by its content first
+			}
+		}
+	}
+	return m
+}
 
 func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	c := &o.ci
@@ -202,10 +305,21 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	o.build.Output = outDir + string(filepath.Separator)
 	o.build.Stdout, o.build.Stderr = stderr, stderr
 	res, err := build.Build(ctx, o.build)
+	if ctx.Err() != nil {
+		// Interrupted during the build: the job was stopped, and what
+		// did not build was stopped, not broken.
+		return interruptedBuild(stderr)
+	}
 	if err != nil {
 		// In CI a package that does not build is a broken job, not a
 		// finding: stop before fuzzing.
 		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(err.Error(), "gfz-build: "))
+		var be *build.BuildError
+		if !errors.As(err, &be) && res != nil && res.Prepared != nil && len(res.TargetOrder) == 0 {
+			// Everything built, and there is nothing to fuzz.
+			fmt.Fprintln(stderr, "gfz-run: -ci: nothing fuzzed: there is no fuzz target to run (exit status 2)")
+			return 2
+		}
 		fmt.Fprintln(stderr, "gfz-run: -ci: nothing fuzzed: fix the build (exit status 2)")
 		return 2
 	}
@@ -233,29 +347,33 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		r.view = newView(stdout, stderr)
 		r.run()
 		r.close()
+		if msg := r.refusal(); msg != "" {
+			fmt.Fprint(stderr, msg)
+			return 2
+		}
 	}
 	for _, j := range jobs {
 		if !j.ran {
 			continue
 		}
-		j.newFails = newFailureInputs(j)
+		j.sortFailures()
 		if !j.sliced {
 			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		}
 		if j.report >= 0 {
-			o.report.setStatus(j.report, j.code)
+			o.report.setStatus(j.report, j.result())
 		}
 	}
 	interrupted := ctx.Err() != nil
 	code := 0
 	for _, j := range jobs {
-		switch {
+		switch r := j.result(); {
 		case !j.ran:
 			if j.report >= 0 {
 				o.report.entries[j.report].Status = "not run"
 			}
-		case j.code == 0 && len(j.newFails) == 0:
-		case j.code == 0 || j.code == 1:
+		case r == 0 && len(j.newFails) == 0:
+		case r == 0 || r == 1:
 			code = max(code, 1)
 		default:
 			code = 2
@@ -340,7 +458,7 @@ func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, 
 				args = append(args, "-time", plan.per.String())
 			}
 			args = append(args, j.target)
-			j.known = failureInputs(j.wd)
+			j.snapshot()
 			j.ran = true
 			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(j.bin.Output), strings.Join(args, " "), j.bin.Dir)
 			wg.Add(1)
@@ -377,7 +495,7 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tSHARE\tCPU\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
-	nnew, nknown := 0, 0
+	nnew, nknown, nrefound := 0, 0, 0
 	var all float64
 	for _, j := range jobs {
 		all += j.coreSec
@@ -389,7 +507,7 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			res = "not run"
 		case j.code >= 2 || j.code < 0:
 			res = fmt.Sprintf("error (exit status %d)", j.code)
-		case len(j.newFails) > 0 || j.code == 1:
+		case len(j.newFails) > 0 || j.result() == 1:
 			res = "NEW FAILURE"
 		}
 		stat := func(k string) string {
@@ -407,14 +525,26 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			share = fmtShare(j.coreSec / all)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", j.bin.Package, j.target, res, share, fmtCPU(j.cpu),
-			execs, stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known))
+			execs, stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known)+len(j.refound))
 		nnew += len(j.newFails)
 		nknown += len(j.known)
+		nrefound += len(j.refound)
 	}
 	tw.Flush()
 	for _, j := range jobs {
-		if j.ran && j.code == 1 && len(j.newFails) == 0 {
+		if j.ran && j.result() == 1 && len(j.newFails) == 0 {
 			fmt.Fprintf(&b, "\n%s %s: exit status 1 but no new file in %s (see its output above)\n", j.bin.Package, j.target, filepath.Join(j.wd, "failures"))
+		}
+	}
+	if nrefound > 0 {
+		fmt.Fprintf(&b, "\n%d known failure(s), found again from a regression input already in testdata/fuzz (plain go test fails on it until it is fixed), not new:\n", nrefound)
+	}
+	for _, j := range jobs {
+		for _, in := range j.refound {
+			kind, msg, _ := failureHeadline(strings.TrimSuffix(in, ".input") + ".txt")
+			fmt.Fprintf(&b, "\n%s %s: %s: %s\n", j.bin.Package, j.target, kind, msg)
+			fmt.Fprintf(&b, "  report:    %s\n", strings.TrimSuffix(in, ".input")+".txt")
+			fmt.Fprintf(&b, "  in testdata: %s\n", j.committed(in))
 		}
 	}
 	if nnew > 0 {
@@ -612,6 +742,9 @@ type lineWriter struct {
 	prefix string
 	buf    []byte
 	keep   func(line string) bool // nil: every line
+	// lastGfz is the last line written that starts with "gfz: " (the
+	// fuzz binary's messages), shown or not.
+	lastGfz string
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
@@ -636,6 +769,9 @@ func (l *lineWriter) flush() {
 }
 
 func (l *lineWriter) emit(line []byte) {
+	if strings.HasPrefix(string(line), "gfz: ") {
+		l.lastGfz = strings.TrimSuffix(string(line), "\n")
+	}
 	if l.keep != nil && !l.keep(strings.TrimSuffix(string(line), "\n")) {
 		return
 	}

@@ -202,3 +202,59 @@ func TestCISummaryRegressWritten(t *testing.T) {
 		t.Errorf("the file not exported is not reported as not written:\n%s", out)
 	}
 }
+
+// TestRefoundFailures: a failure new to the work directory whose input
+// was in the package's testdata/fuzz before the run, under any name, is
+// refound (known), not new; one whose input is not there, or was written
+// there by this run (-regress), is new. The binary's exit status 1 counts
+// as 0 when all its failures are refound.
+func TestRefoundFailures(t *testing.T) {
+	dir := t.TempDir()
+	wd, pkg := filepath.Join(dir, "wd"), filepath.Join(dir, "pkg")
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, fresh := "go test fuzz v1\n[]byte(\"old\")\n", "go test fuzz v1\n[]byte(\"new\")\n"
+	write(filepath.Join(pkg, "testdata", "fuzz", "FuzzA", "seed1"), old)
+	j := &ciJob{bin: build.Binary{Package: "example.com/p", Dir: pkg}, target: "FuzzA", wd: wd, relDir: "./pkg"}
+	j.snapshot()
+	// The run: it saves both as failures and exports both (-regress).
+	for _, data := range []string{old, fresh} {
+		name := regressNameOf([]byte(data))
+		write(filepath.Join(wd, "failures", name+".input"), data)
+		write(filepath.Join(pkg, "testdata", "fuzz", "FuzzA", name), data)
+	}
+	j.ran, j.code = true, 1
+	j.sortFailures()
+	oldIn := filepath.Join(wd, "failures", regressNameOf([]byte(old))+".input")
+	freshIn := filepath.Join(wd, "failures", regressNameOf([]byte(fresh))+".input")
+	if !slices.Equal(j.refound, []string{oldIn}) || !slices.Equal(j.newFails, []string{freshIn}) || j.result() != 1 {
+		t.Fatalf("refound %q, new %q, result %d", j.refound, j.newFails, j.result())
+	}
+	out := summaryText([]*ciJob{j}, true, "", dir)
+	if !strings.Contains(out, "in testdata: "+filepath.Join(pkg, "testdata", "fuzz", "FuzzA", "seed1")) ||
+		!strings.Contains(out, "written:   "+filepath.Join(pkg, "testdata", "fuzz", "FuzzA", regressNameOf([]byte(fresh)))) ||
+		strings.Contains(out, "written:   "+filepath.Join(pkg, "testdata", "fuzz", "FuzzA", regressNameOf([]byte(old)))) ||
+		!regexp.MustCompile(`(?m)^example\.com/p +FuzzA +NEW FAILURE .* 1 +1$`).MatchString(out) {
+		t.Errorf("summary:\n%s", out)
+	}
+	// Only the refound one: known, exit status 0, no new failure.
+	if err := os.Remove(freshIn); err != nil {
+		t.Fatal(err)
+	}
+	j.sortFailures()
+	out = summaryText([]*ciJob{j}, false, "", dir)
+	if j.result() != 0 || len(j.newFails) != 0 || strings.Contains(out, "keep it:") || strings.Contains(out, "exit status 1 but") ||
+		!regexp.MustCompile(`(?m)^example\.com/p +FuzzA +ok .* 0 +1$`).MatchString(out) {
+		t.Errorf("result %d, summary:\n%s", j.result(), out)
+	}
+	if got := newFailureInputs(j); len(got) != 0 {
+		t.Errorf("newFailureInputs = %q", got)
+	}
+}

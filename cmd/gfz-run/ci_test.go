@@ -450,3 +450,45 @@ func TestCIRecipeDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestCommittedFailureKnown: a failure whose regression input was already
+// in the package's testdata/fuzz before the run (committed; found again
+// here from a fresh work directory, as from a CI job without its cache)
+// is known, not new: not "written" nor "keep it", not NEW FAILURE, counted
+// under KNOWN FAILURES, and the exit status is 0, with -ci (its shared
+// schedule and its rounds) and without.
+func TestCommittedFailureKnown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes a module")
+	}
+	t.Chdir(checkout(t, bugModule))
+	var out, errb bytes.Buffer
+	// The first run finds the bug and writes its regression file.
+	if code := run(context.Background(), []string{"-ci", "-runs", "3000", "-workers", "1", "-workdir", t.TempDir(), "-regress", "./p"}, &out, &errb); code != 1 ||
+		!strings.Contains(out.String(), "written:") {
+		t.Fatalf("first run: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+	reg, _ := filepath.Glob(filepath.Join("p", "testdata", "fuzz", "FuzzF", "*"))
+	if len(reg) != 1 {
+		t.Fatalf("regression files %v, want one", reg)
+	}
+	abs, _ := filepath.Abs(reg[0])
+	for _, args := range [][]string{
+		{"-ci", "-time", "2s", "-regress"},
+		{"-ci", "-runs", "3000", "-regress"},
+		{"-time", "2s"},
+		{"-runs", "3000"},
+	} {
+		out.Reset()
+		errb.Reset()
+		code := run(context.Background(), append(args, "-workers", "1", "-workdir", t.TempDir(), "./p"), &out, &errb)
+		all := out.String() + errb.String()
+		if code != 0 || regexp.MustCompile(`FuzzF +NEW FAILURE`).MatchString(all) || strings.Contains(all, "written:") || strings.Contains(all, "keep it:") ||
+			strings.Contains(all, "new failure(s):") || !strings.Contains(all, abs) {
+			t.Errorf("%q: exit %d, want 0 and the failure known\nstdout:\n%s\nstderr:\n%s", args, code, out.String(), errb.String())
+		}
+		if args[1] == "-time" && !regexp.MustCompile(`(?m)^example\.com/bug/p +FuzzF +ok .* 0 +1$`).MatchString(out.String()) {
+			t.Errorf("%q: the row does not count the failure as known:\n%s", args, out.String())
+		}
+	}
+}

@@ -35,6 +35,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -121,8 +122,9 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&coverprof, "coverprofile", "", "write a go tool cover profile per target to `FILE` (suffixed with .<FuzzTarget> when there are several, .<import_path>.<FuzzTarget> when two packages share a target name)")
 	fs.BoolVar(&o.regress, "regress", false, "also write each new failure into its package's testdata/fuzz/<FuzzTarget>/, where plain go test replays it (the fuzz binaries' -regress)")
 	fs.StringVar(&o.report.dir, "report", "", "write an HTML report per target to `DIR`/<import path>/<FuzzTarget>/index.html and an index of them to DIR/index.html")
-	shrinkTime := fs.String("shrinktime", "", "passed to every fuzz binary: time bound of shrinking each new failure (a duration; 0: no shrinking; default: the binary's)")
-	shrinkRuns := fs.String("shrinkruns", "", "passed to every fuzz binary: execution bound of shrinking each new failure (0: no shrinking; default: the binary's)")
+	var shrinkTime cliflag.Duration
+	fs.Var(&shrinkTime, "shrinktime", "passed to every fuzz binary: time bound `D` of shrinking each new failure (a duration; 0: no shrinking; default: the binary's)")
+	shrinkRuns := fs.Int64("shrinkruns", 0, "passed to every fuzz binary: execution bound of shrinking each new failure (0: no shrinking; default: the binary's)")
 	fs.BoolVar(&verbose, "v", false, "verbose build and run output")
 	addCIFlags(fs, &o.ci)
 	fs.Usage = func() {
@@ -155,8 +157,24 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		fmt.Fprintf(stderr, "gfz-run: -format %q: want auto, none or one of %s\n", format, strings.Join(formatreg.Names, ", "))
 		return nil, 2
 	}
-	if runs < 0 || workers < 0 || rssLimit < 0 {
-		fmt.Fprintln(stderr, "gfz-run: -runs, -workers and -rss_limit_mb must not be negative")
+	if runs < 0 || workers < 0 || rssLimit < 0 || *shrinkRuns < 0 {
+		fmt.Fprintln(stderr, "gfz-run: -runs, -workers, -rss_limit_mb and -shrinkruns must not be negative")
+		return nil, 2
+	}
+	// The fuzz binaries' own checks of the flags passed on, made before
+	// the build: a value they refuse would make every target exit 2.
+	if !slices.Contains(gfzengine.Engines(), engine) {
+		fmt.Fprintf(stderr, "gfz-run: -engine %q: unknown engine (want %s)\n", engine, gfzengine.EngineList())
+		return nil, 2
+	}
+	if seed < 0 {
+		fmt.Fprintf(stderr, "gfz-run: -seed %d: the seed must be 0 or more\n", seed)
+		return nil, 2
+	}
+	// (Without -mapbits gfz-build chooses at most build.MaxMapBits, 17:
+	// the floor is then the smallest.)
+	if floor := cliflag.RSSFloorMB(o.build.MapBits); rssLimit > 0 && rssLimit < floor {
+		fmt.Fprintf(stderr, "gfz-run: -rss_limit_mb %d is below a worker's own footprint: use at least %d (MiB), or 0 for no limit\n", rssLimit, floor)
 		return nil, 2
 	}
 	switch o.schedule {
@@ -200,9 +218,9 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 		case "engine":
 			o.run = append(o.run, "-engine", engine)
 		case "shrinktime":
-			o.run = append(o.run, "-shrinktime", *shrinkTime)
+			o.run = append(o.run, "-shrinktime", shrinkTime.String())
 		case "shrinkruns":
-			o.run = append(o.run, "-shrinkruns", *shrinkRuns)
+			o.run = append(o.run, "-shrinkruns", strconv.FormatInt(*shrinkRuns, 10))
 		case "format":
 			o.run = append(o.run, "-format", format)
 		case "grimoire":
@@ -265,6 +283,12 @@ func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase strin
 	o.build.Output = outDir + string(filepath.Separator)
 	o.build.Stdout, o.build.Stderr = stderr, stderr
 	res, buildErr = build.Build(ctx, o.build)
+	if ctx.Err() != nil {
+		// Interrupted during the build: what failed to build was
+		// stopped, not broken. Nothing is fuzzed, and an interrupt is
+		// no failure (exit status 0).
+		return "", nil, interruptedBuild(stderr), nil
+	}
 	if buildErr != nil {
 		fmt.Fprintf(stderr, "gfz-run: %v\n", strings.TrimPrefix(buildErr.Error(), "gfz-build: "))
 		if errors.Is(buildErr, build.ErrNoModule) {
@@ -278,9 +302,19 @@ func buildAll(ctx context.Context, o *options, stderr io.Writer) (workBase strin
 	return workBase, res, -1, buildErr
 }
 
+// interruptedBuild says that the run was interrupted during the build
+// and returns the exit status of an interrupt, 0.
+func interruptedBuild(stderr io.Writer) int {
+	fmt.Fprintln(stderr, "gfz-run: interrupted during the build: nothing fuzzed")
+	return 0
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
 	o, code := parse(args, stderr)
 	if o == nil {
+		return code
+	}
+	if code := checkOutputs(o, stderr); code >= 0 {
 		return code
 	}
 	defer o.report.write(stdout, stderr, &code)
@@ -294,45 +328,55 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if code >= 0 {
 		return code
 	}
-	names, total := countTargets(res.Binaries)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	// Every target's arguments first: a path that cannot be written is
+	// found before anything runs.
+	jobs, err := collectJobs(o, res.Binaries, workBase, cwd, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return 2
+	}
+	defer func() {
+		for _, j := range jobs {
+			if !j.ran && j.report >= 0 {
+				o.report.entries[j.report].Status = "not run"
+			}
+		}
+	}()
 	ran, failed := 0, 0
-	for _, b := range res.Binaries {
-		fmt.Fprintf(stdout, "gfz-run: built %s (%s): %s\n", b.Package, b.ProbeCount(), strings.Join(b.Targets, ", "))
-		for _, target := range b.Targets {
-			if o.only != "" && target != o.only {
-				continue
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			fmt.Fprintln(stderr, "gfz-run: interrupted")
+			if buildErr != nil {
+				return 1
 			}
-			if ctx.Err() != nil {
-				fmt.Fprintln(stderr, "gfz-run: interrupted")
-				if buildErr != nil {
-					return 1
-				}
-				return exitFor(failed)
+			return exitFor(failed)
+		}
+		args := append(slices.Clone(j.args), j.target)
+		fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(j.bin.Output), strings.Join(args, " "), j.bin.Dir)
+		j.snapshot()
+		ran++
+		j.ran = true
+		j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr)
+		j.sortFailures()
+		c := j.result()
+		if j.report >= 0 {
+			o.report.setStatus(j.report, c)
+		}
+		switch c {
+		case 0:
+			if j.code == 1 {
+				fmt.Fprintf(stderr, "gfz-run: %s %s: %s\n", j.bin.Package, j.target, refoundNote(j))
 			}
-			wd := workDir(workBase, b.Package, target)
-			if old := filepath.Join(workBase, target); old != wd {
-				if fi, err := os.Stat(filepath.Join(old, "corpus")); err == nil && fi.IsDir() {
-					fmt.Fprintf(stderr, "gfz-run: note: %s looks like a work directory of an older gfz-run; this target now uses %s (move the old one there to resume it)\n", old, wd)
-				}
-			}
-			args, err := o.targetArgs(b, target, wd, names[target] > 1, total > 1)
-			if err != nil {
-				fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-				return 2
-			}
-			args = append(args, target)
-			fmt.Fprintf(stdout, "gfz-run: %s %s (in %s)\n", filepath.Base(b.Output), strings.Join(args, " "), b.Dir)
-			ran++
-			c := runBinary(ctx, b.Output, b.Dir, args, stdout, stderr)
-			o.report.ran(c)
-			switch c {
-			case 0:
-			case 1:
-				failed++
-			default:
-				fmt.Fprintf(stderr, "gfz-run: %s %s exited with status %d\n", b.Package, target, c)
-				return 2
-			}
+		case 1:
+			failed++
+		default:
+			fmt.Fprintf(stderr, "gfz-run: %s %s exited with status %d\n", j.bin.Package, j.target, c)
+			return 2
 		}
 	}
 	if ran == 0 {
@@ -345,6 +389,58 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		return 1
 	}
 	return exitFor(failed)
+}
+
+// checkOutputs checks, before the build, the paths the fuzz binaries will
+// write to, as -workdir, -o and -failures are checked: otherwise each
+// binary would find out only at the end of its first process (exit
+// status 2), and every target would be dropped after its first round.
+// -coverprofile FILE: every binary writes FILE (or FILE.<suffix>) at the
+// end, atomically through a temporary file beside it, and does not
+// create its directory, which must therefore exist and take new files.
+// -report DIR: each binary creates DIR/<import path>/<FuzzTarget> and
+// gfz-run writes DIR/index.html, so DIR must be a directory or
+// creatable (it is created now). It returns the exit status to end with
+// (-1: go on).
+func checkOutputs(o *options, stderr io.Writer) int {
+	if o.coverprofile != "" {
+		abs, err := filepath.Abs(o.coverprofile)
+		if err == nil {
+			err = checkProfileDir(filepath.Dir(abs))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "gfz-run: -coverprofile %s: %v\n", o.coverprofile, err)
+			return 2
+		}
+	}
+	if o.report.dir != "" {
+		if err := checkWritable(o.report.dir); err != nil {
+			fmt.Fprintf(stderr, "gfz-run: -report %s: %v; give a directory gfz-run can create or write to\n", o.report.dir, err)
+			return 2
+		}
+	}
+	return -1
+}
+
+// checkProfileDir checks that dir, the directory of a coverage profile,
+// is an existing directory where a file can be created.
+func checkProfileDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("directory %s does not exist (the fuzz binaries do not create it)", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".gfz-probe*")
+	if err != nil {
+		return fmt.Errorf("cannot write in %s: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 // targetArgs returns the fuzz binary's arguments for target of binary b
@@ -364,6 +460,9 @@ func (o *options) targetArgs(b build.Binary, target, wd string, shared, several 
 		prof, err := filepath.Abs(prof)
 		if err != nil {
 			return nil, fmt.Errorf("-coverprofile: %w", err)
+		}
+		if fi, err := os.Stat(prof); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("-coverprofile: %s is a directory: the profile cannot be written there", prof)
 		}
 		args = append(args, "-coverprofile", prof)
 	}

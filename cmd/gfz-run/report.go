@@ -29,14 +29,6 @@ func (r *reports) args(pkg, target, workdir string) []string {
 	return []string{"-report", dir}
 }
 
-// ran records how the last target's run ended.
-func (r *reports) ran(code int) {
-	if len(r.entries) == 0 {
-		return
-	}
-	r.setStatus(len(r.entries)-1, code)
-}
-
 // setStatus records how the run of entry i ended.
 func (r *reports) setStatus(i, code int) {
 	s := fmt.Sprintf("exit status %d", code)

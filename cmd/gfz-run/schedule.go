@@ -85,6 +85,8 @@ type jobRun struct {
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
 	prevStart int64    // start_time of the stats its previous process owned
 	reported  bool     // one of its processes has written its stats: its warm-up is over
+	refused   bool     // it exited 2 before any of its processes wrote stats: a usage or setup error
+	message   string   // then its last gfz: line on stderr
 	spans     []report.ScheduleSpan
 	samples   []report.ScheduleSample
 }
@@ -187,16 +189,72 @@ func (r *runner) shortWarning() string {
 	if r.budget <= 0 {
 		return ""
 	}
-	first := sched.FirstRound(r.budget, len(r.jobs), r.units)
-	need := first * time.Duration(len(r.jobs)) / time.Duration(max(r.units, 1))
-	if need <= r.budget {
+	n := len(r.jobs)
+	fits := firstPassFits(r.budget, r.margin, n, r.units)
+	if fits >= n {
 		return ""
 	}
-	fits := int(r.budget / first * time.Duration(r.units))
-	return fmt.Sprintf("gfz-run: warning: -time %v is too short for %d targets on %d core(s): a first round of %v each needs about %v; "+
+	// The least budget, in whole seconds, that runs them all, found by
+	// trying: the first round grows with the budget (up to 2 s: 3 s a
+	// round always does).
+	need := r.budget.Truncate(time.Second) + time.Second
+	for most := time.Duration((n+r.units-1)/r.units)*3*time.Second + 2*lastRound; need < most && firstPassFits(need, r.margin, n, r.units) < n; {
+		need += time.Second
+	}
+	return fmt.Sprintf("gfz-run: warning: -time %v is too short for %d targets on %d core(s) (a first round of %v each, the last one lasting to the end): "+
 		"about %d will run and the others are reported as \"not run\": give -time %v or more, or fewer packages\n",
-		r.budget, len(r.jobs), r.units, first, need.Round(time.Second), fits, need.Round(time.Second)+time.Second)
+		r.budget, n, r.units, sched.FirstRound(r.budget, n, r.units), fits, need)
 }
+
+// nextRound is the length d of the next round of a run with budget
+// (0: none) when rem of it is left, in the first pass or not, for n
+// targets on units core units; last: it is the last round (it takes the
+// rest: a shorter one after it would only stop processes that could have
+// gone on); end: no process can start any more (less than its shutdown
+// margin and minSlice is left).
+func nextRound(budget, rem, margin time.Duration, firstPass bool, n, units int) (d time.Duration, last, end bool) {
+	if budget > 0 && rem < margin+minSlice {
+		return 0, false, true
+	}
+	d = sched.Round(budget)
+	if firstPass {
+		d = sched.FirstRound(budget, n, units)
+	}
+	if budget > 0 && rem-d < lastRound {
+		d, last = rem, true
+	}
+	return d, last, false
+}
+
+// firstPassFits is how many of n targets get their first round within
+// budget on units core units, following nextRound as run does: each
+// first-pass round starts units new targets, the rounds one after the
+// other, each roundDelay after the previous one's end (roundDelay after
+// the budget's start for the first), until the end of the budget or the
+// last round, which starts new targets only if it is the first (in the
+// last round no process is stopped, so no core is free for another).
+func firstPassFits(budget, margin time.Duration, n, units int) int {
+	units = max(units, 1)
+	rem, started := budget-roundDelay, 0
+	for started < n {
+		d, last, end := nextRound(budget, rem, margin, true, n, units)
+		if end || last && started > 0 {
+			break
+		}
+		started += units
+		if last {
+			break
+		}
+		rem -= d + roundDelay
+	}
+	return min(started, n)
+}
+
+// roundDelay is firstPassFits' estimate of how much later than the
+// previous one's end a round starts: the processes stopped at the end of
+// a round exit and the next ones start (measured: about 20 ms on a small
+// target; more on a target whose shutdown takes longer).
+const roundDelay = 50 * time.Millisecond
 
 // run runs the schedule to its end: the budget, an interrupt, or every
 // target ended.
@@ -206,7 +264,7 @@ func (r *runner) run() {
 		r.deadline = r.start.Add(r.budget)
 	}
 	for i, j := range r.jobs {
-		j.known = failureInputs(j.wd)
+		j.snapshot()
 		// What the work directory held before: gains are beyond it.
 		if st, _, err := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile)); err == nil {
 			jr := r.runs[i]
@@ -225,21 +283,9 @@ func (r *runner) run() {
 			r.rule.EndRound(now.Sub(roundStart).Seconds())
 		}
 		roundStart = now
-		if r.budget > 0 && r.deadline.Sub(now) < r.margin+minSlice {
+		d, last, end := nextRound(r.budget, r.deadline.Sub(now), r.margin, r.rule.FirstPass(), len(r.jobs), r.units)
+		if end || !r.anyActive() {
 			break
-		}
-		if !r.anyActive() {
-			break
-		}
-		d := sched.Round(r.budget)
-		if r.rule.FirstPass() {
-			d = sched.FirstRound(r.budget, len(r.jobs), r.units)
-		}
-		last := false
-		if rem := r.deadline.Sub(now); r.budget > 0 && rem-d < lastRound {
-			// The last round takes the rest: a shorter one after it would
-			// only stop processes that could have gone on.
-			d, last = rem, true
 		}
 		r.observe(now)
 		plan := r.rule.Next(d.Seconds())
@@ -565,6 +611,30 @@ func (r *runner) abandon(sl *slice) {
 	r.running[sl.job] = nil
 }
 
+// refusal returns, when the fuzz binary of every target refused to fuzz
+// it (its first process exited 2 before writing any stats: a usage or
+// setup error, the same for all as a rule), what to say instead of a
+// summary of rows that never ran; "" otherwise (and after an interrupt).
+func (r *runner) refusal() string {
+	if len(r.runs) == 0 || r.ctx.Err() != nil {
+		return ""
+	}
+	var msgs []string
+	for _, jr := range r.runs {
+		if !jr.refused {
+			return ""
+		}
+		if !slices.Contains(msgs, jr.message) {
+			msgs = append(msgs, jr.message)
+		}
+	}
+	s := "gfz-run: nothing fuzzed: the fuzz binary of every target exited with status 2 before fuzzing (a usage or setup error, see above)"
+	if len(msgs) == 1 && msgs[0] != "" {
+		s += ": " + msgs[0]
+	}
+	return s + "\n"
+}
+
 // close erases the live board: the summary follows in plain lines.
 func (r *runner) close() {
 	if r.view != nil {
@@ -718,6 +788,11 @@ func (r *runner) ended(sl *slice) {
 		r.printf(r.stderr, "gfz-run: %s %s exited with status %d; not run again\n", j.bin.Package, j.target, code)
 		j.code = max(j.code, code)
 		jr.state = "error"
+		// Gone before any of its processes wrote stats (earlier ones
+		// may have been stopped at once, between rounds): the binary
+		// refused its command line or its setup (a usage error).
+		jr.refused = code == 2 && !jr.reported
+		jr.message = sl.err.lastGfz
 		r.rule.Remove(i)
 		return
 	default:
@@ -841,15 +916,11 @@ func (r *runner) schedule(running bool) *report.Schedule {
 }
 
 // newFailureInputs lists the failures in j's work directory that were not
-// there before the run.
+// there before the run, but those whose input was already in the
+// package's testdata/fuzz (j.refound's).
 func newFailureInputs(j *ciJob) []string {
-	var out []string
-	for _, f := range failureInputs(j.wd) {
-		if !slices.Contains(j.known, f) {
-			out = append(out, filepath.Join(j.wd, "failures", f))
-		}
-	}
-	return out
+	fresh, _ := j.addedFailures()
+	return fresh
 }
 
 // logRecord is one process in the schedule log (-schedlog).
@@ -999,18 +1070,22 @@ func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	r.view = newView(stdout, stderr)
 	r.run()
 	r.close()
+	if msg := r.refusal(); msg != "" {
+		fmt.Fprint(stderr, msg)
+		return 2
+	}
 	code, ran, failed := 0, 0, 0
 	for _, j := range jobs {
 		if !j.ran {
 			continue
 		}
 		ran++
-		j.newFails = newFailureInputs(j)
-		if len(j.newFails) > 0 || j.code == 1 {
+		j.sortFailures()
+		if len(j.newFails) > 0 || j.result() == 1 {
 			failed++
 		}
 		if j.report >= 0 {
-			o.report.setStatus(j.report, j.code)
+			o.report.setStatus(j.report, j.result())
 		}
 		if j.code >= 2 {
 			code = 2

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -294,12 +295,51 @@ func TestShortWarning(t *testing.T) {
 	o := &options{}
 	var out, errb bytes.Buffer
 	ctx := context.Background()
-	// 50 targets, 10 s, 2 cores: first rounds of 1 s need 25 s.
+	// 50 targets, 10 s, 2 cores: first rounds of 1 s, two targets each;
+	// the round that would leave less than lastRound is the last and
+	// starts none (the running ones keep their cores), so 8 rounds start
+	// targets (the ninth starts after 8 s and some delays): 16. All 25
+	// rounds need 1 s each and the last second, plus the rounds' start
+	// delays: 28 s.
 	r := newRunner(ctx, o, jobs(50), 2, 0, 10*time.Second, 0, 1, &out, &errb)
 	w := r.shortWarning()
-	for _, want := range []string{"-time 10s is too short for 50 targets on 2 core(s)", "about 25s", "about 20 will run", "give -time 26s or more"} {
+	for _, want := range []string{"-time 10s is too short for 50 targets on 2 core(s)", "a first round of 1s each", "about 16 will run", "give -time 28s or more"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	// 5 targets, 2 s, 2 cores: the first round is also the last (less
+	// than lastRound after it), so 2 run (as measured); 3 rounds start
+	// targets from 5 s on.
+	w = newRunner(ctx, o, jobs(5), 2, 0, 2*time.Second, 0, 1, &out, &errb).shortWarning()
+	for _, want := range []string{"about 2 will run", "give -time 5s or more"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+	// The budget suggested is the least whole number of seconds that
+	// runs every target, by the same reckoning as the count.
+	for _, n := range []int{3, 5, 8, 50, 300} {
+		for _, units := range []int{1, 2, 8} {
+			for _, b := range []time.Duration{time.Second, 2 * time.Second, 7 * time.Second, time.Minute} {
+				r := newRunner(ctx, o, jobs(n), units, 0, b, 0, 1, &out, &errb)
+				w := r.shortWarning()
+				if fits := firstPassFits(b, r.margin, n, units); (w == "") != (fits >= n) {
+					t.Errorf("%d targets, %d cores, %v: %d fit, warning %q", n, units, b, fits, w)
+				}
+				m := regexp.MustCompile(`about (\d+) will run.*give -time (\S+) or more`).FindStringSubmatch(w)
+				if w == "" {
+					continue
+				}
+				if m == nil {
+					t.Fatalf("warning %q", w)
+				}
+				need, _ := time.ParseDuration(m[2])
+				if m[1] != strconv.Itoa(firstPassFits(b, r.margin, n, units)) || firstPassFits(need, r.margin, n, units) < n ||
+					need-time.Second > b && firstPassFits(need-time.Second, r.margin, n, units) >= n {
+					t.Errorf("%d targets, %d cores, %v: warning %q: not the least budget that runs all", n, units, b, w)
+				}
+			}
 		}
 	}
 	// 10 targets, 10 s, 2 cores: 5 s of first rounds fit.

@@ -42,22 +42,10 @@ for ClusterFuzzLite and OSS-Fuzz; see docs/CLI.md, "libFuzzer command line".
 flags:
 `
 
-// minRSSLimitMB is the smallest -rss_limit_mb accepted (besides 0): a
-// worker of a small target takes about 10 MiB before running anything
-// (measured: 10.3 MiB resident for testdata/crashers), so a lower limit
-// would kill every worker with a spurious out-of-memory failure.
-const minRSSLimitMB = 32
-
-// rssFloorMB is the smallest -rss_limit_mb for a binary whose coverage map
-// has 2^mapbits bytes: minRSSLimitMB plus four times the map (the map and
-// the engine's three copies of it are resident) when the map is larger
-// than 1 MiB (-mapbits above 20).
+// rssFloorMB is cliflag.RSSFloorMB for the map bits of the build info.
 func rssFloorMB(mapbits string) int {
-	floor := minRSSLimitMB
-	if b, err := strconv.Atoi(mapbits); err == nil && b > 20 && b < 40 {
-		floor += 4 << (b - 20)
-	}
-	return floor
+	b, _ := strconv.Atoi(mapbits)
+	return cliflag.RSSFloorMB(b)
 }
 
 // parseArgs parses a fuzz binary's command line. It returns the exit
@@ -111,7 +99,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.Var(&shrinkTime, "shrinktime", "shrink each new failure for at most `D`, a duration with a unit such as 60s (0: do not shrink)")
 	shrinkRuns := fs.Int64("shrinkruns", engine.DefaultShrinkRuns, "shrink each new failure in at most this many executions, each a new process for a failure that kills it (default there "+strconv.Itoa(engine.DefaultDeathShrinkRuns)+"); 0: do not shrink")
 	fs.IntVar(&cfg.run.StackLimitMB, "stack_limit_mb", defaultStackLimitMB, "limit every goroutine's stack in the processes that run the target to this many MiB, so that an endless recursion is a stack overflow within milliseconds (0: Go's default, 1 GB)")
-	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(minRSSLimitMB)+"; with a coverage map above 1 MiB, at least "+strconv.Itoa(minRSSLimitMB)+" plus 4 MiB per MiB of the whole map)")
+	fs.IntVar(&cfg.rssLimitMB, "rss_limit_mb", 2048, "kill a worker whose resident memory exceeds this many MiB and save its input as an \"out of memory\" failure (0: no limit; otherwise at least "+strconv.Itoa(cliflag.MinRSSLimitMB)+"; with a coverage map above 1 MiB, at least "+strconv.Itoa(cliflag.MinRSSLimitMB)+" plus 4 MiB per MiB of the whole map)")
 	fs.Var(&cfg.seedDirs, "seedcorpus", "also seed the run with the inputs in `DIR` (repeatable), files in the target's corpus format, e.g. go test -fuzz's cache $(go env GOCACHE)/fuzz/<import path>/<FuzzTarget>")
 	fs.StringVar(&cfg.format, "format", FormatAuto, "native targets: mix in children from the near-miss generator of `FORMAT` (auto: the format of the seeds, if most look like one; none: off; or one of "+strings.Join(formatreg.Names, ", ")+")")
 	fs.BoolVar(&cfg.run.Grimoire, "grimoire", false, "native targets under -engine args: generalise the short []byte and string arguments of new inputs and recombine their fragments into one child kind (Grimoire; docs/ENGINE.md)")
