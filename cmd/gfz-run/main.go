@@ -256,6 +256,34 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	return o, -1
 }
 
+// built is what buildJobs made.
+type built struct {
+	workBase, cwd string
+	jobs          []*ciJob
+	res           *build.Result
+	buildErr      error // some packages did not build (the others did)
+}
+
+// buildJobs builds the binaries (buildAll) and makes every target's job,
+// with its arguments: a path that cannot be written is found before
+// anything runs. code >= 0 is the exit status to end with.
+func buildJobs(ctx context.Context, o *options, stdout, stderr io.Writer) (b built, code int) {
+	b.workBase, b.res, code, b.buildErr = buildAll(ctx, o, stderr)
+	if code >= 0 {
+		return b, code
+	}
+	var err error
+	if b.cwd, err = os.Getwd(); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return b, 2
+	}
+	if b.jobs, err = collectJobs(o, b.res.Binaries, b.workBase, b.cwd, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
+		return b, 2
+	}
+	return b, -1
+}
+
 // buildAll builds the fuzz binaries of gfz-run without -ci: into -o (default
 // <workdir>/bin), named after their packages. It returns the absolute work
 // directory base, the build's result, an exit status to end
@@ -324,22 +352,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	if o.schedule != scheduleRounds {
 		return runShared(ctx, o, stdout, stderr)
 	}
-	workBase, res, code, buildErr := buildAll(ctx, o, stderr)
+	b, code := buildJobs(ctx, o, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-		return 2
-	}
-	// Every target's arguments first: a path that cannot be written is
-	// found before anything runs.
-	jobs, err := collectJobs(o, res.Binaries, workBase, cwd, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-		return 2
-	}
+	jobs, buildErr := b.jobs, b.buildErr
 	defer func() {
 		for _, j := range jobs {
 			if !j.ran && j.report >= 0 {

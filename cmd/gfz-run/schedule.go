@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -1044,20 +1043,11 @@ func fmtCPU(s float64) string {
 // runShared is gfz-run without -ci on a shared budget (-schedule adaptive
 // or equal): build, run the schedule, print the summary.
 func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
-	workBase, res, code, buildErr := buildAll(ctx, o, stderr)
+	b, code := buildJobs(ctx, o, stdout, stderr)
 	if code >= 0 {
 		return code
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-		return 2
-	}
-	jobs, err := collectJobs(o, res.Binaries, workBase, cwd, stdout, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "gfz-run: %v\n", err)
-		return 2
-	}
+	workBase, jobs, buildErr, cwd := b.workBase, b.jobs, b.buildErr, b.cwd
 	if len(jobs) == 0 {
 		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
 		return 2
