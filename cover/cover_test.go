@@ -38,7 +38,9 @@ func TestWriteBlocks(t *testing.T) {
 	if err := cover.WriteBlocks(&buf, sample()); err != nil {
 		t.Fatal(err)
 	}
-	want := "mode: set\nexample.com/p/a.go:3.20,9.2 2 1\nexample.com/p/a.go:4.11,6.3 1 0\nexample.com/p/b.go:5.1,7.2 3 0\n"
+	// F's block is split around its then block: "if" before it, the
+	// statement after it (reached: the implicit else fired).
+	want := "mode: set\nexample.com/p/a.go:3.20,4.11 1 1\nexample.com/p/a.go:4.11,6.3 1 0\nexample.com/p/a.go:6.3,9.2 1 1\nexample.com/p/b.go:5.1,7.2 3 0\n"
 	if buf.String() != want {
 		t.Errorf("profile:\n%s\nwant:\n%s", buf.String(), want)
 	}

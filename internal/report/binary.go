@@ -38,7 +38,7 @@ func WriteFuncs(path string) error {
 		if err != nil {
 			return err
 		}
-		for _, bl := range blocks {
+		for _, bl := range cover.ProfileBlocks(blocks) { // the ranges -coverprofile writes
 			fmt.Fprintf(&b, "%s:%d.%d,%d.%d\t%s\n", bl.File, bl.StartLine, bl.StartCol, bl.EndLine, bl.EndCol, bl.Func)
 		}
 	}
