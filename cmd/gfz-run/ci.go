@@ -496,6 +496,7 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tSHARE\tCPU\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
 	nnew, nknown, nrefound := 0, 0, 0
+	var noInput []string
 	var all float64
 	for _, j := range jobs {
 		all += j.coreSec
@@ -520,6 +521,10 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 		if j.sliced {
 			execs = strconv.FormatInt(j.execs, 10)
 		}
+		if res == "ok" && execs == "0" {
+			res = "NO INPUT RUN" // its setup took its whole share: the binary's warning says so
+			noInput = append(noInput, j.bin.Package+" "+j.target)
+		}
 		share := "-"
 		if all > 0 {
 			share = fmtShare(j.coreSec / all)
@@ -531,6 +536,9 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 		nrefound += len(j.refound)
 	}
 	tw.Flush()
+	for _, t := range noInput {
+		fmt.Fprintf(&b, "\n%s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) when its time was up; give the run more -time, or make its setup faster\n", t)
+	}
 	for _, j := range jobs {
 		if j.ran && j.result() == 1 && len(j.newFails) == 0 {
 			fmt.Fprintf(&b, "\n%s %s: exit status 1 but no new file in %s (see its output above)\n", j.bin.Package, j.target, filepath.Join(j.wd, "failures"))

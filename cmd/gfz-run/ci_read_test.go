@@ -117,6 +117,7 @@ func TestCISummaryStats(t *testing.T) {
 		{"FuzzB", "target: FuzzB\r\nexecs: 12\r\ncorpus: 3\r\ntotal_cov: \r\n"}, // CRLF, empty coverage
 		{"FuzzC", "execs: 1\ngarbage\nexecs: 7\ncorpus"},                        // the last execs; corpus cut
 		{"FuzzD", ""}, // no stats file
+		{"FuzzE", "target: FuzzE\nexecs: 0\ncorpus: 0\n"}, // its setup took its whole time
 	} {
 		j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: tc.target, wd: write(tc.target, tc.stats), ran: true}
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
@@ -128,6 +129,8 @@ func TestCISummaryStats(t *testing.T) {
 		`(?m)^example\.com/p +FuzzB +ok +- +- +12 +- +3 +0 +0$`,
 		`(?m)^example\.com/p +FuzzC +ok +- +- +7 +- +- +0 +0$`,
 		`(?m)^example\.com/p +FuzzD +ok +- +- +- +- +- +0 +0$`,
+		`(?m)^example\.com/p +FuzzE +NO INPUT RUN +- +- +0 +- +0 +0 +0$`,
+		`(?m)^example\.com/p FuzzE: ran no input`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("summary lacks %s:\n%s", want, out)
