@@ -113,7 +113,9 @@ func planModuleEdit(gomod, gowork string, libraryDir func() (string, error), too
 		}
 		e.Note = fmt.Sprintf("the module requires %s %s; building it with this gfz-build's library (%s) instead, whose runtime its probes call", GfzPath, req.version, tv)
 	}
-	if e.lib, err = libraryDir(); err != nil {
+	if req.replacedOnly != "" {
+		e.lib = req.replacedOnly // the user's choice of library, now required
+	} else if e.lib, err = libraryDir(); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(filepath.Join(e.lib, "go.mod"))
@@ -135,8 +137,13 @@ func (e *moduleEdit) workspace() bool { return e.gowork != "" && e.gowork != "of
 // gfzReq is how the main module (or the workspace) provides gfz.
 type gfzReq struct {
 	main    bool   // a main module is gfz's library
-	dir     bool   // gfz is replaced by a directory
+	dir     bool   // gfz is required and replaced by a directory
 	version string // the version required (or replaced to); "" if none
+	// replacedOnly is the directory gfz is replaced by in a go.mod that
+	// does not require it (what go mod tidy leaves once the last import
+	// of the library is gone: native targets need none): the build adds
+	// the requirement, with that directory as the library.
+	replacedOnly string
 }
 
 // gfzRequirement reads how the main module (or a workspace module) provides
@@ -187,20 +194,37 @@ func (e *moduleEdit) gfzRequirement() (gfzReq, error) {
 			req.main = true
 			return req, nil
 		}
+		required := false
 		for _, r := range f.Require {
-			if r.Mod.Path == GfzPath && (req.version == "" || semver.Compare(req.version, r.Mod.Version) < 0) {
-				req.version = r.Mod.Version
-			}
-		}
-		for _, r := range f.Replace {
-			if r.Old.Path == GfzPath {
-				if r.New.Version == "" {
-					req.dir = true
-				} else {
-					req.version = r.New.Version
+			if r.Mod.Path == GfzPath {
+				required = true
+				if req.version == "" || semver.Compare(req.version, r.Mod.Version) < 0 {
+					req.version = r.Mod.Version
 				}
 			}
 		}
+		for _, r := range f.Replace {
+			if r.Old.Path != GfzPath {
+				continue
+			}
+			switch {
+			case r.New.Version != "":
+				if required {
+					req.version = r.New.Version
+				}
+			case required:
+				req.dir = true
+			default:
+				d := r.New.Path
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(filepath.Dir(m), d)
+				}
+				req.replacedOnly = d
+			}
+		}
+	}
+	if req.dir {
+		req.replacedOnly = ""
 	}
 	return req, nil
 }

@@ -109,3 +109,49 @@ func TestVendoredWithoutFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanReplacedNotRequired: a go.mod that replaces gfz by a directory
+// but no longer requires it (go mod tidy's result once no file imports
+// the library: native targets need none) builds with that directory as
+// the library, now required; it used to build without the library and
+// fail ("provides no probe runtime").
+func TestPlanReplacedNotRequired(t *testing.T) {
+	dir := t.TempDir()
+	userLib := filepath.Join(dir, "gfz")
+	if err := os.MkdirAll(userLib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(userLib, "go.mod"), []byte("module "+GfzPath+"\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mod := filepath.Join(dir, "m")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gomod := filepath.Join(mod, "go.mod")
+	src := "module m\n\ngo 1.22\n\nreplace " + GfzPath + " => ../gfz\n"
+	if err := os.WriteFile(gomod, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := planModuleEdit(gomod, "off", func() (string, error) { t.Fatal("gfz-build's own library added"); return "", nil }, "v0.2.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.lib != userLib {
+		t.Fatalf("library %q, want the replacement directory %q", e.lib, userLib)
+	}
+	flags, _, err := e.write(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flags) == 0 || !strings.HasPrefix(flags[0], "-modfile=") {
+		t.Fatalf("flags %q", flags)
+	}
+	b, _ := os.ReadFile(strings.TrimPrefix(flags[0], "-modfile="))
+	if !strings.Contains(string(b), "require "+GfzPath) || !strings.Contains(string(b), "replace "+GfzPath+" => "+userLib) {
+		t.Errorf("temporary go.mod:\n%s", b)
+	}
+	if after, _ := os.ReadFile(gomod); string(after) != src {
+		t.Errorf("the module's go.mod changed")
+	}
+}
