@@ -157,6 +157,10 @@ func TestModeFuzzBinary(t *testing.T) {
 	// gfz's lines of a worker's output).
 	out, code = gfz([]string{"APITEST_PREPANIC=1"}, "FuzzNoGfz")
 	wantOutput(t, "panic before gfz.Fuzz", out, code, 2, "what it printed:\n\tpanic: setup failed before gfz.Fuzz", "must call gfz.Fuzz")
+	// A target that skips itself (f.Skip) passes, as under go test -fuzz:
+	// nothing to fuzz is not a setup error.
+	out, code = gfz([]string{"APITEST_SKIP=1"}, "FuzzNoGfz")
+	wantOutput(t, "f.Skip before gfz.Fuzz", out, code, 0, "skipped itself before fuzzing (f.Skip): apitest_test.go:", "APITEST_SKIP is set: nothing fuzzed")
 	if err := os.WriteFile(filepath.Join(work, "blocker"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

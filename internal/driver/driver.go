@@ -62,7 +62,8 @@ const (
 const (
 	childEnv      = "GFZ_CHILD"
 	workerEnv     = "GFZ_WORKER"
-	childExitBase = 80 // above 66, the race detector's exit status
+	childTestV    = "GFZ_CHILD_TESTV" // (with childEnv) the child runs the testing package with -test.v
+	childExitBase = 80                // above 66, the race detector's exit status
 	childStatusFD = 3
 )
 
@@ -192,6 +193,10 @@ func Init(info string) {
 			statusPipe = os.NewFile(childStatusFD, "gfz-status")
 		}
 		os.Args = []string{os.Args[0], "-test.run=^" + cfg.run.Target + "$", "-test.timeout=0"}
+		if os.Getenv(childTestV) == "1" {
+			os.Unsetenv(childTestV)
+			os.Args = append(os.Args, "-test.v=true") // its "--- SKIP" line says whether the target skipped itself
+		}
 		return
 	}
 	if cfg.lf != nil {

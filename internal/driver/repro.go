@@ -148,6 +148,7 @@ type childOptions struct {
 	rssLimitMB int            // 0: none
 	signals    chan os.Signal // forwarded to the child (nil: none)
 	ctx        context.Context
+	env        []string // more environment
 }
 
 // Limits of runChild.
@@ -163,7 +164,7 @@ const (
 // process told. The error is for a child that could not be started.
 func runChild(exe string, o childOptions) (*childState, error) {
 	cmd := exec.Command(exe, o.args...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(append(os.Environ(), childEnv+"=1"), o.env...)
 	tail := &proc.Tail{Fwd: o.stderr, All: true, Max: stderrTailSize}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.stdin, o.stdout, tail
 	cmd.WaitDelay = time.Second // a process the child started may hold its output
@@ -374,7 +375,7 @@ func (c *config) setupFailure(st *childState) int {
 	case code >= childExitBase && code <= childExitBase+ExitUsage:
 		return code - childExitBase // the child printed why
 	case code == 0 || code == 1:
-		fmt.Fprintf(c.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", c.run.Target)
+		fmt.Fprintf(c.stderr, "gfz: fuzz target %s ended without running gfz's engine: %s, or it skipped itself (f.Skip) or failed before that call (see the testing output above)\n", c.run.Target, c.mustCall())
 	default:
 		fmt.Fprintf(c.stderr, "gfz: fuzz target %s: the fuzz process died (%s) before running any input (see its output above)\n", c.run.Target, oneLine(st.crashKind()))
 	}

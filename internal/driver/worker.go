@@ -168,7 +168,16 @@ func superviseWorkers(cfg *config) int {
 		// Tell a target that does not call gfz.Fuzz from one whose seeds
 		// the testing package refused (f.Add of another type than
 		// []byte): a -repro child says which on its status pipe.
-		if st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.run.Target}, stdout: io.Discard, timeout: reproDefaultTimeout}); perr == nil && st.seedsFailed {
+		var testOut bytes.Buffer
+		st, perr := runChild(exe, childOptions{args: []string{"-repro", os.DevNull, cfg.run.Target}, stdout: &testOut,
+			timeout: reproDefaultTimeout, env: []string{childTestV + "=1"}})
+		if reason, ok := skipped(testOut.String(), cfg.run.Target); perr == nil && ok {
+			// f.Skip before fuzzing: go test -fuzz passes such a target;
+			// nothing to fuzz is not a setup error.
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s skipped itself before fuzzing (f.Skip)%s: nothing fuzzed\n", cfg.run.Target, reason)
+			return ExitOK
+		}
+		if perr == nil && st.seedsFailed {
 			if cfg.codec() != nil {
 				fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s: its seed corpus was refused (see the message above)\n", cfg.run.Target)
 				return ExitUsage
@@ -183,10 +192,10 @@ func superviseWorkers(cfg *config) int {
 		}
 		if out != "" {
 			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine; what it printed:\n%s\n", cfg.run.Target, out)
-			fmt.Fprintf(cfg.stderr, "gfz: it must call gfz.Fuzz(f, ...); if it does, it failed before that call (above)\n")
+			fmt.Fprintf(cfg.stderr, "gfz: %s; if it does, it failed before that call (above)\n", cfg.mustCall())
 			return ExitUsage
 		}
-		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: it must call gfz.Fuzz(f, ...) (see the testing output above for errors before that call)\n", cfg.run.Target)
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: %s (see the testing output above for errors before that call)\n", cfg.run.Target, cfg.mustCall())
 		return ExitUsage
 	case err != nil:
 		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.run.Target, err)
@@ -395,4 +404,34 @@ func unforwarded(output string) string {
 		b.WriteString("\t" + l + "\n")
 	}
 	return strings.TrimRight(b.String(), "\t\n")
+}
+
+// skipped reports whether the testing output of a -test.v run (out) says
+// that target skipped itself ("--- SKIP: FuzzX (0.00s)"), and what it
+// logged, as ": message" ("" if nothing): the indented lines after its
+// "=== RUN" line (-test.v prints a log as it happens, before the SKIP line).
+func skipped(out, target string) (reason string, ok bool) {
+	var logged []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "=== RUN   "+target) && strings.TrimSpace(strings.TrimPrefix(l, "=== RUN   ")) == target:
+			logged = logged[:0]
+		case strings.HasPrefix(l, "    "):
+			logged = append(logged, strings.TrimSpace(l))
+		case strings.HasPrefix(l, "--- SKIP: "+target+" ("):
+			if len(logged) > 0 {
+				reason = ": " + strings.Join(logged, "; ")
+			}
+			return reason, true
+		}
+	}
+	return "", false
+}
+
+// mustCall says what a fuzz target must call for gfz's engine to run.
+func (c *config) mustCall() string {
+	if c.codec() != nil {
+		return "it must reach its f.Fuzz call"
+	}
+	return "it must call gfz.Fuzz(f, ...)"
 }
