@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -73,9 +74,19 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 		return nil, nil, h, nil
 	}
 	funcs := map[string]*ast.FuncType{}
+	aliases := map[string]ast.Expr{} // type A = T: go test sees T
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-			funcs[fd.Name.Name] = fd.Type
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				funcs[d.Name.Name] = d.Type
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				if ts, ok := sp.(*ast.TypeSpec); ok && ts.Assign.IsValid() && ts.TypeParams == nil {
+					aliases[ts.Name.Name] = ts.Type
+				}
+			}
 		}
 	}
 	type edit struct {
@@ -134,14 +145,14 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 				text := nativeImport + ".FuzzNative(" + x.Name + ", " + strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
 				edits = append(edits, edit{start, end, text})
 				if target != "" {
-					types, err := nativeArgTypes(n.Args[0], funcs, testingName)
+					types, err := nativeArgTypes(n.Args[0], funcs, aliases, testingName)
 					if err != nil && firstErr == nil {
 						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), target, err)
 					}
 					targets = append(targets, NativeTarget{Name: target, File: filename, Types: types})
 					h.types[target] = types
 				} else if owner != "" {
-					types, err := nativeArgTypes(n.Args[0], funcs, testingName)
+					types, err := nativeArgTypes(n.Args[0], funcs, aliases, testingName)
 					if err != nil {
 						h.errs[owner] = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), owner, err)
 					} else {
@@ -194,8 +205,8 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 }
 
 // nativeArgTypes returns the argument types (after the *testing.T) of the
-// function passed to f.Fuzz.
-func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, testingName string) (string, error) {
+// function passed to f.Fuzz; aliases are the file's type aliases.
+func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, aliases map[string]ast.Expr, testingName string) (string, error) {
 	var ft *ast.FuncType
 	switch e := fn.(type) {
 	case *ast.FuncLit:
@@ -218,7 +229,15 @@ func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, testingName str
 				}
 				continue
 			}
-			k, ok := nativeKind(p.Type)
+			t := p.Type
+			for range 8 { // an alias of an alias (a cycle does not compile)
+				id, ok := t.(*ast.Ident)
+				if !ok || aliases[id.Name] == nil {
+					break
+				}
+				t = aliases[id.Name]
+			}
+			k, ok := nativeKind(t)
 			if !ok {
 				return "", fmt.Errorf("fuzz argument type %s is not supported: native fuzzing accepts %s", exprString(p.Type), native.Supported)
 			}
@@ -248,7 +267,6 @@ func nativeKind(e ast.Expr) (native.Kind, bool) {
 }
 
 func exprString(e ast.Expr) string {
-	var b strings.Builder
 	switch t := e.(type) {
 	case *ast.Ident:
 		return t.Name
@@ -266,8 +284,7 @@ func exprString(e ast.Expr) string {
 	case *ast.FuncLit:
 		return "func literal"
 	}
-	fmt.Fprintf(&b, "%T", e)
-	return b.String()
+	return types.ExprString(e)
 }
 
 // nativeFile is one _test.go file rewritten for native targets.

@@ -85,6 +85,16 @@ func TestNativeTargetsRewrite(t *testing.T) {
 	}
 }
 
+// TestNativeTargetsAlias: a type alias of a supported type is that type,
+// as go test sees it (a named type is not: TestNativeTargetsErrors).
+func TestNativeTargetsAlias(t *testing.T) {
+	src := "package p\nimport \"testing\"\ntype B = []byte\ntype C = B\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b C, u uint8) {})\n}\n"
+	ts, _, err := NativeTargets("p_test.go", []byte(src))
+	if err != nil || len(ts) != 1 || ts[0].Types != "[]byte,uint8" {
+		t.Errorf("targets %+v, %v; want FuzzX([]byte,uint8)", ts, err)
+	}
+}
+
 // TestNativeTargetsErrors: unsupported argument types and functions
 // whose types cannot be read are errors naming the file and line.
 func TestNativeTargetsErrors(t *testing.T) {
@@ -92,6 +102,7 @@ func TestNativeTargetsErrors(t *testing.T) {
 		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, c complex128) {})\n}\n", "p_test.go:4:9: FuzzX's f.Fuzz: fuzz argument type complex128 is not supported"},
 		{"package p\nimport \"testing\"\ntype B []byte\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b B) {})\n}\n", "fuzz argument type B is not supported"},
 		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tfn := func(t *testing.T, b []byte) {}\n\tf.Fuzz(fn)\n}\n", "cannot read the argument types of fn"},
+		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s struct{ a int }) {})\n}\n", "fuzz argument type struct{a int} is not supported"},
 	} {
 		_, _, err := NativeTargets("p_test.go", []byte(c.src))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
