@@ -383,6 +383,11 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	// Load with the temporary module file that adds the gfz library (the
 	// overlay's probes and native wrappers import it).
 	flags := opts.buildFlags()
+	if edit.mayNeedFormats() {
+		if edit.needsFormats, err = hasNativeTargets(ctx, dir, flags, opts.Patterns); err != nil {
+			return nil, err
+		}
+	}
 	modFlags, modEnv, err := edit.write(work, nil)
 	if err != nil {
 		return nil, err
@@ -724,7 +729,9 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	}
 	if err == nil {
 		var extra []string
-		edit.needsFormats = len(natives) > 0
+		if !edit.mayNeedFormats() { // else decided before the load, by the same files
+			edit.needsFormats = len(natives) > 0
+		}
 		if w := edit.formatsWarning(); w != "" {
 			prep.Warnings = append(prep.Warnings, w)
 		}

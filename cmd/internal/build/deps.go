@@ -253,3 +253,35 @@ func stdImports(g *graph, p *packages.Package) []string {
 func noModule(gomod, gowork string) bool {
 	return (gomod == "" || gomod == os.DevNull) && (gowork == "" || gowork == "off")
 }
+
+// hasNativeTargets reports whether the _test.go files of the packages the
+// patterns match hold native fuzz targets (NativeTargets), listing them
+// with the go command as the build will (flags) but without loading their
+// dependencies.
+func hasNativeTargets(ctx context.Context, dir string, flags, patterns []string) (bool, error) {
+	cfg := &packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, BuildFlags: flags, Tests: true}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return false, fmt.Errorf("gfz-build: list %s: %w", strings.Join(patterns, " "), err)
+	}
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module == nil || !p.Module.Main {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			if !strings.HasSuffix(f, "_test.go") || seen[f] {
+				continue
+			}
+			seen[f] = true
+			src, err := os.ReadFile(f)
+			if err != nil {
+				return false, fmt.Errorf("gfz-build: %w", err)
+			}
+			if ts, _, err := NativeTargets(f, src); err == nil && len(ts) > 0 {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}

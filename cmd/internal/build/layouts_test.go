@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,45 @@ func TestVendored(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "vendor", "example.com", "lib", "lib.go"))
 	if err != nil || string(b) != libSrc {
 		t.Errorf("vendored source changed: %v", err)
+	}
+}
+
+// TestVendoredNative: a module that vendors gfz without generators/formats
+// (go mod vendor leaves it out: only the native rewrite imports it) and has
+// a native target builds from the module cache (-mod=mod), and its
+// dependencies are then loaded from there too: loaded from vendor/ and
+// built from the module cache, their instrumented copies were never
+// compiled (a binary of thousands of probes with no coverage).
+func TestVendoredNative(t *testing.T) {
+	root := t.TempDir()
+	gfz := repoRoot(t)
+	writeTree(t, root, map[string]string{
+		"dep/go.mod":         "module example.com/lib\n\ngo 1.26.0\n",
+		"dep/lib.go":         libSrc,
+		"app/go.mod":         "module example.com/app\n\ngo 1.26.0\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/gfz-dev/gfz v0.0.0\n)\n\nreplace (\n\texample.com/lib => ../dep\n\tgithub.com/gfz-dev/gfz => " + gfz + "\n)\n",
+		"app/app.go":         appSrc,
+		"app/app_test.go":    appTest,
+		"app/native_test.go": "package app\n\nimport \"testing\"\n\nfunc FuzzNat(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, n int) { Describe(n, 0, 3, 12) })\n}\n",
+	})
+	dir := filepath.Join(root, "app")
+	cmd := exec.Command("go", "mod", "vendor")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
+	if !slices.Contains(p.BuildFlags, "-mod=mod") {
+		t.Fatalf("build flags %q: want -mod=mod (formats is not vendored)", p.BuildFlags)
+	}
+	if probesOf(p, "example.com/lib") < 5 {
+		t.Fatalf("packages %+v", p.Packages)
+	}
+	ov, err := os.ReadFile(p.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(ov), filepath.Join(dir, "vendor")) {
+		t.Errorf("the overlay replaces files under vendor/, which a -mod=mod build does not read:\n%s", ov)
 	}
 }
 

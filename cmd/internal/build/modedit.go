@@ -64,12 +64,21 @@ func (e *moduleEdit) vendoredWithout(pkg string) bool {
 	return true
 }
 
+// mayNeedFormats reports whether the build's native targets, if any, change
+// how the module loads (formatsFlags): Build then looks for them before it
+// loads the packages, so that the load, the overlay and the build all read
+// the same files (loaded from vendor/ and built from the module cache, the
+// dependencies' instrumented copies were never compiled).
+func (e *moduleEdit) mayNeedFormats() bool {
+	return e.lib == "" && !e.workspace() && e.vendoredWithout(FormatsPath)
+}
+
 // formatsFlags are the go command flags a build with native targets needs
 // in a module that vendors gfz without FormatsPath (which `go mod vendor`
 // leaves out: only gfz-build's rewrite imports it): build from the module
 // cache, as for a module that does not require gfz (write).
 func (e *moduleEdit) formatsFlags() []string {
-	if e.needsFormats && e.lib == "" && !e.workspace() && e.vendoredWithout(FormatsPath) {
+	if e.needsFormats && e.mayNeedFormats() {
 		return []string{"-mod=mod"}
 	}
 	return nil
@@ -351,8 +360,20 @@ func (e *moduleEdit) writeWork(work string, rel []relocation) (flags, env []stri
 			return nil, nil, fmt.Errorf("gfz-build: go.work use: %w", err)
 		}
 		if wf.Go != nil && e.libGo != "" && goLess(wf.Go.Version, e.libGo) {
+			lang := "go" + langOf(wf.Go.Version)
 			if err := wf.AddGoStmt(e.libGo); err != nil {
 				return nil, nil, fmt.Errorf("gfz-build: go.work go line: %w", err)
+			}
+			// In a workspace the go.work's go line sets the runtime's
+			// GODEBUG defaults: keep the workspace's, as for go.mod.
+			hasDefault := false
+			for _, g := range wf.Godebug {
+				hasDefault = hasDefault || g.Key == "default"
+			}
+			if !hasDefault {
+				if err := wf.AddGodebug("default", lang); err != nil {
+					return nil, nil, fmt.Errorf("gfz-build: go.work godebug: %w", err)
+				}
 			}
 		}
 	}

@@ -155,3 +155,54 @@ func TestPlanReplacedNotRequired(t *testing.T) {
 		t.Errorf("the module's go.mod changed")
 	}
 }
+
+// TestOldLinesKeepGodebug: when the temporary module file raises an old go
+// line to the library's, the runtime's GODEBUG defaults stay those of the
+// old line (godebug default=go1.N): in a go.mod, and in a go.work, whose
+// go line sets them for a workspace (net/http's ServeMux patterns
+// changed a test's result in the fuzz binary).
+func TestOldLinesKeepGodebug(t *testing.T) {
+	lib := testmod.GfzRoot(t) // go 1.22
+	libDir := func() (string, error) { return lib, nil }
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gomod := write("a/go.mod", "module example.com/a\n\ngo 1.21\n")
+	gowork := write("go.work", "go 1.21\n\nuse ./a\n")
+	for _, c := range []struct{ name, gowork string }{{"go.mod", "off"}, {"go.work", gowork}} {
+		e, err := planModuleEdit(gomod, c.gowork, libDir, "v0.2.0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		flags, env, err := e.write(t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tmp string
+		for _, f := range flags {
+			if p, ok := strings.CutPrefix(f, "-modfile="); ok {
+				tmp = p
+			}
+		}
+		for _, v := range env {
+			if p, ok := strings.CutPrefix(v, "GOWORK="); ok {
+				tmp = p
+			}
+		}
+		b, err := os.ReadFile(tmp)
+		if err != nil {
+			t.Fatalf("%s: the temporary file (flags %q, env %q): %v", c.name, flags, env, err)
+		}
+		if !strings.Contains(string(b), "go 1.22") || !strings.Contains(string(b), "godebug default=go1.21") {
+			t.Errorf("%s: temporary file:\n%s", c.name, b)
+		}
+	}
+}
