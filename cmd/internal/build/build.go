@@ -414,7 +414,11 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		return nil, fatal()
 	}
 	if g.runtimeDir == "" {
-		return nil, fmt.Errorf("gfz-build: %s is not available from %s: the module's gfz requirement (or the library gfz-build added) provides no probe runtime; check that the gfz it requires matches this gfz-build", instrument.RuntimePath, dir)
+		why := ""
+		if g.runtimeErr != "" {
+			why = "; the go command says: " + g.runtimeErr
+		}
+		return nil, fmt.Errorf("gfz-build: %s is not available from %s: the module's gfz requirement (or the library gfz-build added) provides no probe runtime; check that the gfz it requires matches this gfz-build%s", instrument.RuntimePath, dir, why)
 	}
 
 	// What to instrument: the matched packages and their dependencies.

@@ -94,6 +94,7 @@ type graph struct {
 	broken     []PackageError                 // matched packages (or patterns) that failed to load
 	runtimeDir string
 	runtimeMod *packages.Module // the module providing the probe runtime (gfz's library)
+	runtimeErr string           // why the go command could not list the runtime ("" if it said nothing)
 	// plain holds the non-test packages of the graph by import path (their
 	// imports are non-test packages too).
 	plain map[string]*packages.Package
@@ -142,8 +143,13 @@ func loadGraph(ctx context.Context, dir string, flags, env, patterns []string) (
 	})
 	if g.runtimeDir == "" {
 		lp, err := packages.Load(&packages.Config{Context: ctx, Dir: dir, Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule, BuildFlags: flags, Env: cfg.Env}, instrument.RuntimePath)
-		if err == nil && len(lp) == 1 && len(lp[0].GoFiles) > 0 {
+		switch {
+		case err != nil:
+			g.runtimeErr = err.Error()
+		case len(lp) == 1 && len(lp[0].GoFiles) > 0:
 			g.runtimeDir, g.runtimeMod = filepath.Dir(lp[0].GoFiles[0]), lp[0].Module
+		case len(lp) == 1:
+			g.runtimeErr = listErrors(lp[0])
 		}
 	}
 	return g, nil

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,5 +242,20 @@ func TestRace(t *testing.T) {
 	}
 	if strings.Contains(inst, "DATA RACE") || !strings.Contains(inst, "--- PASS") {
 		t.Errorf("instrumented -race output:\n%s", inst)
+	}
+}
+
+// TestRuntimeUnavailableSaysWhy: when the go command cannot list gfz's
+// probe runtime (here a go.mod that requires gfz but needs go mod tidy),
+// the error passes on what the go command said.
+func TestRuntimeUnavailableSaysWhy(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.21\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + repoRoot(t) + "\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzN(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b []byte) {})\n}\n",
+	})
+	_, err := Prepare(context.Background(), Options{Patterns: []string{"./a"}, Dir: root})
+	if err == nil || !strings.Contains(err.Error(), "the go command says") || !strings.Contains(err.Error(), "go mod tidy") {
+		t.Errorf("error %v; want the go command's message (go mod tidy)", err)
 	}
 }
