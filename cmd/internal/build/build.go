@@ -1160,6 +1160,10 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// outputPaths maps each package with fuzz targets to its binary's path:
+// with one package, -o names the binary, or a directory for it (one that
+// exists, or a path ending in a separator, created as go build -o does);
+// with several, -o is the directory.
 func outputPaths(dir, output string, prep *Prepared) (map[string]string, error) {
 	abs := func(p string) string {
 		if filepath.IsAbs(p) {
@@ -1173,6 +1177,11 @@ func outputPaths(dir, output string, prep *Prepared) (map[string]string, error) 
 		if output == "" {
 			output = prep.Names[pkg] + ".gfz"
 		} else if fi, err := os.Stat(abs(output)); err == nil && fi.IsDir() {
+			output = filepath.Join(output, prep.Names[pkg]+".gfz")
+		} else if strings.HasSuffix(output, "/") || strings.HasSuffix(output, string(filepath.Separator)) {
+			if err := os.MkdirAll(abs(output), 0o755); err != nil {
+				return nil, fmt.Errorf("gfz-build: -o: %w", err)
+			}
 			output = filepath.Join(output, prep.Names[pkg]+".gfz")
 		}
 		outs[pkg] = abs(output)

@@ -259,3 +259,25 @@ func TestRuntimeUnavailableSaysWhy(t *testing.T) {
 		t.Errorf("error %v; want the go command's message (go mod tidy)", err)
 	}
 }
+
+// TestOutputTrailingSlash: with one package, -o DIR/ for a directory that
+// does not exist yet makes it and puts the binary in it, named after the
+// package (it was taken for the binary's own name: go test -c then wrote
+// DIR/p.test and gfz-build printed DIR/ as the binary).
+func TestOutputTrailingSlash(t *testing.T) {
+	prep := &Prepared{TargetOrder: []string{"example.com/m/p"}, Names: map[string]string{"example.com/m/p": "p"}}
+	dir := t.TempDir()
+	outs, err := outputPaths(dir, "new/", prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "new", "p.gfz"); outs["example.com/m/p"] != want {
+		t.Errorf("output %q, want %q", outs["example.com/m/p"], want)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "new")); err != nil || !fi.IsDir() {
+		t.Errorf("the directory was not made: %v", err)
+	}
+	if outs, _ := outputPaths(dir, "bin.gfz", prep); outs["example.com/m/p"] != filepath.Join(dir, "bin.gfz") {
+		t.Errorf("a file name: %q", outs["example.com/m/p"])
+	}
+}
