@@ -647,3 +647,20 @@ func TestValueDescriber(t *testing.T) {
 		}
 	}
 }
+
+// silentFail fails every input without a message (a native t.Fail()).
+type silentFail struct{}
+
+func (silentFail) Exec(params []byte, ext uint64) Outcome {
+	return Outcome{Result: Failure, Consumed: params, Failure: &FailureInfo{Kind: "t.Error", Signature: "silent"}}
+}
+
+// TestFailureWithoutMessage: a failure that logged nothing is announced
+// as such, not with an empty message after the colon.
+func TestFailureWithoutMessage(t *testing.T) {
+	var out strings.Builder
+	run(t, Config{Seed: 1, Runs: 3, Workdir: t.TempDir(), Status: &out, ShrinkRuns: -1}, silentFail{})
+	if !strings.Contains(out.String(), "gfz: new failure (t.Error): (no message: ") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

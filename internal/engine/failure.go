@@ -71,8 +71,12 @@ func (f *fuzzer) failure(out Outcome) {
 	// while shrinking cannot lose it.
 	f.shrinkFailure(rep, path)
 	shrunk := rep.Shrink.Lines()
+	headline := workdir.Headline(rep.Info.Message)
+	if headline == "" {
+		headline = "(no message: the target failed without logging one, as t.Fail does)"
+	}
 	f.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
-		oneLine(info.Kind), workdir.Headline(rep.Info.Message), path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
+		oneLine(info.Kind), headline, path, shrunk, strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
 	if f.cfg.StopOnFailure {
 		f.stopped = true
 	}
