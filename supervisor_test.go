@@ -961,3 +961,26 @@ func TestCrashGuided(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkerCleanups: a worker that ends normally lets the testing
+// package end it, so that the fuzz target's F cleanups run (f.Cleanup,
+// f.TempDir's directory), as under go test; it used to exit from inside
+// the engine, leaking them in every worker process. Its PASS line is not
+// printed.
+func TestWorkerCleanups(t *testing.T) {
+	bin := crashersBinary(t)
+	mark := filepath.Join(t.TempDir(), "cleaned")
+	t.Setenv("CRASHERS_CLEANUP_MARK", mark) // inherited by the fuzz binary
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, code := runBin(t, bin, "-workers", "2", "-runs", "2000", "-workdir", wd, "FuzzFine")
+	if code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, out)
+	}
+	marks, _ := filepath.Glob(mark + ".*")
+	if len(marks) != 2 {
+		t.Errorf("%d processes ran the F's cleanups, want the 2 workers", len(marks))
+	}
+	if strings.Contains(out, "PASS") {
+		t.Errorf("a worker printed the testing package's PASS:\n%s", out)
+	}
+}
