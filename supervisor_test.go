@@ -983,4 +983,16 @@ func TestWorkerCleanups(t *testing.T) {
 	if strings.Contains(out, "PASS") {
 		t.Errorf("a worker printed the testing package's PASS:\n%s", out)
 	}
+	// A -repro child too (describing and shrinking a failure run up to a
+	// hundred of them).
+	inputs, _ := filepath.Glob(filepath.Join(wd, "corpus", "*"))
+	if len(inputs) == 0 {
+		t.Fatal("no corpus")
+	}
+	if out, code := runBin(t, bin, "-repro", inputs[0], "FuzzFine"); code != 0 || strings.Contains(out, "PASS") {
+		t.Errorf("-repro: exit status %d:\n%s", code, out)
+	}
+	if marks, _ := filepath.Glob(mark + ".*"); len(marks) != 3 {
+		t.Errorf("after -repro, %d processes ran the F's cleanups, want 3", len(marks))
+	}
 }

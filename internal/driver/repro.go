@@ -40,7 +40,8 @@ import (
 //	           replays under go test only with it)
 //	end N      the execution returned (the child prints its result); it
 //	           read N bytes
-//	done S     the child is about to exit with status childExitBase+S
+//	done S     the child is about to end with status childExitBase+S (or
+//	           0, ended by the testing package, the F's cleanups run)
 //	merge T    a -merge=1 child's totals so far, "FILES FEATURES KEPT"
 //	           (mergeBaseEnv), handed to the child that follows it
 //
@@ -289,7 +290,7 @@ func superviseRepro(cfg *config) int {
 		}
 		switch {
 		case c.doneSeen:
-			if c.ps.ExitCode() != childExitBase+c.done {
+			if ec := c.ps.ExitCode(); ec != childExitBase+c.done && ec != 0 { // (0: the testing package ended it after "done")
 				// Something the target left running ended the process
 				// after the last input returned.
 				fmt.Fprintf(cfg.stderr, "gfz: the fuzz process died (%s) after running its inputs (see its output above)\n", oneLine(c.crashKind()))

@@ -301,11 +301,12 @@ func (c *config) fuzz(f *testing.F, t Target) {
 	}
 	code := c.runTarget(t, seeds, status)
 	status.line("done", strconv.Itoa(code))
-	if c.worker != nil && code != ExitUsage {
-		// A worker's end is in its shared memory (phase done): let the
-		// testing package end the process, as under go test, so that the
-		// F's cleanups run (f.Cleanup, f.TempDir's directory). Its PASS
-		// line is not the worker's to print.
+	if (c.worker != nil || statusPipe != nil) && code != ExitUsage {
+		// A worker's end is in its shared memory (phase done), a -repro
+		// child's in its "done" line: let the testing package end the
+		// process, as under go test, so that the F's cleanups run
+		// (f.Cleanup, f.TempDir's directory: a shrink runs up to a hundred
+		// children). Its PASS line is not the child's to print.
 		if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
 			os.Stdout = null
 		}
