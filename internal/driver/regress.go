@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -169,8 +171,12 @@ func exportRegression(dir, target, input string, dict []string) (string, error) 
 	if !wrote {
 		verb = "already in"
 	}
-	return fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
-		verb, path, workdir.ShellQuote(dir), target, name), nil
+	note := fmt.Sprintf("gfz: regression input %s %s\n\treplay with go test, no gfz needed: cd %s && go test -run=%s/%s\n",
+		verb, path, workdir.ShellQuote(dir), target, name)
+	if txt, err := os.ReadFile(strings.TrimSuffix(input, ".input") + ".txt"); err == nil && bytes.Contains(txt, []byte(workdir.NotReproducingText)) {
+		note += "\tWARNING: this failure did not repeat when its input was run again (state kept across executions, timing, randomness): go test may pass on the file\n"
+	}
+	return note, nil
 }
 
 // dictionaryFile formats the fuzz binary's dictionary for a work directory

@@ -91,6 +91,18 @@ func TestExportRegression(t *testing.T) {
 	if err != nil || !strings.Contains(note, "already in "+path) || len(files) != 1 {
 		t.Errorf("second export: %v, %q, %d files", err, note, len(files))
 	}
+	if strings.Contains(note, "WARNING") {
+		t.Errorf("a warning for a failure that repeats: %q", note)
+	}
+	// A failure that did not repeat when shrinking ran it again: the file
+	// is written, with a warning that go test may pass on it.
+	rep := "gfz failure report\nshrunk: not shrunk: " + workdir.NotReproducingText + "\n"
+	if err := os.WriteFile(strings.TrimSuffix(in, ".input")+".txt", []byte(rep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if note, err = exportRegression(pkg, "FuzzA", in, nil); err != nil || !strings.Contains(note, "WARNING: this failure did not repeat") {
+		t.Errorf("flaky failure: %v, %q", err, note)
+	}
 }
 
 // TestRegressProbeIsADirectory: the writability probe made in an existing

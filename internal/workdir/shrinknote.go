@@ -21,13 +21,17 @@ type ShrinkNote struct {
 	Where                string // "in -repro processes" for a death
 }
 
+// NotReproducingText is what a report's shrink line says of an input that
+// did not fail the same way when the shrink ran it again.
+const NotReproducingText = "the input did not fail the same way when run again (flaky?)"
+
 // Summary is the one-line description of a shrink ("23 -> 5 bytes, ...").
 func (n *ShrinkNote) Summary() string {
 	if n.NotReproducing {
 		if n.Stopped != "" {
 			return "not shrunk: " + n.Stopped
 		}
-		return "not shrunk: the input did not fail the same way when run again (flaky?)"
+		return "not shrunk: " + NotReproducingText
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d -> %d bytes", n.OrigLen, n.Len)
