@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net/url"
 	"os"
@@ -315,6 +317,14 @@ func loadErrors(pkgs []*packages.Package) error {
 		return errors.New(strings.Join(msgs, "\n"))
 	}
 	return nil
+}
+
+// parseFile parses a Go file as the go command's compiler accepts it:
+// without go/parser's object resolution (which nothing here reads, and
+// which refuses scopes deeper than it allows: a generated function of a
+// few thousand else-ifs, which the compiler builds, failed the build).
+func parseFile(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+	return parser.ParseFile(fset, filename, src, parser.AllErrors|parser.ParseComments|parser.SkipObjectResolution)
 }
 
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -418,7 +417,7 @@ func (r *resolver) parse(n *node) {
 				n.parseErrs = append(n.parseErrs, packages.Error{Pos: name, Msg: err.Error(), Kind: packages.ParseError})
 				continue
 			}
-			f, err := parser.ParseFile(r.fset, name, src, parser.AllErrors|parser.ParseComments)
+			f, err := parseFile(r.fset, name, src)
 			if f != nil {
 				for _, imp := range f.Imports {
 					if imp.Path.Value == `"C"` {
@@ -678,7 +677,7 @@ func resolveGoPackages(rc resolveConfig, todo []*packages.Package) ([]resolved, 
 	}
 	checked := map[string]*packages.Package{}
 	if len(missed) > 0 {
-		cfg := &packages.Config{Context: rc.ctx, Dir: rc.dir, Mode: loadMode, BuildFlags: rc.flags, Env: append(os.Environ(), rc.env...)}
+		cfg := &packages.Config{Context: rc.ctx, Dir: rc.dir, Mode: loadMode, BuildFlags: rc.flags, Env: append(os.Environ(), rc.env...), ParseFile: parseFile}
 		loaded, err := packages.Load(cfg, missed...)
 		if err != nil {
 			return nil, nil, nil, nil, fmt.Errorf("load: %w", err)

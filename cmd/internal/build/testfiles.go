@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
@@ -274,7 +273,7 @@ func (r *resolver) checkTest(u *testUnit) ([]*ast.File, *types.Info, error) {
 				u.checkErr = err
 				return
 			}
-			f, err := parser.ParseFile(r.fset, name, src, parser.AllErrors|parser.ParseComments)
+			f, err := parseFile(r.fset, name, src)
 			if f != nil {
 				if instrument.ImportsC(f) {
 					u.checkErr = errCgo
@@ -381,7 +380,7 @@ func (r *resolver) resolveTestsGoPackages() error {
 			paths = append(paths, u.path)
 		}
 	}
-	cfg := &packages.Config{Context: r.ctx, Dir: r.dir, Mode: loadMode, BuildFlags: r.flags, Env: append(os.Environ(), r.env...), Tests: true}
+	cfg := &packages.Config{Context: r.ctx, Dir: r.dir, Mode: loadMode, BuildFlags: r.flags, Env: append(os.Environ(), r.env...), Tests: true, ParseFile: parseFile}
 	loaded, err := packages.Load(cfg, paths...)
 	if err != nil {
 		return fmt.Errorf("load the tests of %s: %w", strings.Join(paths, " "), err)
