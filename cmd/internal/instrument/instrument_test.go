@@ -290,3 +290,14 @@ L:
 		t.Errorf("output does not parse: %v\n%s", err, out)
 	}
 }
+
+// TestKindsMatchCover: package cover, which reads the probe tables in the
+// fuzz binary (the library cannot import this package), numbers and names
+// the probe kinds as Kind does.
+func TestKindsMatchCover(t *testing.T) {
+	for k := instrument.KindFunc; k <= instrument.KindLabel; k++ {
+		if got := cover.KindName(uint8(k)); got != k.String() {
+			t.Errorf("kind %d: cover names it %q, instrument %q", k, got, k)
+		}
+	}
+}
