@@ -21,7 +21,11 @@ import (
 
 // Supervision constants.
 const (
-	stopGrace      = 3 * time.Second
+	stopGrace = 3 * time.Second
+	// doneGrace is how long a worker may take to end after its engine
+	// finished: the testing package then runs the fuzz target's cleanups
+	// (f.Cleanup, f.TempDir), which must not hold the run for ever.
+	doneGrace      = 10 * time.Second
 	crashLoopLimit = 5 // deaths of one slot in a row on the same execution of the same input before it is given up
 	tailSize       = 64 << 10
 )
@@ -69,9 +73,10 @@ type slot struct {
 	lastSeq     uint64 // offSeq at lastState: the state repeats after a recheck, seq does not
 	stateSince  time.Time
 	crashStreak int
-	lastCrash   string // the input of the last crash
-	stuckStreak int    // of those, in a row at the same execution
-	lastCrashN  uint64 // the execution number of the last crash
+	lastCrash   string    // the input of the last crash
+	stuckStreak int       // of those, in a row at the same execution
+	lastCrashN  uint64    // the execution number of the last crash
+	doneSince   time.Time // when the supervisor first saw its engine finished (zero: not yet)
 }
 
 type supervisor struct {
@@ -314,7 +319,7 @@ func (s *supervisor) startWorker(sl *slot) {
 		return
 	}
 	sl.cmd, sl.running, sl.Kill, sl.KillAt = cmd, true, "", time.Time{}
-	sl.lastState, sl.lastSeq, sl.stateSince = 0, 0, time.Now()
+	sl.lastState, sl.lastSeq, sl.stateSince, sl.doneSince = 0, 0, time.Now(), time.Time{}
 	go func() {
 		_ = cmd.Wait()
 		proc.KillGroup(cmd.Process.Pid) // what the target started and left running
@@ -427,6 +432,14 @@ func (s *supervisor) watch(sl *slot, now time.Time) {
 		s.rssSetupError(sl, int64(sl.shm.load(offStartRSS)))
 	}
 	s.watchExec(sl, now)
+	if sl.shm.load(offPhase) == phaseDone && sl.Kill == "" {
+		if sl.doneSince.IsZero() {
+			sl.doneSince = now
+		} else if now.Sub(sl.doneSince) >= doneGrace {
+			s.warnf("worker %d did not end %v after its engine finished: killed (a cleanup of the fuzz target, f.Cleanup, that does not return?)", sl.id, doneGrace)
+			sl.Stop(sl.cmd.Process, now, "stop")
+		}
+	}
 }
 
 // overAtStart kills a worker that needed more than -rss_limit_mb before

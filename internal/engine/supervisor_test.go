@@ -251,3 +251,37 @@ func TestAttendWatchesOtherWorkers(t *testing.T) {
 		t.Errorf("stopped as %q, want %q", other.Kill, signature.KindTimeout)
 	}
 }
+
+// TestWorkerDoneGrace: a worker whose engine finished but which does not
+// end (a cleanup of the fuzz target that does not return: the testing
+// package runs them now) is killed doneGrace later, with a warning, rather
+// than holding the run for ever.
+func TestWorkerDoneGrace(t *testing.T) {
+	m, err := createShm(filepath.Join(t.TempDir(), ".w.shm"), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	m.store(offPhase, phaseDone)
+	stuck := exec.Command("sleep", "60")
+	if err := stuck.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Process.Kill()
+	var out strings.Builder
+	sl := &slot{id: 3, running: true, cmd: stuck, shm: m}
+	s := &supervisor{slots: []*slot{sl}, cfg: SupervisorConfig{Config: Config{Status: &out}}}
+	t0 := time.Now()
+	s.watch(sl, t0)
+	s.watch(sl, t0.Add(doneGrace-time.Millisecond))
+	if sl.Kill != "" {
+		t.Fatalf("killed before the grace ended: %q", sl.Kill)
+	}
+	s.watch(sl, t0.Add(doneGrace))
+	if sl.Kill != "stop" || !strings.Contains(out.String(), "worker 3 did not end") {
+		t.Fatalf("not killed at the end of the grace: kill %q, output %q", sl.Kill, out.String())
+	}
+	if err := stuck.Wait(); err == nil {
+		t.Error("the process ended by itself")
+	}
+}
