@@ -164,13 +164,14 @@ func TestWorkerFlagsAndSpec(t *testing.T) {
 		{ID: 1, Incarnation: 4, SharedMem: "/w d/.gfz-worker-1.shm", Seed: -5, Runs: 77, Time: 3 * time.Second, Sync: true},
 		{ID: 0, SharedMem: "s", Skip: []string{"ab01", "cd23"}},
 		{ID: 2, SharedMem: "s", Resume: 1<<63 + 5},
+		{ID: 3, SharedMem: "s", Avoid: [][]byte{{7}, []byte("go test fuzz v1\nint(777)\n"), {0, 0xff, ',', '='}}},
 	} {
 		got, err := decodeWorkerSpec(encodeWorkerSpec(spec))
 		if err != nil || !reflect.DeepEqual(*got, spec) {
 			t.Errorf("round trip: %+v, %v; want %+v", got, err, spec)
 		}
 	}
-	for _, bad := range []string{"%zz", "id=x&inc=0&seed=1&runs=0&time=0&sync=false&shm=a", "id=0&inc=0&seed=1&runs=0&time=0&sync=false", "id=0&inc=0&seed=1&runs=0&time=0&sync=false&shm=a&resume=-1"} {
+	for _, bad := range []string{"%zz", "id=x&inc=0&seed=1&runs=0&time=0&sync=false&shm=a", "id=0&inc=0&seed=1&runs=0&time=0&sync=false", "id=0&inc=0&seed=1&runs=0&time=0&sync=false&shm=a&resume=-1", "id=0&inc=0&seed=1&runs=0&time=0&sync=false&shm=a&avoid=%%"} {
 		if _, err := decodeWorkerSpec(bad); err == nil {
 			t.Errorf("decoded %q", bad)
 		}

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,9 @@ func encodeWorkerSpec(w engine.WorkerSpec) string {
 	if len(w.Skip) > 0 {
 		v.Set("skip", strings.Join(w.Skip, ","))
 	}
+	for _, a := range w.Avoid {
+		v.Add("avoid", base64.RawURLEncoding.EncodeToString(a))
+	}
 	if w.Resume != 0 {
 		v.Set("resume", strconv.FormatUint(w.Resume, 10))
 	}
@@ -62,6 +66,13 @@ func decodeWorkerSpec(s string) (*engine.WorkerSpec, error) {
 	w.Time = time.Duration(t)
 	if s := v.Get("skip"); s != "" {
 		w.Skip = strings.Split(s, ",")
+	}
+	for _, a := range v["avoid"] {
+		b, err := base64.RawURLEncoding.DecodeString(a)
+		if err != nil {
+			return nil, fmt.Errorf("malformed %s: avoid: %w", workerEnv, err)
+		}
+		w.Avoid = append(w.Avoid, b)
 	}
 	if s := v.Get("resume"); s != "" {
 		r, err := strconv.ParseUint(s, 10, 64)
@@ -349,7 +360,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
 		ecfg.Restarted = w.Incarnation > 0
-		ecfg.SkipInputs = w.Skip
+		ecfg.SkipInputs, ecfg.AvoidInputs = w.Skip, w.Avoid
 		ecfg.ResumeAfter = w.Resume
 		// No debug.SetMemoryLimit soft guard: near the limit the garbage
 		// collector runs continuously, which turns a runaway allocation

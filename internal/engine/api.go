@@ -147,6 +147,10 @@ type Config struct {
 	// replayed them (killerInput), so that the slot does not die on them
 	// again and again.
 	SkipInputs []string
+	// AvoidInputs are inputs (parameter bytes) that killed a worker with a
+	// failure already saved: the engine does not run a child equal to one
+	// (up to killerStreakLimit in a row), which would only cost a restart.
+	AvoidInputs [][]byte
 	// ResumeAfter, if not 0, is the trace hash (entry.trace) of the
 	// parent the worker's previous incarnation was making children of
 	// when it ended: the round robin over the queue starts after it

@@ -30,11 +30,12 @@ const (
 )
 
 type fuzzer struct {
-	cfg   Config
-	ex    Executor
-	def   engineDef // the engine (strategy.go)
-	strat strategy
-	fb    feedback
+	cfg     Config
+	killers *killers // Config.AvoidInputs
+	ex      Executor
+	def     engineDef // the engine (strategy.go)
+	strat   strategy
+	fb      feedback
 	// The executor's optional abilities the structure-aware engines need
 	// (nil when it has none; engines see gex as strategyEnv.newGuide).
 	recorder Recorder
@@ -234,6 +235,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	if cfg.SeedGen > 0 || cfg.SeedGenRuns > 0 {
 		f.seedPhase() // seedgen.go
 	}
+	f.killers = newKillers(cfg.AvoidInputs)
 	f.init()
 	f.calibrate()
 	if !f.stopped && f.err == nil && !cfg.ReplayOnly {
@@ -612,7 +614,7 @@ func (f *fuzzer) loop() {
 		} else if tp != nil {
 			f.noteParent(tp.turnParent())
 		}
-		if f.skipZero(p, f.child) {
+		if f.skipZero(p, f.child) || f.killers.avoid(f.child) {
 			continue
 		}
 		if p != nil && f.met.sampleDistance() && f.recorder != nil {

@@ -828,3 +828,22 @@ func TestNoInputRunWarns(t *testing.T) {
 		t.Errorf("warned for a run of 5 executions:\n%s", out)
 	}
 }
+
+// TestKillersPassedOn: an input a worker died on with a saved failure is
+// passed to the workers started after (WorkerSpec.Avoid), once.
+func TestKillersPassedOn(t *testing.T) {
+	s, sl, _ := crashSupervisor(t, nil)
+	s.crash(sl, exitState(t, "exit 2")) // new failure: saved
+	s.crash(sl, exitState(t, "exit 2")) // the same again: known
+	if len(s.killers) != 1 || !bytes.Equal(s.killers[0], []byte{7, 8, 9}) {
+		t.Fatalf("killers %q, want the input once", s.killers)
+	}
+	var spec WorkerSpec
+	s.exits = make(chan *slot, 1)
+	s.cfg.Command = func(w WorkerSpec) *exec.Cmd { spec = w; return exec.Command("true") }
+	s.startWorker(sl)
+	<-s.exits
+	if len(spec.Avoid) != 1 || !bytes.Equal(spec.Avoid[0], []byte{7, 8, 9}) {
+		t.Errorf("the next worker avoids %q", spec.Avoid)
+	}
+}

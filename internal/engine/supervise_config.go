@@ -123,6 +123,7 @@ type WorkerSpec struct {
 	Time        time.Duration // Config.Time (0: no limit)
 	Sync        bool          // Config.Sync
 	Skip        []string      // Config.SkipInputs
+	Avoid       [][]byte      // Config.AvoidInputs
 	Resume      uint64        // Config.ResumeAfter
 }
 

@@ -111,6 +111,11 @@ type supervisor struct {
 	// skip are the inputs workers no longer replay at start
 	// (Config.SkipInputs): each killed a worker twice in a row.
 	skip []string
+	// killers are inputs the workers died on with a saved failure, which
+	// the workers started from then on do not run (WorkerSpec.Avoid);
+	// killersSize is their total length.
+	killers     [][]byte
+	killersSize int
 
 	restarts, crashes, timeouts, ooms int
 	// unconfirmed counts the timeouts that re-running their input did not
@@ -287,7 +292,7 @@ func (s *supervisor) startWorker(sl *slot) {
 	spec := WorkerSpec{
 		ID: sl.id, Incarnation: sl.incarnation, SharedMem: sl.path,
 		Seed: workerSeed(s.cfg.Seed, sl.id, sl.incarnation), Sync: s.cfg.Workers > 1,
-		Skip: s.skip, Resume: sl.resume,
+		Skip: s.skip, Resume: sl.resume, Avoid: s.killers,
 	}
 	if sl.quota > 0 {
 		spec.Runs = sl.quota - sl.dead.execs

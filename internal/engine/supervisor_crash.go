@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		}
 	}
 	if !unplaced && s.knownFailure(sig) {
+		if kind != signature.KindOutOfMemory { // (a worker's memory may have grown over many inputs)
+			s.rememberKiller(cur)
+		}
 		return
 	}
 	res := Failure
@@ -138,6 +142,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		return
 	}
 	s.known[sig] = path
+	if kind != signature.KindOutOfMemory {
+		s.rememberKiller(cur)
+	}
 	s.shrinkDeath(rep, path, rerun) // saved as found first: nothing is lost if shrinking is cut short
 	s.printf("gfz: new failure (%s): %s\n\tinput: %s%s\n\treport: %s\n\treproduce: %s\n",
 		oneLine(kind), msg, path, rep.Shrink.Lines(), strings.TrimSuffix(path, ".input")+".txt", rep.Repro)
@@ -296,4 +303,30 @@ func describeExit(ps *os.ProcessState, kill string) string {
 		return "killed: " + kill
 	}
 	return ps.String()
+}
+
+// Limits of the killers the workers avoid (WorkerSpec.Avoid): they travel
+// in the workers' environment.
+const (
+	maxKillers     = 64
+	maxKillerBytes = 4 << 10
+	maxKillersSize = 32 << 10
+)
+
+// rememberKiller records input, on which a worker just died of a failure
+// that is saved, for the workers started from now on to avoid
+// (WorkerSpec.Avoid): a fuzzer that makes it again (a cmp token, a
+// dictionary value) would otherwise pay a worker's restart, and its corpus
+// replay, each time, for a failure already known.
+func (s *supervisor) rememberKiller(input []byte) {
+	if len(input) == 0 || len(input) > maxKillerBytes || len(s.killers) >= maxKillers || s.killersSize+len(input) > maxKillersSize {
+		return
+	}
+	for _, k := range s.killers {
+		if bytes.Equal(k, input) {
+			return
+		}
+	}
+	s.killers = append(s.killers, bytes.Clone(input))
+	s.killersSize += len(input)
 }
