@@ -21,6 +21,7 @@ import (
 
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/proc"
 	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -409,23 +410,14 @@ func writeCoverProfile(path string) error {
 }
 
 // unforwarded returns the lines of a worker's stderr that the supervisor
-// did not forward (all but gfz's own: "gfz:" lines and the tab-indented
-// lines after them), indented by a tab, or "" if there are none.
+// did not forward (proc.Unforwarded), indented by a tab, or "" if there
+// are none.
 func unforwarded(output string) string {
-	var b strings.Builder
-	gfzLine := false
-	for _, l := range strings.Split(output, "\n") {
-		switch {
-		case strings.HasPrefix(l, "gfz:"):
-			gfzLine = true
-			continue
-		case gfzLine && strings.HasPrefix(l, "\t"):
-			continue
-		}
-		gfzLine = false
-		b.WriteString("\t" + l + "\n")
+	lines := proc.Unforwarded(strings.TrimRight(output, "\n"))
+	if len(lines) == 0 {
+		return ""
 	}
-	return strings.TrimRight(b.String(), "\t\n")
+	return "\t" + strings.Join(lines, "\n\t")
 }
 
 // skipped reports whether the testing output of a -test.v run (out) says

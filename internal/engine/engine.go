@@ -614,7 +614,7 @@ func (f *fuzzer) loop() {
 		} else if tp != nil {
 			f.noteParent(tp.turnParent())
 		}
-		if f.skipZero(p, f.child) || f.killers.avoid(f.child) {
+		if f.skipZero(p, f.child) || f.killers != nil && f.killers.avoid(f.child) { // (the nil check keeps a call off the common path)
 			continue
 		}
 		if p != nil && f.met.sampleDistance() && f.recorder != nil {

@@ -26,8 +26,40 @@ type Tail struct {
 	own     sync.Mutex
 	buf     []byte
 	partial []byte
-	inGfz   bool
-	inRace  bool
+	filter  lineFilter
+}
+
+// lineFilter tells, line by line, which lines of a child's stderr Tail
+// forwards when not All: gfz's messages ("gfz:" lines with their
+// tab-indented continuation lines) and race detector reports.
+type lineFilter struct{ inGfz, inRace bool }
+
+// forward reports whether line (with its newline) is forwarded.
+func (f *lineFilter) forward(line string) bool {
+	race := line == raceDelimiter
+	switch {
+	case race:
+		f.inRace = !f.inRace
+	case strings.HasPrefix(line, "gfz:"):
+		f.inGfz = true
+	case line == "" || line[0] != '\t':
+		f.inGfz = false
+	}
+	return f.inGfz || f.inRace || race
+}
+
+// Unforwarded returns the lines of output, a child's stderr, that a Tail
+// forwarding only gfz's messages does not forward (without their
+// newlines).
+func Unforwarded(output string) []string {
+	var f lineFilter
+	var out []string
+	for _, l := range strings.SplitAfter(output, "\n") {
+		if l != "" && !f.forward(l) {
+			out = append(out, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	return out
 }
 
 // raceDelimiter opens and closes a race detector report (forwarded whole).
@@ -64,16 +96,7 @@ func (w *Tail) Write(p []byte) (int, error) {
 			break
 		}
 		line := w.partial[:i+1]
-		race := string(line) == raceDelimiter
-		switch {
-		case race:
-			w.inRace = !w.inRace
-		case strings.HasPrefix(string(line), "gfz:"):
-			w.inGfz = true
-		case line[0] != '\t':
-			w.inGfz = false
-		}
-		if w.inGfz || w.inRace || race {
+		if w.filter.forward(string(line)) {
 			_, _ = w.Fwd.Write(line)
 		}
 		w.partial = w.partial[i+1:]

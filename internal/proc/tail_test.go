@@ -35,3 +35,13 @@ func TestTailKeepsEnd(t *testing.T) {
 		t.Errorf("forwarded %q", out.String())
 	}
 }
+
+// TestUnforwarded: the lines a Tail does not forward are those
+// Unforwarded returns, and only those.
+func TestUnforwarded(t *testing.T) {
+	out := "noise\ngfz: new failure\n\tinput: x\nmore noise\n==================\nWARNING: DATA RACE\n==================\nlast"
+	got := strings.Join(Unforwarded(out), "|")
+	if got != "noise|more noise|last" {
+		t.Errorf("Unforwarded = %q", got)
+	}
+}

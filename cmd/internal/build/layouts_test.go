@@ -3,6 +3,7 @@ package build
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,24 +155,34 @@ func TestWorkspace(t *testing.T) {
 	checkSame(t, p, dir)
 }
 
-// TestVendored instruments a vendored dependency (by default) of a module
-// built with -mod=vendor.
-func TestVendored(t *testing.T) {
+// vendoredApp writes the module example.com/app, which requires
+// example.com/lib (a local replacement) and gfz, with files more, and
+// vendors its dependencies; it returns the module's directory.
+func vendoredApp(t *testing.T, more map[string]string) string {
+	t.Helper()
 	root := t.TempDir()
-	gfz := repoRoot(t)
-	writeTree(t, root, map[string]string{
+	files := map[string]string{
 		"dep/go.mod":      "module example.com/lib\n\ngo 1.26.0\n",
 		"dep/lib.go":      libSrc,
-		"app/go.mod":      "module example.com/app\n\ngo 1.26.0\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/gfz-dev/gfz v0.0.0\n)\n\nreplace (\n\texample.com/lib => ../dep\n\tgithub.com/gfz-dev/gfz => " + gfz + "\n)\n",
+		"app/go.mod":      "module example.com/app\n\ngo 1.26.0\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/gfz-dev/gfz v0.0.0\n)\n\nreplace (\n\texample.com/lib => ../dep\n\tgithub.com/gfz-dev/gfz => " + repoRoot(t) + "\n)\n",
 		"app/app.go":      appSrc,
 		"app/app_test.go": appTest,
-	})
+	}
+	maps.Copy(files, more)
+	writeTree(t, root, files)
 	dir := filepath.Join(root, "app")
 	cmd := exec.Command("go", "mod", "vendor")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go mod vendor: %v\n%s", err, out)
 	}
+	return dir
+}
+
+// TestVendored instruments a vendored dependency (by default) of a module
+// built with -mod=vendor.
+func TestVendored(t *testing.T) {
+	dir := vendoredApp(t, nil)
 	if _, err := os.Stat(filepath.Join(dir, "vendor", "example.com", "lib", "lib.go")); err != nil {
 		t.Fatalf("not vendored: %v", err)
 	}
@@ -194,22 +205,9 @@ func TestVendored(t *testing.T) {
 // built from the module cache, their instrumented copies were never
 // compiled (a binary of thousands of probes with no coverage).
 func TestVendoredNative(t *testing.T) {
-	root := t.TempDir()
-	gfz := repoRoot(t)
-	writeTree(t, root, map[string]string{
-		"dep/go.mod":         "module example.com/lib\n\ngo 1.26.0\n",
-		"dep/lib.go":         libSrc,
-		"app/go.mod":         "module example.com/app\n\ngo 1.26.0\n\nrequire (\n\texample.com/lib v0.0.0\n\tgithub.com/gfz-dev/gfz v0.0.0\n)\n\nreplace (\n\texample.com/lib => ../dep\n\tgithub.com/gfz-dev/gfz => " + gfz + "\n)\n",
-		"app/app.go":         appSrc,
-		"app/app_test.go":    appTest,
+	dir := vendoredApp(t, map[string]string{
 		"app/native_test.go": "package app\n\nimport \"testing\"\n\nfunc FuzzNat(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, n int) { Describe(n, 0, 3, 12) })\n}\n",
 	})
-	dir := filepath.Join(root, "app")
-	cmd := exec.Command("go", "mod", "vendor")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go mod vendor: %v\n%s", err, out)
-	}
 	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
 	if !slices.Contains(p.BuildFlags, "-mod=mod") {
 		t.Fatalf("build flags %q: want -mod=mod (formats is not vendored)", p.BuildFlags)
