@@ -284,7 +284,7 @@ func hasNativeTargets(ctx context.Context, dir string, flags, patterns []string)
 			if err != nil {
 				return false, fmt.Errorf("gfz-build: %w", err)
 			}
-			if ts, _, err := NativeTargets(f, src); err == nil && len(ts) > 0 {
+			if nf, err := nativeTargetsFile(f, src); err == nil && len(nf.targets) > 0 {
 				return true, nil
 			}
 		}

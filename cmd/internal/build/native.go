@@ -1,6 +1,7 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -40,13 +41,25 @@ const FormatsPath = GfzPath + "/generators/formats"
 // a blank import of FormatsPath (the format generators) beside it. No line
 // moves, so positions in stacks and messages are the user's.
 //
-// A target's argument types are read from fn: a function literal or a
-// top-level function of the file. An argument of a type native fuzzing
-// does not accept, or an fn whose types cannot be read, is an error naming
-// the file and line.
+// A target's argument types are read from fn: a function literal, a
+// function-typed parameter or local variable, or a function, function
+// variable or method of the file (gfz-build's package scan, nativeScan,
+// also looks in the package's other files). An argument of a type native
+// fuzzing does not accept, or an fn whose types cannot be read, is an
+// error naming the file and line.
 func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) {
-	ts, out, _, err := nativeTargetsFile(filename, src)
-	return ts, out, err
+	nf, err := nativeTargetsFile(filename, src)
+	for _, lf := range nf.later {
+		if err != nil || lf.target < 0 {
+			break
+		}
+		var types string
+		if types, err = nf.decls.argTypes(lf.fn, lf.locals, lf.testing, true); err != nil {
+			err = lf.err(err)
+		}
+		nf.targets[lf.target].Types = types
+	}
+	return nf.targets, nf.out, err
 }
 
 // fuzzHelpers is what a file tells about functions that take a
@@ -61,40 +74,59 @@ type fuzzHelpers struct {
 	file  map[string]string   // target candidate -> its file
 }
 
-// nativeTargetsFile is NativeTargets, also returning the file's fuzzHelpers.
-func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuzzHelpers, error) {
-	h := fuzzHelpers{types: map[string]string{}, errs: map[string]error{}, calls: map[string][]string{}, file: map[string]string{}}
+func newFuzzHelpers() fuzzHelpers {
+	return fuzzHelpers{types: map[string]string{}, errs: map[string]error{}, calls: map[string][]string{}, file: map[string]string{}}
+}
+
+// nativeFileScan is what nativeTargetsFile finds in one file.
+type nativeFileScan struct {
+	pkg     string         // the package clause's name
+	targets []NativeTarget // a target of later has no Types yet
+	out     []byte         // the rewritten file (nil: no f.Fuzz call)
+	helpers fuzzHelpers
+	decls   *funcDecls // the file's declarations
+	later   []laterFn  // f.Fuzz arguments the file does not declare
+}
+
+// laterFn is an f.Fuzz argument that names a function the file does not
+// declare, or has an argument type the file does not declare: nativeScan
+// looks it up in the package's declarations.
+type laterFn struct {
+	fn      ast.Expr
+	locals  map[string]*funcDecl // the enclosing function's
+	pos     token.Position
+	target  int    // index in targets, or -1 for a helper's f.Fuzz
+	who     string // the target or helper whose f.Fuzz it is
+	testing string // the file's name of package testing
+}
+
+// err is e as the error of lf's f.Fuzz.
+func (lf laterFn) err(e error) error {
+	return fmt.Errorf("%s: %s's f.Fuzz: %w", lf.pos, lf.who, e)
+}
+
+// nativeTargetsFile scans one _test.go file: NativeTargets, also returning
+// the file's fuzzHelpers and declarations, and the f.Fuzz arguments it
+// does not declare.
+func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
+	nf := nativeFileScan{helpers: newFuzzHelpers(), decls: newFuncDecls()}
+	h := nf.helpers
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, filename, src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, nil, h, err
+		return nf, err
 	}
+	nf.pkg = f.Name.Name
 	testingName := ImportName(f, "testing", "testing")
+	nf.decls.addFile(f, testingName)
 	if testingName == "" || testingName == "_" {
-		return nil, nil, h, nil
-	}
-	funcs := map[string]*ast.FuncType{}
-	aliases := map[string]ast.Expr{} // type A = T: go test sees T
-	for _, d := range f.Decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv == nil {
-				funcs[d.Name.Name] = d.Type
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok && ts.Assign.IsValid() && ts.TypeParams == nil {
-					aliases[ts.Name.Name] = ts.Type
-				}
-			}
-		}
+		return nf, nil
 	}
 	type edit struct {
 		start, end int
 		text       string
 	}
 	var edits []edit
-	var targets []NativeTarget
 	var firstErr error
 	// fParams returns the names of ft's parameters of type *testing.F.
 	fParams := func(ft *ast.FuncType) map[string]bool {
@@ -108,8 +140,8 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 		}
 		return names
 	}
-	var walk func(body ast.Node, fs map[string]bool, target, owner string)
-	walk = func(body ast.Node, fs map[string]bool, target, owner string) {
+	var walk func(body ast.Node, fs map[string]bool, target, owner string, locals map[string]*funcDecl)
+	walk = func(body ast.Node, fs map[string]bool, target, owner string, locals map[string]*funcDecl) {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -125,12 +157,15 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 				for k := range fParams(n.Type) {
 					inner[k] = true
 				}
-				walk(n.Body, inner, "", "")
+				walk(n.Body, inner, "", "", locals)
 				return false
 			case *ast.CallExpr:
-				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && len(n.Args) == 1 {
-					if a, ok := n.Args[0].(*ast.Ident); ok && fs[a.Name] {
-						h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id
+				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" {
+					for _, arg := range n.Args {
+						if a, ok := arg.(*ast.Ident); ok && fs[a.Name] {
+							h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id
+							break
+						}
 					}
 				}
 				sel, ok := n.Fun.(*ast.SelectorExpr)
@@ -144,20 +179,29 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 				start, end := fset.Position(sel.Pos()).Offset, fset.Position(n.Lparen).Offset+1
 				text := nativeImport + ".FuzzNative(" + x.Name + ", " + strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
 				edits = append(edits, edit{start, end, text})
+				if target == "" && owner == "" {
+					return true
+				}
+				pos := fset.Position(n.Args[0].Pos())
+				types, err := nf.decls.argTypes(n.Args[0], locals, testingName, false)
+				if errors.Is(err, errNotDeclared) {
+					lf := laterFn{fn: n.Args[0], locals: locals, pos: pos, target: -1, who: owner, testing: testingName}
+					if target != "" {
+						lf.target, lf.who = len(nf.targets), target
+					}
+					nf.later = append(nf.later, lf)
+					err = nil
+				}
 				if target != "" {
-					types, err := nativeArgTypes(n.Args[0], funcs, aliases, testingName)
 					if err != nil && firstErr == nil {
-						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), target, err)
+						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", pos, target, err)
 					}
-					targets = append(targets, NativeTarget{Name: target, File: filename, Types: types})
+					nf.targets = append(nf.targets, NativeTarget{Name: target, File: filename, Types: types})
 					h.types[target] = types
-				} else if owner != "" {
-					types, err := nativeArgTypes(n.Args[0], funcs, aliases, testingName)
-					if err != nil {
-						h.errs[owner] = fmt.Errorf("%s: %s's f.Fuzz: %w", fset.Position(n.Args[0].Pos()), owner, err)
-					} else {
-						h.types[owner] = types
-					}
+				} else if err != nil {
+					h.errs[owner] = fmt.Errorf("%s: %s's f.Fuzz: %w", pos, owner, err)
+				} else {
+					h.types[owner] = types
 				}
 			}
 			return true
@@ -179,7 +223,7 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 		if fd.Recv == nil && fd.Type.TypeParams == nil {
 			owner = fd.Name.Name
 		}
-		walk(fd.Body, fParams(fd.Type), target, owner)
+		walk(fd.Body, fParams(fd.Type), target, owner, localFuncs(fd, testingName))
 	}
 	for t := range h.file { // candidates with their own f.Fuzz are targets already
 		if _, ok := h.types[t]; ok {
@@ -187,10 +231,10 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 		}
 	}
 	if firstErr != nil {
-		return nil, nil, h, firstErr
+		return nf, firstErr
 	}
 	if len(edits) == 0 {
-		return nil, nil, h, nil
+		return nf, nil
 	}
 	// Import gfz on the package clause's line, then apply the call edits
 	// from the end.
@@ -201,22 +245,17 @@ func nativeTargetsFile(filename string, src []byte) ([]NativeTarget, []byte, fuz
 	for _, e := range edits {
 		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
 	}
-	return targets, out, h, nil
+	nf.out = out
+	return nf, nil
 }
 
-// nativeArgTypes returns the argument types (after the *testing.T) of the
-// function passed to f.Fuzz; aliases are the file's type aliases.
-func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, aliases map[string]ast.Expr, testingName string) (string, error) {
-	var ft *ast.FuncType
-	switch e := fn.(type) {
-	case *ast.FuncLit:
-		ft = e.Type
-	case *ast.Ident:
-		ft = funcs[e.Name]
-	}
-	if ft == nil {
-		return "", fmt.Errorf("cannot read the argument types of %s: gfz-build reads them from a function literal or a top-level function of the same file", exprString(fn))
-	}
+// nativeArgTypes returns the argument types (after the *testing.T) of a
+// function of type ft passed to f.Fuzz; aliases are the type aliases
+// known, testingName the declaring file's name of package testing. Unless
+// final, an argument type named by an identifier that is neither a
+// supported type nor a known alias is errNotDeclared (another file of the
+// package may declare it as an alias).
+func nativeArgTypes(ft *ast.FuncType, aliases map[string]ast.Expr, testingName string, final bool) (string, error) {
 	var ts native.Types
 	first := true
 	for _, p := range ft.Params.List {
@@ -238,6 +277,9 @@ func nativeArgTypes(fn ast.Expr, funcs map[string]*ast.FuncType, aliases map[str
 				t = aliases[id.Name]
 			}
 			k, ok := nativeKind(t)
+			if _, ident := t.(*ast.Ident); !ok && ident && !final {
+				return "", errNotDeclared
+			}
 			if !ok {
 				return "", fmt.Errorf("fuzz argument type %s is not supported: native fuzzing accepts %s", exprString(p.Type), native.Supported)
 			}
@@ -310,14 +352,21 @@ func scanNative(g *graph) nativeScans {
 	out := nativeScans{}
 	for _, p := range g.matched {
 		var sc nativeScanned
+		var others []string // the package's other files, for declarations
+		seen := map[string]bool{}
 		for _, v := range g.variants[p.PkgPath] {
 			for _, f := range v.GoFiles {
-				if strings.HasSuffix(f, "_test.go") {
+				switch {
+				case seen[f]:
+				case strings.HasSuffix(f, "_test.go"):
 					sc.testFiles = append(sc.testFiles, f)
+				default:
+					others = append(others, f)
 				}
+				seen[f] = true
 			}
 		}
-		sc.targets, sc.files, sc.err = nativeScan(sc.testFiles)
+		sc.targets, sc.files, sc.err = nativeScan(append(append([]string(nil), sc.testFiles...), others...))
 		out[p.PkgPath] = sc
 	}
 	return out
@@ -333,27 +382,48 @@ func (s nativeScans) any() bool {
 	return false
 }
 
-// nativeScan finds the native targets of a package's _test.go files.
-// It returns the targets, the rewritten files and an error naming the
-// first unsupported f.Fuzz.
+// nativeScan finds the native targets of a package's _test.go files
+// (files may name the package's other files too: their declarations are
+// read when an f.Fuzz argument is not declared in its own file). It
+// returns the targets, the rewritten files and an error naming the first
+// unsupported f.Fuzz.
 func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 	var targets []NativeTarget
 	var rewritten []nativeFile
-	all := fuzzHelpers{types: map[string]string{}, errs: map[string]error{}, calls: map[string][]string{}, file: map[string]string{}}
-	var candidates []string
+	all := newFuzzHelpers()
+	decls := map[string]*funcDecls{} // by package clause
+	pkgDecls := func(pkg string) *funcDecls {
+		if decls[pkg] == nil {
+			decls[pkg] = newFuncDecls()
+		}
+		return decls[pkg]
+	}
+	type pending struct {
+		pkg  string
+		lf   laterFn
+		base int // the index in targets of its file's first target
+	}
+	var later []pending
+	var candidates, others []string
 	for _, name := range files {
 		if !strings.HasSuffix(name, "_test.go") {
+			others = append(others, name)
 			continue
 		}
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
 		}
-		ts, out, h, err := nativeTargetsFile(name, src)
+		nf, err := nativeTargetsFile(name, src)
 		if err != nil {
 			return nil, nil, err
 		}
-		targets = append(targets, ts...)
+		for _, lf := range nf.later {
+			later = append(later, pending{nf.pkg, lf, len(targets)})
+		}
+		targets = append(targets, nf.targets...)
+		pkgDecls(nf.pkg).merge(nf.decls)
+		h := nf.helpers
 		for k, v := range h.types {
 			all.types[k] = v
 		}
@@ -369,8 +439,33 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 				candidates = append(candidates, k)
 			}
 		}
-		if out != nil {
-			rewritten = append(rewritten, nativeFile{orig: name, src: out})
+		if nf.out != nil {
+			rewritten = append(rewritten, nativeFile{orig: name, src: nf.out})
+		}
+	}
+	if len(later) > 0 {
+		// The package's other files declare what the test files do not.
+		fset := token.NewFileSet()
+		for _, name := range others {
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
+			}
+			pkgDecls(f.Name.Name).addFile(f, ImportName(f, "testing", "testing"))
+		}
+		for _, p := range later {
+			types, err := pkgDecls(p.pkg).argTypes(p.lf.fn, p.lf.locals, p.lf.testing, true)
+			switch {
+			case p.lf.target >= 0 && err != nil:
+				return nil, nil, p.lf.err(err)
+			case p.lf.target >= 0:
+				targets[p.base+p.lf.target].Types = types
+				all.types[p.lf.who] = types
+			case err != nil:
+				all.errs[p.lf.who] = p.lf.err(err)
+			default:
+				all.types[p.lf.who] = types
+			}
 		}
 	}
 	// Targets whose f.Fuzz is in a function they call with their

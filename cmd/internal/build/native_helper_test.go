@@ -18,15 +18,7 @@ func TestNativeTargetsThroughHelpers(t *testing.T) {
 		"a_test.go": "package p\n\nimport \"testing\"\n\nfunc fuzz(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s string) {})\n}\n\nfunc FuzzA(f *testing.F) {\n\tf.Add(\"x\")\n\tfuzz(f)\n}\n",
 		"b_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tif testing.Short() {\n\t\tf.Skip(\"short\")\n\t}\n\tFuzzC(f)\n}\n\nfunc FuzzC(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b []byte, n int) {})\n}\n\nfunc FuzzNone(f *testing.F) {\n\thelperWithoutFuzz(f)\n}\n\nfunc helperWithoutFuzz(f *testing.F) { f.Add(1) }\n",
 	}
-	var names []string
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, p)
-	}
-	sort.Strings(names)
+	names := writeScanFiles(t, dir, files)
 	targets, rewritten, err := nativeScan(names)
 	if err != nil {
 		t.Fatal(err)
@@ -50,4 +42,20 @@ func TestNativeTargetsThroughHelpers(t *testing.T) {
 			t.Errorf("a_test.go's helper f.Fuzz not rewritten:\n%s", r.src)
 		}
 	}
+}
+
+// writeScanFiles writes files (name to source) into dir and returns their
+// paths, sorted.
+func writeScanFiles(t *testing.T, dir string, files map[string]string) []string {
+	t.Helper()
+	var names []string
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	return names
 }

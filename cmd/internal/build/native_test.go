@@ -101,7 +101,8 @@ func TestNativeTargetsErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, c complex128) {})\n}\n", "p_test.go:4:9: FuzzX's f.Fuzz: fuzz argument type complex128 is not supported"},
 		{"package p\nimport \"testing\"\ntype B []byte\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b B) {})\n}\n", "fuzz argument type B is not supported"},
-		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tfn := func(t *testing.T, b []byte) {}\n\tf.Fuzz(fn)\n}\n", "cannot read the argument types of fn"},
+		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(fn)\n}\n", "p_test.go:4:9: FuzzX's f.Fuzz: cannot read the argument types of fn"},
+		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tfn := func(t *testing.T, b []byte) {}\n\tif true {\n\t\tfn := func(t *testing.T, s string) {}\n\t\tf.Fuzz(fn)\n\t}\n}\n", "fn is declared more than once in the function"},
 		{"package p\nimport \"testing\"\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s struct{ a int }) {})\n}\n", "fuzz argument type struct{a int} is not supported"},
 	} {
 		_, _, err := NativeTargets("p_test.go", []byte(c.src))
@@ -189,7 +190,11 @@ func FuzzGen(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) { Parse(t.Source().Bytes(3)) })
 }
 `,
-		"other/other.go": "package other\n\nfunc X() int { return 1 }\n",
+		// A target whose fuzz function is a method value declared in
+		// another file.
+		"nat/method_test.go":  "package nat\n\nimport \"testing\"\n\nfunc FuzzMethod(f *testing.F) {\n\tf.Add([]byte(\"crash\"), uint8(2))\n\tf.Fuzz(new(harness).parse)\n}\n",
+		"nat/harness_test.go": "package nat\n\nimport \"testing\"\n\ntype harness struct{ calls int }\n\nfunc (h *harness) parse(t *testing.T, data []byte, n uint8) {\n\th.calls++\n\tParse(data)\n}\n",
+		"other/other.go":      "package other\n\nfunc X() int { return 1 }\n",
 	})
 	return dir
 }
@@ -208,7 +213,7 @@ func TestNativeEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	if len(res.Binaries) != 1 || strings.Join(res.Binaries[0].Targets, ",") != "FuzzGen,FuzzCheck,FuzzBytes,FuzzGo" {
+	if len(res.Binaries) != 1 || strings.Join(res.Binaries[0].Targets, ",") != "FuzzGen,FuzzMethod,FuzzCheck,FuzzBytes,FuzzGo" {
 		t.Fatalf("binaries %+v", res.Binaries)
 	}
 	if !strings.Contains(stderr.String(), "1 package(s) without fuzz targets not built: example.com/nat/other") {
@@ -312,6 +317,12 @@ func TestNativeEndToEnd(t *testing.T) {
 	o, code = run("-runs", "1", "-workers", "1", "-workdir", t.TempDir(), "FuzzBytes")
 	if code != 1 || !strings.Contains(o, "parse: crash") {
 		t.Errorf("f.Add seed not run: exit %d\n%s", code, o)
+	}
+	// ... and a method value's, with the types of its declaration in
+	// another file.
+	o, code = run("-runs", "1", "-workers", "1", "-workdir", t.TempDir(), "FuzzMethod")
+	if code != 1 || !strings.Contains(o, "parse: crash") {
+		t.Errorf("FuzzMethod's f.Add seed not run: exit %d\n%s", code, o)
 	}
 	// A crash the supervisor catches (a panic in a goroutine) is saved in
 	// the target's types too, shrunk through the same codec: the int8 the

@@ -450,10 +450,11 @@ func writeTestUnit(work string, i int, u *testUnit, bits int, natives map[string
 // rewrite of the original (probes add no f.Fuzz call), which the count of
 // rewritten calls checks.
 func nativeRewrite(filename string, src, want []byte) ([]byte, error) {
-	_, out, _, err := nativeTargetsFile(filename, src)
+	nf, err := nativeTargetsFile(filename, src)
 	if err != nil {
 		return nil, err
 	}
+	out := nf.out
 	call := nativeImport + ".FuzzNative("
 	if out == nil || strings.Count(string(out), call) != strings.Count(string(want), call) {
 		return nil, fmt.Errorf("the instrumented file has %d f.Fuzz calls to rewrite, the original %d", strings.Count(string(out), call), strings.Count(string(want), call))
