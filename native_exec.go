@@ -250,15 +250,19 @@ func runCleanups(nt nativeT) (p any) {
 }
 
 // unsupportedMethods are the testing.T methods a native execution's T
-// cannot run: Parallel, which needs a parent test that waits for parallel
-// tests (the fuzz function's T has none), and, on a Go release whose
-// testing package lacks the fields gfz sets for them (testTFields.running),
-// Run and Deadline, which need the running tests' state.
+// cannot run on a Go release whose testing package lacks the fields gfz
+// sets for them: Run and Deadline, which need the running tests' state
+// (testTFields.running), and Parallel, which needs a parent
+// (testTFields.parent).
 func unsupportedMethods(running bool) []string {
-	if running {
-		return []string{"testing.(*T).Parallel"}
+	var ms []string
+	if !running {
+		ms = append(ms, "testing.(*T).Run", "testing.(*T).Deadline")
 	}
-	return []string{"testing.(*T).Run", "testing.(*T).Parallel", "testing.(*T).Deadline"}
+	if testTFields.parent == noField || testTFields.common == noField {
+		ms = append(ms, "testing.(*T).Parallel")
+	}
+	return ms
 }
 
 // unsupportedHook reports a call of an unsupported testing.T method: in a
@@ -292,7 +296,7 @@ func (e *nativeExec) unsupportedMessage(m string, v any) string {
 	why := "an execution has no running test"
 	switch {
 	case m == "testing.(*T).Parallel":
-		why = "executions run one at a time and nothing would wait for a parallel fuzz function; go test -fuzz ignores this call: remove it (t.Parallel in a subtest is supported)"
+		why = testTFieldsProblem() + "; go test -fuzz ignores this call: remove it"
 	case e.tg.tstate == nil && testTFields.running:
 		why = "the target's *testing.F has no test state"
 	case !testTFields.running:

@@ -267,7 +267,6 @@ func TestNativeUnsupported(t *testing.T) {
 	defer func() { unsupportedHook = old }()
 	for name, fn := range map[string]func(*testing.T){
 		"Run":      func(t *testing.T) { t.Run("sub", func(*testing.T) {}) },
-		"Parallel": func(t *testing.T) { t.Parallel() },
 		"Deadline": func(t *testing.T) { t.Deadline() },
 	} {
 		msg = ""

@@ -207,18 +207,35 @@ func TestNativeSubtestOrder(t *testing.T) {
 }
 
 // TestNativeSubtestParallelTop: t.Parallel on the fuzz function's own T
-// stops the run with a message naming it and what to do, rather than
-// hanging or reporting a failure of the target.
+// has no effect, as under go test -fuzz: the function goes on at once,
+// execution after execution (a second call on one T would panic), its
+// failures are the target's, and a later t.Setenv is not refused as in a
+// parallel test; with or without the running tests' state.
 func TestNativeSubtestParallelTop(t *testing.T) {
 	var msg string
 	old := unsupportedHook
 	unsupportedHook = func(m string) { msg = m }
 	defer func() { unsupportedHook = old }()
-	ex := nativeExecRunning(t, func(t *testing.T, _ []byte) { t.Parallel() })
-	out := ex.Exec(nil, 0)
-	if out.Result != engine.Failure || out.Failure.Kind != "unsupported" ||
-		!strings.Contains(msg, "testing.(*T).Parallel, which gfz does not support") || !strings.Contains(msg, "remove it") {
-		t.Errorf("t.Parallel: result %v, message %q", out.Result, msg)
+	fn := func(t *testing.T, b []byte) {
+		t.Parallel()
+		t.Setenv("GFZ_PARALLEL_TEST", "1")
+		if len(b) > 0 && b[0] == 'x' {
+			t.Fatal("after Parallel")
+		}
+	}
+	for _, ex := range []*nativeExec{nativeExecRunning(t, fn), nativeExecOf(t, fn)} {
+		for i := range 3 {
+			if out := ex.Exec(nil, 0); out.Result != engine.Valid {
+				t.Fatalf("execution %d: %v %+v", i, out.Result, out.Failure)
+			}
+		}
+		out := ex.Exec(params(t, []byte("x")), 0)
+		if out.Result != engine.Failure || out.Failure == nil || !strings.Contains(out.Failure.Message, "after Parallel") {
+			t.Errorf("a failure after t.Parallel: %v %+v", out.Result, out.Failure)
+		}
+	}
+	if msg != "" {
+		t.Errorf("t.Parallel stopped the run: %s", msg)
 	}
 }
 

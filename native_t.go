@@ -39,22 +39,26 @@ import (
 //     indents it into the T's output as the testing package does, so that
 //     it joins the execution's log (see nativeT.logs).
 //
+//   - parent, a testing.common of gfz's (nativeParent, shared by every
+//     execution, never read) without a barrier, so that Parallel on the
+//     fuzz function's T has no effect, as under go test -fuzz (the
+//     testing package returns at once when the parent has no barrier).
+//
 // Fail, FailNow, SkipNow, Helper, Failed, Skipped, Output, Attr, Chdir
-// and ArtifactDir need nothing more. Parallel needs a parent test that
-// waits for its parallel subtests, which the fuzz function's T is not
-// (it has no tRunner): called on that T it ends the run with a message
-// saying so (see unsupportedCall); called in one of its subtests it has
-// no effect, as the testing package does when the parent has no barrier
-// (the subtest runs to its end inside t.Run); deeper, it works as in go
-// test. If a future Go release renames a field, the affected method
-// degrades (logs not recorded, nil context, Run and Deadline
-// unsupported) and the missing fields are reported once by
+// and ArtifactDir need nothing more. Parallel called in a subtest of the
+// fuzz function's T has no effect for the same reason (the subtest runs
+// to its end inside t.Run); deeper, it works as in go test. If a future
+// Go release renames a field, the affected method degrades (logs not
+// recorded, nil context, Run and Deadline unsupported, Parallel on the
+// fuzz function's T ending the run with a message saying so: see
+// unsupportedCall) and the missing fields are reported once by
 // testTFieldsProblem.
 
 // testTFieldSet locates the unexported fields of testing.T gfz sets, by
 // their offsets in testing.T (-1: not found).
 type testTFieldSet struct {
 	o, name, ctx, cancelCtx, output, cleanups uintptr
+	parent                                    uintptr // common.parent (*testing.common)
 	outputWriter                              reflect.Type // testing.outputWriter
 	outputWriterC                             uintptr      // offset of its c field (*testing.common)
 	common                                    uintptr      // offset of the embedded testing.common
@@ -94,6 +98,9 @@ var testTFields = func() *testTFieldSet {
 	s.cancelCtx = field("cancelCtx", reflect.TypeFor[context.CancelFunc](), 0)
 	s.output = field("output", reflect.TypeFor[[]byte](), 0)
 	s.cleanups = field("cleanups", reflect.TypeFor[[]func()](), 0)
+	if cf, ok := tt.FieldByName("common"); ok {
+		s.parent = field("parent", reflect.PointerTo(cf.Type), 0)
+	}
 	if s.o != noField && s.common != noField {
 		ft, _ := tt.FieldByName("o")
 		s.outputWriter = ft.Type.Elem()
@@ -184,6 +191,9 @@ func newNativeT(name string, tstate unsafe.Pointer) nativeT {
 	if s.name != noField {
 		*(*string)(at(t, s.name)) = name
 	}
+	if s.parent != noField && s.common != noField {
+		*(*unsafe.Pointer)(at(t, s.parent)) = at(&nativeParent, s.common)
+	}
 	if tstate != nil && s.running {
 		*(*unsafe.Pointer)(at(t, s.tstate)) = tstate
 		*(*int)(at(t, s.level)) = 1
@@ -201,6 +211,12 @@ func newNativeT(name string, tstate unsafe.Pointer) nativeT {
 	}
 	return nativeT{t: t, ctx: ctx}
 }
+
+// nativeParent holds the testing.common every native execution's T has as
+// its parent: without a barrier, so that t.Parallel has no effect. The
+// testing package's Fail and setRan mark it too (under its own lock);
+// nothing reads it.
+var nativeParent testing.T
 
 // subtestWriter is the w of a native execution's testing.T, where each
 // subtest that failed writes its "--- FAIL: FuzzX/sub (0.00s)" line and
