@@ -58,7 +58,7 @@ import (
 // their offsets in testing.T (-1: not found).
 type testTFieldSet struct {
 	o, name, ctx, cancelCtx, output, cleanups uintptr
-	parent                                    uintptr // common.parent (*testing.common)
+	parent                                    uintptr      // common.parent (*testing.common)
 	outputWriter                              reflect.Type // testing.outputWriter
 	outputWriterC                             uintptr      // offset of its c field (*testing.common)
 	common                                    uintptr      // offset of the embedded testing.common
