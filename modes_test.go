@@ -190,6 +190,19 @@ func TestModeFuzzBinary(t *testing.T) {
 	if prof, err := os.ReadFile(filepath.Join(work, "c.out")); err != nil || !strings.HasPrefix(string(prof), "mode: set\n") {
 		t.Errorf("coverprofile %q, %v", prof, err)
 	}
+	// A run that ends before replaying its seeds and corpus says so, and
+	// leaves the earlier run's profile as it was.
+	if err := os.WriteFile(filepath.Join(work, "c.out"), []byte("mode: set\nearlier\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = gfz(nil, "-runs", "1", "-workdir", "wc", "-coverprofile", "c.out", "FuzzPass")
+	wantOutput(t, "-runs 1 -coverprofile", out, code, 0, "ended before it had run all of its seeds and corpus entries", "c.out is left as an earlier run wrote it")
+	if prof, _ := os.ReadFile(filepath.Join(work, "c.out")); string(prof) != "mode: set\nearlier\n" {
+		t.Errorf("a partial run rewrote the profile: %q", prof)
+	}
+	if st, _ := os.ReadFile(filepath.Join(work, "wc", "stats")); !strings.Contains(string(st), "\npartial: 1\n") {
+		t.Errorf("stats of a partial run lack partial: 1:\n%s", st)
+	}
 	for _, eng := range []string{"bytes", "random"} {
 		out, code = gfz(nil, "-runs", "100", "-engine", eng, "-workdir", "wd-"+eng, "FuzzPass")
 		wantOutput(t, "-engine "+eng, out, code, 0)

@@ -82,10 +82,18 @@ type jobRun struct {
 	corpus    int64
 	fails     int64
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
-	prevStart int64    // start_time of the stats its previous process owned
-	reported  bool     // one of its processes has written its stats: its warm-up is over
-	refused   bool     // it exited 2 before any of its processes wrote stats: a usage or setup error
-	message   string   // then its last gfz: line on stderr
+	// covHere: cov is of a process of this run that had replayed its
+	// corpus (a process still replaying, or stopped before the end of its
+	// replay, writes stats marked partial, whose coverage is of part of
+	// the corpus: cov keeps the figure before it).
+	covHere bool
+	// perExec is how long one execution of the target takes a worker, in
+	// seconds, as its last process of this run measured it (0: unknown).
+	perExec   float64
+	prevStart int64  // start_time of the stats its previous process owned
+	reported  bool   // one of its processes has written its stats: its warm-up is over
+	refused   bool   // it exited 2 before any of its processes wrote stats: a usage or setup error
+	message   string // then its last gfz: line on stderr
 	spans     []report.ScheduleSpan
 	samples   []report.ScheduleSample
 }
@@ -293,7 +301,7 @@ func (r *runner) run() {
 			if sl == nil {
 				continue
 			}
-			if plan[sl.job] != sl.cores && !last {
+			if plan[sl.job] != sl.cores && !last && !r.keep(sl, plan[sl.job], d) {
 				r.stop(sl)
 			} else {
 				// In the last round nothing is stopped: a new process
@@ -304,12 +312,14 @@ func (r *runner) run() {
 		r.waitStopped()
 		for i, k := range plan {
 			if k > 0 && r.running[i] == nil && r.rule.Active(i) && r.ctx.Err() == nil {
-				if last {
-					if k = min(k, free); k <= 0 {
-						continue
-					}
-					free -= k
+				// Kept processes may hold more cores than planned.
+				if k = min(k, free); k <= 0 {
+					continue
 				}
+				if last && r.runs[i].procs > 0 && r.restartCost(i) > r.deadline.Sub(time.Now())/2 {
+					continue // its replay would take most of what is left: its earlier process's figures stand
+				}
+				free -= k
 				r.startSlice(i, k)
 			}
 		}
@@ -317,6 +327,29 @@ func (r *runner) run() {
 		r.waitRound(now.Add(d))
 	}
 	r.finish()
+}
+
+// startCost is how long a fuzz binary's process takes to start its
+// workers, about, before it runs its first input.
+const startCost = 300 * time.Millisecond
+
+// restartCost estimates how long a new process of job i spends before it
+// fuzzes: its start, and each worker's replay of the work directory's
+// corpus at the execution time its last process measured.
+func (r *runner) restartCost(i int) time.Duration {
+	jr := r.runs[i]
+	return startCost + time.Duration(float64(jr.corpus)*jr.perExec*float64(time.Second))
+}
+
+// keep reports whether the running process sl stays as it is for the next
+// round, of length d, although the rule plans k cores for its target
+// instead of its own: its target keeps cores (k > 0) and a new process
+// would spend more than a quarter of the round starting and replaying the
+// corpus (a slow target with a large corpus), which a restart at every
+// change of its share would spend again and again. Its cores count as
+// used: the targets started after it get what is left.
+func (r *runner) keep(sl *slice, k int, d time.Duration) bool {
+	return k > 0 && r.restartCost(sl.job) > d/4
 }
 
 func (r *runner) anyActive() bool {
@@ -722,7 +755,17 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 	if err != nil {
 		return sched.Yield{}
 	}
-	jr.cov, jr.corpus, jr.fails = statInt(st, "total_cov"), statInt(st, "corpus"), statInt(st, "unique_failures")
+	partial, own := statInt(st, "partial") == 1, statInt(st, "start_time") >= r.start.Unix()
+	if !partial || !jr.covHere {
+		jr.cov = statInt(st, "total_cov")
+		jr.covHere = own && !partial
+	}
+	jr.corpus, jr.fails = statInt(st, "corpus"), statInt(st, "unique_failures")
+	if execs := statInt(st, "execs"); own && execs > 0 {
+		if el, ok := st.Float("elapsed_s"); ok {
+			jr.perExec = el * float64(max(statInt(st, "workers"), 1)) / float64(execs)
+		}
+	}
 	if start := statInt(st, "start_time"); start >= sl.start.Unix() && start != jr.prevStart {
 		sl.execs = statInt(st, "execs")
 		jr.liveExecs = sl.execs

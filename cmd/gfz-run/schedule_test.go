@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/testmod"
+	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
 // TestScheduleFlags: the schedule is adaptive by default and rounds with
@@ -349,5 +351,75 @@ func TestShortWarning(t *testing.T) {
 	// No budget: nothing to warn about.
 	if w := newRunner(ctx, o, jobs(50), 2, 0, 0, 1000, 1, &out, &errb).shortWarning(); w != "" {
 		t.Errorf("no budget: %q", w)
+	}
+}
+
+// TestKeepSlowRestart: a running process whose target keeps cores stays as
+// it is, instead of being restarted with its new share, when a new process
+// would spend more than a quarter of the round starting and replaying the
+// corpus (corpus entries times the execution time its last process
+// measured); a target losing all its cores is stopped whatever the cost.
+func TestKeepSlowRestart(t *testing.T) {
+	r := &runner{runs: []*jobRun{{corpus: 117, perExec: 0.030}, {corpus: 117, perExec: 0.0001}}}
+	slow, fast := &slice{job: 0, cores: 1}, &slice{job: 1, cores: 1}
+	if got := r.restartCost(0); got < 3800*time.Millisecond || got > 3900*time.Millisecond {
+		t.Errorf("restart cost %v, want startCost + 117 x 30ms", got)
+	}
+	for _, c := range []struct {
+		sl   *slice
+		k    int
+		d    time.Duration
+		keep bool
+	}{
+		{slow, 2, 10 * time.Second, true},
+		{slow, 2, 20 * time.Second, false},
+		{slow, 0, 10 * time.Second, false},
+		{fast, 2, 10 * time.Second, false},
+		{fast, 2, time.Second, true}, // even the start alone is more than a quarter
+	} {
+		if got := r.keep(c.sl, c.k, c.d); got != c.keep {
+			t.Errorf("keep(job %d, %d cores, round %v) = %v, want %v", c.sl.job, c.k, c.d, got, c.keep)
+		}
+	}
+}
+
+// TestFiguresPartial: stats marked partial (a process still replaying the
+// corpus, or stopped before the end of its replay) do not replace the
+// coverage of a complete process of this run, and do set it when there
+// is none; the execution time per worker is measured from this run's
+// stats.
+func TestFiguresPartial(t *testing.T) {
+	wd := t.TempDir()
+	start := time.Now()
+	r := &runner{start: start, jobs: []*ciJob{{wd: wd}}, runs: []*jobRun{{cov: 500}}}
+	write := func(cov int, partial bool) {
+		t.Helper()
+		s := fmt.Sprintf("start_time: %d\nelapsed_s: 2.0\nexecs: 100\nworkers: 2\ncorpus: 40\ntotal_cov: %d\n", start.Unix(), cov)
+		if partial {
+			s += "partial: 1\n"
+		}
+		if err := os.WriteFile(filepath.Join(wd, workdir.StatsFile), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sl := &slice{job: 0, start: start}
+	for i, c := range []struct {
+		cov     int
+		partial bool
+		want    int64
+	}{
+		{50, true, 50},    // the first figure of this run, partial as it is (the earlier 500 was another run's)
+		{900, false, 900}, // complete
+		{120, true, 900},  // a later process still replaying
+		{950, false, 950},
+	} {
+		write(c.cov, c.partial)
+		r.readFigures(sl, false, false)
+		if jr := r.runs[0]; jr.cov != c.want {
+			t.Errorf("step %d: coverage %d, want %d", i, jr.cov, c.want)
+		}
+	}
+	if pe := r.runs[0].perExec; pe < 0.0399 || pe > 0.0401 {
+		t.Errorf("perExec %v, want 2 s x 2 workers / 100 executions", pe)
 	}
 }

@@ -379,7 +379,11 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		return ExitUsage
 	}
 	if prof := c.profilePath(); prof != "" && (c.worker == nil || c.worker.ID == 0) {
-		if err := c.writeCoverage(prof); err != nil {
+		if sum.Partial && fileExists(prof) {
+			// An earlier run's profile of the same work directory stands
+			// for more of the corpus than this one's would.
+			fmt.Fprintf(c.stderr, "gfz: -coverprofile: %s is left as an earlier run wrote it: this run ended before replaying its whole corpus, so its own profile would cover less\n", prof)
+		} else if err := c.writeCoverage(prof); err != nil {
 			fmt.Fprintf(c.stderr, "gfz: %v\n", err)
 			return ExitUsage
 		}
@@ -391,6 +395,12 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		fmt.Fprintf(c.stderr, "gfz: no new failure; %d failure(s) found by earlier runs are in %s\n", sum.Failures, filepath.Join(c.run.Workdir, "failures"))
 	}
 	return ExitOK
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // writeProfile writes the coverage profile of the instrumented packages

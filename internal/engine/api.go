@@ -244,6 +244,12 @@ type Summary struct {
 	// was the same in both executions of every rechecked input (100 when
 	// nothing was rechecked).
 	Stability float64
+	// Partial: the run stopped before it ran all of its seeds and its
+	// work directory's corpus (a budget shorter than their replay, or an
+	// interrupt): its coverage figures, and a coverage profile written
+	// from it, stand for part of the corpus only. In a supervised run:
+	// no worker ran all of them.
+	Partial bool
 	// Restarts counts worker processes restarted after a crash, a hang or
 	// running out of memory (Supervise only).
 	Restarts int

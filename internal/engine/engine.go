@@ -30,12 +30,15 @@ const (
 )
 
 type fuzzer struct {
-	cfg     Config
-	killers *killers // Config.AvoidInputs
-	ex      Executor
-	def     engineDef // the engine (strategy.go)
-	strat   strategy
-	fb      feedback
+	cfg Config
+	// replayCut: the run stopped before init ran every seed and corpus
+	// entry (Summary.Partial); replayed: init ran all of them.
+	replayCut, replayed bool
+	killers             *killers // Config.AvoidInputs
+	ex                  Executor
+	def                 engineDef // the engine (strategy.go)
+	strat               strategy
+	fb                  feedback
 	// The executor's optional abilities the structure-aware engines need
 	// (nil when it has none; engines see gex as strategyEnv.newGuide).
 	recorder Recorder
@@ -237,6 +240,10 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 	}
 	f.killers = newKillers(cfg.AvoidInputs)
 	f.init()
+	f.replayed = !f.replayCut
+	if f.replayed && f.shm != nil {
+		f.shm.store(offLoop, loopReplayed)
+	}
 	f.calibrate()
 	if !f.stopped && f.err == nil && !cfg.ReplayOnly {
 		f.resumeTurns()
@@ -291,6 +298,7 @@ func (f *fuzzer) summary() *Summary {
 		Elapsed:      time.Since(f.start),
 		FailureFiles: append([]string(nil), f.newFailures...),
 		Stability:    f.cov.stability(),
+		Partial:      f.replayCut,
 	}
 	if f.err != nil {
 		s.Errors = append(s.Errors, f.err.Error())
@@ -578,7 +586,7 @@ func (f *fuzzer) randomEntry() []byte {
 // record (metrics.go).
 func (f *fuzzer) loop() {
 	if f.shm != nil {
-		f.shm.store(offLoop, 1) // what dies from now on is not replayed at start
+		f.shm.store(offLoop, f.shm.load(offLoop)|loopStarted) // what dies from now on is not replayed at start
 	}
 	f.startMetrics()
 	defer f.publishMetrics()

@@ -264,6 +264,19 @@ func TestResume(t *testing.T) {
 	if !strings.Contains(status.String(), "resumed from") {
 		t.Errorf("no resume message in %q", status.String())
 	}
+	if again.Partial {
+		t.Errorf("a run that replayed its whole corpus is partial")
+	}
+	// A run that stops before its corpus is replayed says so.
+	status.Reset()
+	cut := run(t, Config{Seed: 4, Runs: int64(len(files) / 2), Workdir: dir, Status: &status}, ex)
+	st, _, err := workdir.ReadStats(filepath.Join(dir, workdir.StatsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := st.Int("partial"); !cut.Partial || !strings.Contains(status.String(), PartialText) || p != 1 {
+		t.Errorf("a run of %d of %d corpus files: partial %v, stats partial %d, status:\n%s", len(files)/2, len(files), cut.Partial, p, status.String())
+	}
 	// Fuzzing on finds the maze failure again, but it is known.
 	more := run(t, Config{Seed: 5, Runs: 30_000, Workdir: dir}, ex)
 	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {

@@ -38,6 +38,7 @@ func (f *fuzzer) init() {
 	}
 	for _, s := range f.cfg.Seeds {
 		if f.done() {
+			f.replayCut = true
 			return
 		}
 		if !skipped(s) {
@@ -52,6 +53,7 @@ func (f *fuzzer) init() {
 	loaded := 0
 	for _, path := range files {
 		if f.done() {
+			f.replayCut = true
 			return
 		}
 		if f.seen != nil {

@@ -36,8 +36,9 @@ package engine
 //	                  repeats an execution number after a recheck, so the hang watchdog looks at both
 //	240  parent       worker: the trace hash of the parent it makes children of (Config.ResumeAfter
 //	                  of its next incarnation; 0 none)
-//	248  loop         worker: 1 once its fuzzing loop began (0: still running what it replays at
-//	                  start: seeds, corpus entries, calibration)
+//	248  loop         worker: bit 0 (loopStarted) once its fuzzing loop began (0: still running
+//	                  what it replays at start: seeds, corpus entries, calibration); bit 1
+//	                  (loopReplayed) once it ran all of its seeds and corpus entries
 //	256  input        the input bytes (capacity = file size - 256)
 //
 // Each word is written by one side (the worker unless marked "supervisor")
@@ -79,6 +80,12 @@ const (
 	offSeq      = 232
 	offParent   = 240
 	offLoop     = 248
+)
+
+// Bits of the loop word (offLoop).
+const (
+	loopStarted  = 1
+	loopReplayed = 2
 )
 
 // Worker phases (offPhase).

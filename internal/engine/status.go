@@ -45,6 +45,9 @@ func (f *fuzzer) writeStats(state string) error {
 		PlotCols: m.plotCols(),
 	}
 	return f.wd.WriteRunStats(r, func(kv func(string, any)) {
+		if !f.replayed && f.execs > 0 {
+			kv("partial", 1) // still replaying, or stopped before the end of the replay
+		}
 		kv("saved_cov", f.savedBy[reasonCov])
 		kv("saved_count", f.savedBy[reasonCount])
 		kv("saved_valid", f.savedBy[reasonValid])
@@ -67,4 +70,11 @@ func (f *fuzzer) printFinal() {
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
 	}
+	if f.replayCut && f.execs > 0 {
+		f.warnf("%s", PartialText)
+	}
 }
+
+// PartialText is the warning of a run that ended before it ran all of its
+// seeds and corpus entries (Summary.Partial).
+const PartialText = "the run ended before it had run all of its seeds and corpus entries: its coverage figures (and a -coverprofile written from them) stand for part of the corpus only; give the run more -time or -runs (the corpus's replay alone takes longer than this run lasted)"

@@ -128,9 +128,12 @@ type supervisor struct {
 	hangPoints          map[string]signature.Loop
 	hangLoops           []signature.Loop
 	maxCov, maxValidCov int64
-	met                 supMetrics // supervisor_stats.go
-	stopping            bool
-	stopAt              time.Time
+	// replayed: some worker ran all of its seeds and corpus entries (its
+	// loop word's loopReplayed), so the coverage is the corpus's.
+	replayed bool
+	met      supMetrics // supervisor_stats.go
+	stopping bool
+	stopAt   time.Time
 }
 
 // Supervise runs a fuzzing campaign in cfg.Workers worker processes. Each
@@ -567,7 +570,7 @@ func (s *supervisor) exited(sl *slot) {
 	if phase == phaseRunning {
 		s.attend(func() { s.crash(sl, ps) })
 	}
-	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n, sl.shm.load(offLoop) == 0) {
+	if cur, _, n, _ := sl.shm.current(); s.deathStreak(sl, cur, n, sl.shm.load(offLoop)&loopStarted == 0) {
 		sl.finished = true
 		return
 	}

@@ -36,7 +36,17 @@ func (s *supervisor) totals() counters {
 func (s *supervisor) noteCov(sl *slot) {
 	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
 	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
+	if sl.shm.load(offLoop)&loopReplayed != 0 {
+		s.replayed = true
+	}
 	s.noteMetrics(sl)
+}
+
+// partial reports whether the run's coverage stands for part of its seeds
+// and corpus only: it ran inputs, but no worker ran all of those (see
+// Summary.Partial).
+func (s *supervisor) partial() bool {
+	return !s.replayed && s.totals().execs > 0
 }
 
 // supMetrics aggregates the workers' metrics (metrics.go): the counters
@@ -238,6 +248,9 @@ func (s *supervisor) writeStats(state string) error {
 		kv("rss_supervisor_kb", proc.SelfRSS()>>10)
 		kv("rss_workers_kb", rssWorkers>>10)
 		kv("errors", len(s.errs))
+		if s.partial() {
+			kv("partial", 1) // no worker has run all of its seeds and corpus entries yet, or the run ended so
+		}
 		for _, p := range mergeFeedback(readFeedbackFiles(s.wd.Root)) {
 			kv(p.k, p.v)
 		}
@@ -254,6 +267,7 @@ func (s *supervisor) summary() *Summary {
 		Failures: len(s.known), NewFailures: len(s.known) - s.before,
 		Elapsed: time.Since(s.start), FailureFiles: files,
 		Stability: s.stability(), Restarts: s.restarts, Errors: append([]string(nil), s.errs...),
+		Partial: s.partial(),
 	}
 }
 
@@ -280,6 +294,9 @@ func (s *supervisor) printFinal() {
 	if s.unconfirmedOOM > 0 {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
 			signature.Plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
+	}
+	if sum.Partial {
+		s.warnf("%s", PartialText)
 	}
 	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly {
 		s.warnf("no input was run: the workers were still starting when the run ended (the fuzz target's own setup before its gfz.Fuzz call, or loading its seeds, took the whole run): give the run more -time, or find what makes the target slow to start")
