@@ -343,13 +343,15 @@ func (r *runner) restartCost(i int) time.Duration {
 
 // keep reports whether the running process sl stays as it is for the next
 // round, of length d, although the rule plans k cores for its target
-// instead of its own: its target keeps cores (k > 0) and a new process
-// would spend more than a quarter of the round starting and replaying the
-// corpus (a slow target with a large corpus), which a restart at every
-// change of its share would spend again and again. Its cores count as
-// used: the targets started after it get what is left.
+// instead of its own: its target keeps some but fewer cores (0 < k <
+// sl.cores) and a new process would spend more than a quarter of the
+// round starting and replaying the corpus (a slow target with a large
+// corpus), which a restart at every change of its share would spend again
+// and again. Its cores count as used: the targets started after it get
+// what is left. A target whose share grows is restarted whatever the
+// cost: keeping it would leave the cores it was planned idle.
 func (r *runner) keep(sl *slice, k int, d time.Duration) bool {
-	return k > 0 && r.restartCost(sl.job) > d/4
+	return k > 0 && k < sl.cores && r.restartCost(sl.job) > d/4
 }
 
 func (r *runner) anyActive() bool {

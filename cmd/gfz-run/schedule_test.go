@@ -354,14 +354,15 @@ func TestShortWarning(t *testing.T) {
 	}
 }
 
-// TestKeepSlowRestart: a running process whose target keeps cores stays as
-// it is, instead of being restarted with its new share, when a new process
+// TestKeepSlowRestart: a running process whose target keeps fewer cores
+// stays as it is, instead of being restarted with its new share, when a new process
 // would spend more than a quarter of the round starting and replaying the
 // corpus (corpus entries times the execution time its last process
-// measured); a target losing all its cores is stopped whatever the cost.
+// measured); a target losing all its cores, or gaining some, is
+// restarted whatever the cost.
 func TestKeepSlowRestart(t *testing.T) {
 	r := &runner{runs: []*jobRun{{corpus: 117, perExec: 0.030}, {corpus: 117, perExec: 0.0001}}}
-	slow, fast := &slice{job: 0, cores: 1}, &slice{job: 1, cores: 1}
+	slow, fast := &slice{job: 0, cores: 3}, &slice{job: 1, cores: 3}
 	if got := r.restartCost(0); got < 3800*time.Millisecond || got > 3900*time.Millisecond {
 		t.Errorf("restart cost %v, want startCost + 117 x 30ms", got)
 	}
@@ -372,8 +373,10 @@ func TestKeepSlowRestart(t *testing.T) {
 		keep bool
 	}{
 		{slow, 2, 10 * time.Second, true},
+		{slow, 1, 10 * time.Second, true},
 		{slow, 2, 20 * time.Second, false},
 		{slow, 0, 10 * time.Second, false},
+		{slow, 4, 10 * time.Second, false}, // growing: restarted, or its new cores would idle
 		{fast, 2, 10 * time.Second, false},
 		{fast, 2, time.Second, true}, // even the start alone is more than a quarter
 	} {
