@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/scanner"
 	"go/token"
 	"path/filepath"
 	"sort"
@@ -184,33 +183,9 @@ func placeDirectives(src []byte, ours, after map[string]bool) ([]byte, error) {
 	if len(ours) == 0 && len(after) == 0 {
 		return src, nil
 	}
-	fset := token.NewFileSet()
-	tf := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	var scanErr error
-	s.Init(tf, src, func(pos token.Position, msg string) {
-		if scanErr == nil {
-			scanErr = fmt.Errorf("line %d: %s", pos.Line, msg)
-		}
-	}, scanner.ScanComments)
-	type tok struct {
-		off int
-		tok token.Token
-		lit string
-	}
-	var toks []tok
-	for {
-		pos, t, lit := s.Scan()
-		if t == token.EOF {
-			break
-		}
-		if t == token.SEMICOLON && lit == "\n" {
-			continue // inserted at a line break: not in the source
-		}
-		toks = append(toks, tok{tf.Offset(pos), t, lit})
-	}
-	if scanErr != nil {
-		return nil, fmt.Errorf("place line directives: %w", scanErr)
+	toks, _, err := scanTokens(src)
+	if err != nil {
+		return nil, fmt.Errorf("place line directives: %w", err)
 	}
 	type edit struct {
 		from, to int // replace src[from:to]
@@ -242,7 +217,11 @@ func placeDirectives(src []byte, ours, after map[string]bool) ([]byte, error) {
 			switch {
 			case col == 0:
 			case col > len(gap):
-				edits = append(edits, edit{t.off, end, directive(true, file, line, col-len(gap))})
+				d := directive(true, file, line, col-len(gap))
+				if ours[t.lit] {
+					ours[d] = true // still ours (pruneDirectives)
+				}
+				edits = append(edits, edit{t.off, end, d})
 			default:
 				edits = append(edits, edit{t.off, end, ""}, edit{next, next, t.lit})
 			}

@@ -75,8 +75,9 @@ func TestRewrite(t *testing.T) {
 	for _, s := range []string{
 		"//go:noinline\n//line /src/p/p.go:4:1\nfunc F(",
 		"if a && (_gfzHitE(",
-		"const c = true || false", // constant: untouched
-		"/*line /src/p/p.go:17:1*/ return 0",
+		"const c = true || false",                                         // constant: untouched
+		"/*line /src/p/p.go:16:1*/ const c = true || false\n\treturn 0\n", // return 0's directive would repeat const's
+		"\tcase int: _gfzHit(",                                            // the probe on its clause's line
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("output lacks %q:\n%s", s, out)
@@ -140,16 +141,12 @@ func ExamplePackage_Render() {
 	// package p
 	//
 	// //line /m/p/abs.go:3:1
-	// func Abs(x int) int {
-	// 	_gfzHit(0x0000a250, &_gfzBlocks[0x000002])
-	// 	/*line /m/p/abs.go:4:1*/ if x < 0 {
-	// 		_gfzHit(0x0000ab96, &_gfzBlocks[0x000000])
-	// 		/*line /m/p/abs.go:5:2*/ return -x
-	// 	} else {
-	// 		_gfzHit(0x0000a021, &_gfzBlocks[0x000001])
-	// 	}
-	// 	/*line /m/p/abs.go:7:1*/ return x
-	// /*line /m/p/abs.go:8:1*/}
+	// func Abs(x int) int { _gfzHit(0x0000a250, &_gfzBlocks[0x000002])
+	// 	if x < 0 { _gfzHit(0x0000ab96, &_gfzBlocks[0x000000])
+	// 		return -x
+	// 	} else { _gfzHit(0x0000a021, &_gfzBlocks[0x000001]) }
+	// 	return x
+	// }
 }
 
 // TestStatementLines: every original statement of the rewritten file is

@@ -3,7 +3,6 @@ package instrument
 import (
 	"bytes"
 	"fmt"
-	"go/scanner"
 	"go/token"
 	"strconv"
 
@@ -69,7 +68,7 @@ func (p *Package) Template() (*Template, error) {
 		if err := decorator.NewRestorer().Fprint(&buf, f.dst); err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
-		src, err := placeDirectives(buf.Bytes(), f.directives, f.after)
+		src, err := finishPrint(buf.Bytes(), f.directives, f.after, p.Prefix)
 		if err != nil {
 			return nil, fmt.Errorf("print instrumented %s: %w", f.name, err)
 		}
@@ -91,33 +90,22 @@ func (p *Package) Template() (*Template, error) {
 // where their IDs go.
 func findIDSlots(src []byte, probes int, prefix string) ([]IDSlot, error) {
 	hit, hitE, blocks := helper(prefix, "Hit"), helper(prefix, "HitE"), helper(prefix, "Blocks")
-	fset := token.NewFileSet()
-	tf := fset.AddFile("", -1, len(src))
-	var s scanner.Scanner
-	var scanErr error
-	s.Init(tf, src, func(pos token.Position, msg string) {
-		if scanErr == nil {
-			scanErr = fmt.Errorf("line %d: %s", pos.Line, msg)
-		}
-	}, 0)
-	type tok struct {
-		off int
-		tok token.Token
-		lit string
+	toks, _, err := scanTokens(src)
+	if err != nil {
+		return nil, fmt.Errorf("find probe IDs: %w", err)
 	}
 	// The last 10 tokens: IDENT ( INT , & IDENT [ INT ] ).
-	var win [10]tok
+	var win [10]scanned
 	n := 0
 	var slots []IDSlot
-	for {
-		pos, t, lit := s.Scan()
-		if t == token.EOF {
-			break
+	for _, t := range toks {
+		if t.tok == token.COMMENT {
+			continue
 		}
 		copy(win[:], win[1:])
-		win[9] = tok{tf.Offset(pos), t, lit}
+		win[9] = t
 		n++
-		if n < 10 || t != token.RPAREN {
+		if n < 10 || t.tok != token.RPAREN {
 			continue
 		}
 		w := win
@@ -138,9 +126,6 @@ func findIDSlots(src []byte, probes int, prefix string) ([]IDSlot, error) {
 			return nil, fmt.Errorf("probe block index %s at offset %d out of range [0, %d)", w[7].lit, w[7].off, probes)
 		}
 		slots = append(slots, IDSlot{Offset: w[2].off + 2, Block: w[7].off + 2, Probe: int(i)})
-	}
-	if scanErr != nil {
-		return nil, scanErr
 	}
 	return slots, nil
 }

@@ -78,7 +78,7 @@ func TestTemplateFillsLikePrinting(t *testing.T) {
 		if err := decorator.NewRestorer().Fprint(&buf, fl.dst); err != nil {
 			t.Fatal(err)
 		}
-		want, err := placeDirectives(buf.Bytes(), fl.directives, fl.after)
+		want, err := finishPrint(buf.Bytes(), fl.directives, fl.after, p.Prefix)
 		if err != nil {
 			t.Fatal(err)
 		}
