@@ -233,13 +233,19 @@ func placeDirectives(src []byte, ours, after map[string]bool) ([]byte, error) {
 		// At the end of a line: drop it there (with the blanks before it
 		// if nothing else follows on its line) and put it in front of the
 		// token.
-		from := t.off
+		from, to := t.off, end
 		if rest := gap[:bytes.IndexByte(gap, '\n')]; len(bytes.TrimLeft(rest, " \t\r")) == 0 {
 			for from > 0 && (src[from-1] == ' ' || src[from-1] == '\t') {
 				from--
 			}
+			if from == 0 || src[from-1] == '\n' {
+				// Alone on its line (dst prints a case clause's
+				// directive so): the line goes too, or it would
+				// push what follows a line down.
+				to = end + len(rest) + 1
+			}
 		}
-		edits = append(edits, edit{from, end, ""}, edit{next, next, t.lit})
+		edits = append(edits, edit{from, to, ""}, edit{next, next, t.lit})
 	}
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
 	var out bytes.Buffer

@@ -104,3 +104,18 @@ func TestPruneDirectives(t *testing.T) {
 		t.Errorf("joins: wrong")
 	}
 }
+
+// TestPlaceDirectiveAloneOnLine: a directive dst printed alone on its line
+// (before a case clause) moves in front of its token with its line, so
+// that it pushes nothing down.
+func TestPlaceDirectiveAloneOnLine(t *testing.T) {
+	d := "/*line f.go:7:2*/"
+	src := "switch op {\ncase 0:\n\t\tx++\n\t\t" + d + "\n\tcase 1:\n\t\tx--\n}\n"
+	got, err := placeDirectives([]byte(src), map[string]bool{d: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "switch op {\ncase 0:\n\t\tx++\n\t" + d + "case 1:\n\t\tx--\n}\n"; string(got) != want {
+		t.Errorf("placed:\n%q\nwant:\n%q", got, want)
+	}
+}
