@@ -716,8 +716,9 @@ func (r *runner) observeLive() {
 }
 
 // observeSlice reads sl's work directory and tells the rule what sl found
-// since its last observation, in the CPU time it used meanwhile (final:
-// it has exited, and sl.cpu is its CPU time in all).
+// since its last observation, in the time it cost meanwhile: the cores'
+// time it held, or its CPU time when more (final: it has exited, and
+// sl.cpu is its CPU time in all).
 func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
 	jr := r.runs[sl.job]
 	// Up to and including the first report of its own, what a target
@@ -725,19 +726,25 @@ func (r *runner) observeSlice(sl *slice, now time.Time, final bool) {
 	warm := !jr.reported
 	y := r.readFigures(sl, final, true)
 	y.WarmUp = warm
+	// The rule is told the cores' time the process held (worker
+	// processes x time), or its CPU time when more (a target running
+	// goroutines of its own): a target that sleeps or waits holds its
+	// cores all the same, and ranked by its CPU time alone it would look
+	// cheap and get every core to idle on.
+	held := float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
 	cpu, ok := sl.cpu, final
 	if !final {
 		cpu, ok = groupCPU(sl.cmd.Process.Pid)
 	}
 	if ok {
-		y.CPU = max(cpu-sl.cpuSeen, 0)
+		y.CPU = max(cpu-sl.cpuSeen, 0, held)
 		sl.cpuSeen = max(cpu, sl.cpuSeen)
 	} else {
-		// No CPU time to read: worker processes x time.
-		y.CPU = float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+		// No CPU time to read.
+		y.CPU = held
 		sl.cpuSeen += y.CPU
 	}
-	jr.coreSec += float64(sl.workers) * now.Sub(sl.lastObs).Seconds()
+	jr.coreSec += held
 	sl.lastObs = now
 	sl.gain.CPU += y.CPU
 	sl.gain.Coverage += y.Coverage

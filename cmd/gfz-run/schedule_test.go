@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/cmd/internal/sched"
 	"github.com/gfz-dev/gfz/internal/testmod"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -424,5 +425,22 @@ func TestFiguresPartial(t *testing.T) {
 	}
 	if pe := r.runs[0].perExec; pe < 0.0399 || pe > 0.0401 {
 		t.Errorf("perExec %v, want 2 s x 2 workers / 100 executions", pe)
+	}
+}
+
+// TestObserveChargesHeldCores: the rule is charged the cores' time a
+// process held, not only its CPU time: a target that sleeps (here half a
+// CPU-second in 10 s on 2 workers) costs its 20 core-seconds; one whose CPU
+// time is more than that (goroutines of its own) costs its CPU time.
+func TestObserveChargesHeldCores(t *testing.T) {
+	for _, c := range []struct{ cpu, want float64 }{{0.5, 20}, {30, 30}} {
+		now := time.Now()
+		r := &runner{start: now.Add(-time.Minute), jobs: []*ciJob{{wd: t.TempDir()}}, runs: []*jobRun{{}},
+			running: make([]*slice, 1), rule: sched.New(1, 2, 1, sched.Params{})}
+		sl := &slice{job: 0, workers: 2, start: now.Add(-10 * time.Second), lastObs: now.Add(-10 * time.Second), cpu: c.cpu}
+		r.observeSlice(sl, now, true)
+		if sl.gain.CPU != c.want {
+			t.Errorf("CPU time %v in 10 s on 2 workers: charged %v, want %v", c.cpu, sl.gain.CPU, c.want)
+		}
 	}
 }
