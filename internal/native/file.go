@@ -20,9 +20,11 @@ const Header = "go test fuzz v1"
 
 // FormatFile returns the native corpus file of args: the header and one
 // line per argument in the target's own types, e.g. string("a\n"),
-// int(-5), byte('x'), rune('é'), float64(1.5) or
-// math.Float64frombits(0x7ff8000000000001) for a NaN, an infinity or -0
-// (the forms go test reads back to the same bits).
+// int(-5), byte('x'), rune('é'), float64(1.5), float64(-0), float64(+Inf),
+// float64(NaN) for the NaN math.NaN returns, and
+// math.Float64frombits(0x7ff8000000000002) for another NaN: the bytes go
+// test writes for the same values (so that the files of both have the
+// same names), which it reads back to the same bits.
 func FormatFile(args []Arg) []byte {
 	var b bytes.Buffer
 	b.WriteString(Header + "\n")
@@ -57,18 +59,31 @@ func formatArg(a Arg) string {
 		return k.String() + "(" + strconv.FormatUint(a.U, 10) + ")"
 	case k == Float32:
 		f := math.Float32frombits(uint32(a.U))
-		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) || f == 0 && math.Signbit(float64(f)) {
+		if math.IsNaN(float64(f)) && uint32(a.U) != math.Float32bits(float32(math.NaN())) {
 			return fmt.Sprintf("math.Float32frombits(0x%x)", uint32(a.U))
 		}
-		return "float32(" + strconv.FormatFloat(float64(f), 'g', -1, 32) + ")"
+		return "float32(" + floatText(float64(f), 32) + ")"
 	case k == Float64:
 		f := math.Float64frombits(a.U)
-		if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f) {
+		if math.IsNaN(f) && a.U != math.Float64bits(math.NaN()) {
 			return fmt.Sprintf("math.Float64frombits(0x%x)", a.U)
 		}
-		return "float64(" + strconv.FormatFloat(f, 'g', -1, 64) + ")"
+		return "float64(" + floatText(f, 64) + ")"
 	}
 	return fmt.Sprintf("unknown(%d)", a.Kind)
+}
+
+// floatText is f as go test writes it (fmt's %v): the shortest decimal
+// that reads back to the same value, NaN, +Inf, -Inf, and -0 for negative
+// zero.
+func floatText(f float64, bits int) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
+	}
+	return strconv.FormatFloat(f, 'g', -1, bits)
 }
 
 // ParseFile parses a native corpus file for a target of types ts. Like the

@@ -154,13 +154,32 @@ func TestParseFileErrors(t *testing.T) {
 	}
 }
 
-// TestFormatFile: the forms written.
+// TestFormatFile: the forms written, those go test writes for the same
+// values (internal/fuzz's encoder: fmt's %v of a float, FloatNNfrombits
+// only for a NaN other than math.NaN's), each read back to the same bits.
 func TestFormatFile(t *testing.T) {
-	_, args := argsOf(t, "a\n", 5, uint8('x'), uint8(0), int32('é'), math.NaN(), 1.5, true, []byte("b"))
+	_, args := argsOf(t, "a\n", 5, uint8('x'), uint8(0), int32('é'), math.NaN(), 1.5, true, []byte("b"),
+		math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.Float64frombits(0x7ff8000000000002), 1e21,
+		float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00001), float32(0.1))
 	got := string(FormatFile(args))
-	want := "go test fuzz v1\nstring(\"a\\n\")\nint(5)\nbyte('x')\nbyte(0)\nrune('\\u00e9')\nmath.Float64frombits(0x7ff8000000000001)\nfloat64(1.5)\nbool(true)\n[]byte(\"b\")\n"
+	want := "go test fuzz v1\nstring(\"a\\n\")\nint(5)\nbyte('x')\nbyte(0)\nrune('\\u00e9')\nfloat64(NaN)\nfloat64(1.5)\nbool(true)\n[]byte(\"b\")\n" +
+		"float64(-0)\nfloat64(+Inf)\nfloat64(-Inf)\nmath.Float64frombits(0x7ff8000000000002)\nfloat64(1e+21)\n" +
+		"float32(NaN)\nfloat32(-0)\nfloat32(-Inf)\nmath.Float32frombits(0x7fc00001)\nfloat32(0.1)\n"
 	if got != want {
 		t.Errorf("FormatFile =\n%s\nwant\n%s", got, want)
+	}
+	var ts Types
+	for _, a := range args {
+		ts = append(ts, a.Kind)
+	}
+	back, err := ParseFile([]byte(got), ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range args {
+		if back[i].U != args[i].U || string(back[i].B) != string(args[i].B) {
+			t.Errorf("argument %d: read back as %+v, written from %+v", i, back[i], args[i])
+		}
 	}
 }
 

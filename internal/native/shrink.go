@@ -1,6 +1,9 @@
 package native
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Shrinking a failing input of a native target, argument by argument (the
 // engine's shrinker calls ShrinkArgs and SimplerArgs through
@@ -49,7 +52,10 @@ var byteOrder, byteRank = func() (order [256]byte, rank [256]byte) {
 // magnitude returns a fixed-size argument's distance from the simplest
 // value and its sign: |v| for integers, the bits below the sign for
 // floats (their order is the order of the absolute values), the value
-// for unsigned kinds and bool.
+// for unsigned kinds and bool. Every NaN is above the infinities: the NaN
+// math.NaN returns one more than infinity, any other NaN two more, all of
+// them alike and positive, so that a NaN shrinks to that one and never to
+// another NaN.
 func magnitude(a Arg) (mag uint64, neg bool) {
 	switch k := a.Kind; {
 	case k >= Int && k <= Int64:
@@ -58,12 +64,27 @@ func magnitude(a Arg) (mag uint64, neg bool) {
 			return uint64(-(v + 1)) + 1, true // no overflow at the minimum
 		}
 		return uint64(v), false
-	case k == Float32:
-		return a.U &^ (1 << 31), a.U&(1<<31) != 0
-	case k == Float64:
-		return a.U &^ (1 << 63), a.U&(1<<63) != 0
+	case k == Float32 || k == Float64:
+		inf, canon, sign := floatBits(k)
+		switch m := a.U &^ sign; {
+		case m <= inf:
+			return m, a.U&sign != 0
+		case a.U == canon:
+			return inf + 1, false
+		default:
+			return inf + 2, false
+		}
 	}
 	return a.U, false
+}
+
+// floatBits returns, for float kind k, the bits of +Inf, of the NaN
+// math.NaN returns (converted to k), and the sign bit.
+func floatBits(k Kind) (inf, nan, sign uint64) {
+	if k == Float32 {
+		return uint64(math.Float32bits(float32(math.Inf(1)))), uint64(math.Float32bits(float32(math.NaN()))), 1 << 31
+	}
+	return math.Float64bits(math.Inf(1)), math.Float64bits(math.NaN()), 1 << 63
 }
 
 // withMagnitude returns a with the value of magnitude mag and sign neg
@@ -292,6 +313,20 @@ func (s *argShrink) fixed(i int) {
 	mag, neg := magnitude(a)
 	if mag == 0 && !neg || s.tryArg(i, withMagnitude(a, 0, false)) {
 		return
+	}
+	if k := a.Kind; k == Float32 || k == Float64 {
+		if inf, nan, _ := floatBits(k); mag > inf {
+			// A NaN: the NaN math.NaN returns, then a number or an
+			// infinity (the magnitudes up to infinity's, searched
+			// below that NaN's); the magnitudes between are other
+			// NaNs, no simpler.
+			if a.U != nan {
+				na := a
+				na.U = nan
+				s.tryArg(i, na)
+			}
+			mag, neg = inf+1, false
+		}
 	}
 	lo, hi := uint64(0), mag // lo does not fail the same way, hi does
 	for lo+1 < hi && !s.stop() {

@@ -119,3 +119,28 @@ func TestSimplerArgsOrder(t *testing.T) {
 		t.Error("an input is simpler than itself")
 	}
 }
+
+// TestShrinkArgsNaN: a NaN that a failure needs shrinks to the NaN
+// math.NaN returns, never to another NaN of smaller bits; one the failure
+// does not need becomes a number.
+func TestShrinkArgsNaN(t *testing.T) {
+	ts := Types{Float64, Float32, Float64}
+	in := []Arg{
+		{Kind: Float64, U: 0xfff8000000000abc},                                     // a negative NaN of other bits
+		{Kind: Float32, U: uint64(math.Float32bits(float32(math.NaN())) | 0x1234)}, // another float32 NaN
+		{Kind: Float64, U: math.Float64bits(math.NaN())},
+	}
+	got, _ := shrinkTo(t, ts, in, func(a []Arg) bool {
+		return math.IsNaN(a[0].Value().(float64)) && math.IsNaN(float64(a[1].Value().(float32))) &&
+			(math.IsNaN(a[2].Value().(float64)) || a[2].Value().(float64) > 100)
+	})
+	if got[0].U != math.Float64bits(math.NaN()) || got[1].U != uint64(math.Float32bits(float32(math.NaN()))) {
+		t.Errorf("NaNs shrunk to %#x, %#x, want math.NaN's", got[0].U, got[1].U)
+	}
+	if f := got[2].Value().(float64); f <= 100 || f > 100.00000000001 {
+		t.Errorf("a NaN the failure does not need shrunk to %v, want the first float above 100", f)
+	}
+	if m, _ := magnitude(Arg{Kind: Float64, U: 0x7ff0000000000001}); m <= math.Float64bits(math.Inf(1))+1 {
+		t.Errorf("a NaN of small bits has magnitude %#x: simpler than math.NaN's", m)
+	}
+}
