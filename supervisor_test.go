@@ -696,20 +696,30 @@ func TestInterruptHandledByTarget(t *testing.T) {
 }
 
 // TestUsageErrorMidRun: a worker that ends the run with a usage error in
-// the middle of an execution (a native target's unsupported t.Parallel)
+// the middle of an execution (a native target's unsupported testing.T
+// method, on a Go release whose testing package gfz cannot drive)
 // stops the run with exit 2 and its message; no failure is saved and the
 // worker is not restarted (it was saved as a crash of "exit status 82",
-// the worker restarted on every such input).
+// the worker restarted on every such input). t.Parallel is not one: it
+// has no effect.
 func TestUsageErrorMidRun(t *testing.T) {
 	bin := crashersBinary(t)
 	wd := filepath.Join(t.TempDir(), "wd")
-	out, code := runBin(t, bin, "-workers", "1", "-time", "30s", "-workdir", wd, "FuzzNativeParallel")
-	wantOutput(t, "t.Parallel", out, code, 2, "testing.(*T).Parallel, which gfz does not support")
+	out, code := runBin(t, bin, "-workers", "1", "-time", "30s", "-workdir", wd, "FuzzUsageMidRun")
+	wantOutput(t, "usage error mid-run", out, code, 2, "a method gfz does not support")
 	if strings.Contains(out, "new failure") || strings.Count(out, "does not support") != 1 {
 		t.Errorf("a failure saved, or the message repeated:\n%s", out)
 	}
 	if st := readStats(t, wd); st["unique_failures"] != "0" || st["restarts"] != "0" {
 		t.Errorf("stats %v", st)
+	}
+	// t.Parallel on the fuzz function's T has no effect: inputs that
+	// call it run as any other.
+	wd = filepath.Join(t.TempDir(), "wd")
+	out, code = runBin(t, bin, "-workers", "1", "-runs", "20000", "-workdir", wd, "FuzzNativeParallel")
+	wantOutput(t, "t.Parallel", out, code, 0, "execs 20000")
+	if strings.Contains(out, "does not support") || strings.Contains(out, "new failure") {
+		t.Errorf("t.Parallel stopped the run or failed it:\n%s", out)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
+	"github.com/gfz-dev/gfz/internal/driver"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -295,13 +296,29 @@ func FuzzInterruptExit(f *testing.F) {
 }
 
 // FuzzNativeParallel calls t.Parallel on the fuzz function's own T, which
-// gfz does not support (a usage error, not a failure), on inputs that
-// start with 'p' (not its seed: the worker gets to fuzz first).
+// has no effect, as under go test -fuzz, on inputs that start with 'p'
+// (its second seed, and the children made of it).
 func FuzzNativeParallel(f *testing.F) {
 	f.Add([]byte("seed"))
+	f.Add([]byte("parallel"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 0 && b[0] == 'p' {
 			t.Parallel()
+		}
+	})
+}
+
+// FuzzUsageMidRun ends its worker with the driver's usage error in the
+// middle of an execution, on inputs that start with 'p', as the driver
+// does for a testing.T method it cannot run (on a Go release whose testing
+// package lacks the fields gfz sets): the run ends with that status, not a
+// crash.
+func FuzzUsageMidRun(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'p' {
+			os.Stderr.WriteString("gfz: fuzz target FuzzUsageMidRun: the fuzz function called a method gfz does not support\n")
+			driver.ExitChild(driver.ExitUsage)
 		}
 	})
 }
