@@ -44,13 +44,10 @@ func formatArg(a Arg) string {
 	case k == Bool:
 		return "bool(" + strconv.FormatBool(a.U&1 != 0) + ")"
 	case k == Uint8:
-		if a.U >= 0x20 && a.U < 0x7f {
-			return "byte(" + strconv.QuoteRune(rune(a.U)) + ")"
-		}
-		return "byte(" + strconv.FormatUint(a.U, 10) + ")"
+		return "byte(" + strconv.QuoteRune(rune(a.U&0xff)) + ")" // as go test writes it (%q): byte('\n'), byte('ÿ')
 	case k == Int32:
 		if r := rune(int32(a.U)); utf8.ValidRune(r) {
-			return "rune(" + strconv.QuoteRuneToASCII(r) + ")"
+			return "rune(" + strconv.QuoteRune(r) + ")"
 		}
 		return "int32(" + strconv.FormatInt(a.signed(), 10) + ")"
 	case k >= Int && k <= Int64:

@@ -156,15 +156,18 @@ func TestParseFileErrors(t *testing.T) {
 
 // TestFormatFile: the forms written, those go test writes for the same
 // values (internal/fuzz's encoder: fmt's %v of a float, FloatNNfrombits
-// only for a NaN other than math.NaN's), each read back to the same bits.
+// only for a NaN other than math.NaN's, %q of a byte and of a valid rune),
+// each read back to the same bits.
 func TestFormatFile(t *testing.T) {
 	_, args := argsOf(t, "a\n", 5, uint8('x'), uint8(0), int32('é'), math.NaN(), 1.5, true, []byte("b"),
 		math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.Float64frombits(0x7ff8000000000002), 1e21,
-		float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00001), float32(0.1))
+		float32(math.NaN()), float32(math.Copysign(0, -1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00001), float32(0.1),
+		uint8('\n'), uint8(0xff), uint8(0x7f), int32('世'), int32(-1), int32(0xd800))
 	got := string(FormatFile(args))
-	want := "go test fuzz v1\nstring(\"a\\n\")\nint(5)\nbyte('x')\nbyte(0)\nrune('\\u00e9')\nfloat64(NaN)\nfloat64(1.5)\nbool(true)\n[]byte(\"b\")\n" +
+	want := "go test fuzz v1\nstring(\"a\\n\")\nint(5)\nbyte('x')\nbyte('\\x00')\nrune('é')\nfloat64(NaN)\nfloat64(1.5)\nbool(true)\n[]byte(\"b\")\n" +
 		"float64(-0)\nfloat64(+Inf)\nfloat64(-Inf)\nmath.Float64frombits(0x7ff8000000000002)\nfloat64(1e+21)\n" +
-		"float32(NaN)\nfloat32(-0)\nfloat32(-Inf)\nmath.Float32frombits(0x7fc00001)\nfloat32(0.1)\n"
+		"float32(NaN)\nfloat32(-0)\nfloat32(-Inf)\nmath.Float32frombits(0x7fc00001)\nfloat32(0.1)\n" +
+		"byte('\\n')\nbyte('ÿ')\nbyte('\\x7f')\nrune('世')\nint32(-1)\nint32(55296)\n"
 	if got != want {
 		t.Errorf("FormatFile =\n%s\nwant\n%s", got, want)
 	}
