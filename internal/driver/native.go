@@ -64,7 +64,7 @@ func CheckNative(types native.Types) error {
 		return fmt.Errorf("fuzz target %s calls f.Fuzz, but gfz-build did not record its argument types: rebuild it with the matching gfz-build", mode.run.Target)
 	}
 	if got := mode.info.Get(key); got != types.String() {
-		return fmt.Errorf("fuzz target %s: gfz-build recorded the argument types %s, the fuzz function has %s: rebuild it with the matching gfz-build", mode.run.Target, got, types)
+		return fmt.Errorf("fuzz target %s: gfz-build read the argument types %s from the source of its f.Fuzz call, but the fuzz function it runs with has %s: gfz-build resolved the function passed to f.Fuzz to another declaration of that name (pass it a function literal, func(t *testing.T, ...) { fn(t, ...) }, and please report it), or the binary is older than its source (rebuild it)", mode.run.Target, got, types)
 	}
 	return nil
 }

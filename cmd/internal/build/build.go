@@ -571,6 +571,11 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			}
 		}
 	}
+	for _, p := range g.matched {
+		if w := unbuiltWarning(p.PkgPath, scans[p.PkgPath], found[p.PkgPath]); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
 	var units []*testUnit
 	if !opts.NoTestFiles {
 		units = testUnits(g, func(path string) bool {

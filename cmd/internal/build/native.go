@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -50,11 +51,14 @@ const FormatsPath = GfzPath + "/generators/formats"
 func NativeTargets(filename string, src []byte) ([]NativeTarget, []byte, error) {
 	nf, err := nativeTargetsFile(filename, src)
 	for _, lf := range nf.later {
-		if err != nil || lf.target < 0 {
+		if err != nil {
 			break
 		}
+		if lf.target < 0 {
+			continue // a helper's: nativeScan's work
+		}
 		var types string
-		if types, err = nf.decls.argTypes(lf.fn, lf.locals, lf.testing, true); err != nil {
+		if types, err = nf.decls.argTypes(lf.ref, true); err != nil {
 			err = lf.err(err)
 		}
 		nf.targets[lf.target].Types = types
@@ -86,18 +90,25 @@ type nativeFileScan struct {
 	helpers fuzzHelpers
 	decls   *funcDecls // the file's declarations
 	later   []laterFn  // f.Fuzz arguments the file does not declare
+	// fuzzFuncs are the file's FuzzXxx(f *testing.F) functions, targets
+	// or not, with their positions.
+	fuzzFuncs []fuzzFunc
+}
+
+// fuzzFunc is a FuzzXxx(f *testing.F) function of a test file.
+type fuzzFunc struct {
+	name string
+	pos  token.Position
 }
 
 // laterFn is an f.Fuzz argument that names a function the file does not
 // declare, or has an argument type the file does not declare: nativeScan
 // looks it up in the package's declarations.
 type laterFn struct {
-	fn      ast.Expr
-	locals  map[string]*funcDecl // the enclosing function's
-	pos     token.Position
-	target  int    // index in targets, or -1 for a helper's f.Fuzz
-	who     string // the target or helper whose f.Fuzz it is
-	testing string // the file's name of package testing
+	ref    fnRef
+	pos    token.Position
+	target int    // index in targets, or -1 for a helper's f.Fuzz
+	who    string // the target or helper whose f.Fuzz it is
 }
 
 // err is e as the error of lf's f.Fuzz.
@@ -140,8 +151,9 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 		}
 		return names
 	}
-	var walk func(body ast.Node, fs map[string]bool, target, owner string, locals map[string]*funcDecl)
-	walk = func(body ast.Node, fs map[string]bool, target, owner string, locals map[string]*funcDecl) {
+	imports := importNames(f)
+	var walk func(body ast.Node, fs map[string]bool, target, owner string, locals map[string][]local)
+	walk = func(body ast.Node, fs map[string]bool, target, owner string, locals map[string][]local) {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
@@ -160,7 +172,7 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 				walk(n.Body, inner, "", "", locals)
 				return false
 			case *ast.CallExpr:
-				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" {
+				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && !visible(locals, id) {
 					for _, arg := range n.Args {
 						if a, ok := arg.(*ast.Ident); ok && fs[a.Name] {
 							h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id
@@ -183,21 +195,32 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 					return true
 				}
 				pos := fset.Position(n.Args[0].Pos())
-				types, err := nf.decls.argTypes(n.Args[0], locals, testingName, false)
-				if errors.Is(err, errNotDeclared) {
-					lf := laterFn{fn: n.Args[0], locals: locals, pos: pos, target: -1, who: owner, testing: testingName}
-					if target != "" {
-						lf.target, lf.who = len(nf.targets), target
-					}
-					nf.later = append(nf.later, lf)
+				ref := fnRef{fn: n.Args[0], locals: locals, testing: testingName, imports: imports}
+				types, err := nf.decls.argTypes(ref, false)
+				deferred := errors.Is(err, errNotDeclared) // nativeScan looks in the package's other files
+				if deferred {
 					err = nil
 				}
 				if target != "" {
 					if err != nil && firstErr == nil {
 						firstErr = fmt.Errorf("%s: %s's f.Fuzz: %w", pos, target, err)
 					}
+					if prev, ok := h.types[target]; ok {
+						// A second f.Fuzz of the target (on another
+						// branch): one set of types is recorded.
+						if err == nil && !deferred && prev != "" && prev != types && firstErr == nil {
+							firstErr = fmt.Errorf("%s: %s calls f.Fuzz again with other argument types (%s, then %s): gfz-build records one set of types per target: give each its own target", pos, target, prev, types)
+						}
+						return true
+					}
+					if deferred {
+						nf.later = append(nf.later, laterFn{ref: ref, pos: pos, target: len(nf.targets), who: target})
+					}
 					nf.targets = append(nf.targets, NativeTarget{Name: target, File: filename, Types: types})
 					h.types[target] = types
+				} else if deferred {
+					nf.later = append(nf.later, laterFn{ref: ref, pos: pos, target: -1, who: owner})
+					h.types[owner] = ""
 				} else if err != nil {
 					h.errs[owner] = fmt.Errorf("%s: %s's f.Fuzz: %w", pos, owner, err)
 				} else {
@@ -217,6 +240,7 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 			if len(fParams(fd.Type)) == 1 {
 				target = fd.Name.Name
 				h.file[target] = filename
+				nf.fuzzFuncs = append(nf.fuzzFuncs, fuzzFunc{target, fset.Position(fd.Name.Pos())})
 			}
 		}
 		owner := ""
@@ -343,6 +367,7 @@ type nativeScanned struct {
 	testFiles []string
 	targets   []NativeTarget
 	files     []nativeFile
+	fuzzFuncs []fuzzFunc // every FuzzXxx(f *testing.F) of the test files
 	err       error
 }
 
@@ -366,10 +391,34 @@ func scanNative(g *graph) nativeScans {
 				seen[f] = true
 			}
 		}
-		sc.targets, sc.files, sc.err = nativeScan(append(append([]string(nil), sc.testFiles...), others...))
+		sc.targets, sc.files, sc.fuzzFuncs, sc.err = nativeScan(append(append([]string(nil), sc.testFiles...), others...))
 		out[p.PkgPath] = sc
 	}
 	return out
+}
+
+// unbuiltWarning names the FuzzXxx(f *testing.F) functions of package
+// path's test files that are not among its fuzz targets (found): gfz-build
+// found in them neither a gfz.Fuzz call nor an f.Fuzz call it can read
+// ("" if there are none). They are not built, which must not go unsaid.
+func unbuiltWarning(path string, sc nativeScanned, found []string) string {
+	if sc.err != nil {
+		return ""
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, ff := range sc.fuzzFuncs {
+		if !slices.Contains(found, ff.name) && !seen[ff.name] {
+			seen[ff.name] = true
+			names = append(names, fmt.Sprintf("%s (%s:%d)", ff.name, filepath.Base(ff.pos.Filename), ff.pos.Line))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s not built: gfz-build finds in it no gfz.Fuzz call and no f.Fuzz call it can read, in it or in the plain functions of the package's test files it hands its *testing.F to "+
+		"(an f.Fuzz inside a function literal, or in a method, a function variable or a file that is not a _test.go file, is not followed): call f.Fuzz in the target or in such a function",
+		path, strings.Join(names, ", "))
 }
 
 // any reports whether some package has a native target.
@@ -386,8 +435,9 @@ func (s nativeScans) any() bool {
 // (files may name the package's other files too: their declarations are
 // read when an f.Fuzz argument is not declared in its own file). It
 // returns the targets, the rewritten files and an error naming the first
-// unsupported f.Fuzz.
-func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
+// unsupported f.Fuzz, and every FuzzXxx(f *testing.F) function of the
+// test files, targets or not.
+func nativeScan(files []string) ([]NativeTarget, []nativeFile, []fuzzFunc, error) {
 	var targets []NativeTarget
 	var rewritten []nativeFile
 	all := newFuzzHelpers()
@@ -404,6 +454,7 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 		base int // the index in targets of its file's first target
 	}
 	var later []pending
+	var fuzzFuncs []fuzzFunc
 	var candidates, others []string
 	for _, name := range files {
 		if !strings.HasSuffix(name, "_test.go") {
@@ -412,31 +463,36 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 		}
 		src, err := os.ReadFile(name)
 		if err != nil {
-			return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
+			return nil, nil, nil, fmt.Errorf("find fuzz targets: %w", err)
 		}
 		nf, err := nativeTargetsFile(name, src)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, lf := range nf.later {
 			later = append(later, pending{nf.pkg, lf, len(targets)})
 		}
 		targets = append(targets, nf.targets...)
+		fuzzFuncs = append(fuzzFuncs, nf.fuzzFuncs...)
 		pkgDecls(nf.pkg).merge(nf.decls)
-		h := nf.helpers
+		// The helpers of package p and of p_test are not each other's:
+		// their names are qualified by the package clause.
+		h, q := nf.helpers, func(name string) string { return nf.pkg + "." + name }
 		for k, v := range h.types {
-			all.types[k] = v
+			all.types[q(k)] = v
 		}
 		for k, v := range h.errs {
-			all.errs[k] = v
+			all.errs[q(k)] = v
 		}
 		for k, v := range h.calls {
-			all.calls[k] = v
+			for _, callee := range v {
+				all.calls[q(k)] = append(all.calls[q(k)], q(callee))
+			}
 		}
 		for k, v := range h.file {
 			if _, ok := h.calls[k]; ok {
-				all.file[k] = v
-				candidates = append(candidates, k)
+				all.file[q(k)] = v
+				candidates = append(candidates, q(k))
 			}
 		}
 		if nf.out != nil {
@@ -449,22 +505,22 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 		for _, name := range others {
 			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 			if err != nil {
-				return nil, nil, fmt.Errorf("find fuzz targets: %w", err)
+				return nil, nil, nil, fmt.Errorf("find fuzz targets: %w", err)
 			}
 			pkgDecls(f.Name.Name).addFile(f, ImportName(f, "testing", "testing"))
 		}
 		for _, p := range later {
-			types, err := pkgDecls(p.pkg).argTypes(p.lf.fn, p.lf.locals, p.lf.testing, true)
+			types, err := pkgDecls(p.pkg).argTypes(p.lf.ref, true)
 			switch {
 			case p.lf.target >= 0 && err != nil:
-				return nil, nil, p.lf.err(err)
+				return nil, nil, nil, p.lf.err(err)
 			case p.lf.target >= 0:
 				targets[p.base+p.lf.target].Types = types
-				all.types[p.lf.who] = types
+				all.types[p.pkg+"."+p.lf.who] = types
 			case err != nil:
-				all.errs[p.lf.who] = p.lf.err(err)
+				all.errs[p.pkg+"."+p.lf.who] = p.lf.err(err)
 			default:
-				all.types[p.lf.who] = types
+				all.types[p.pkg+"."+p.lf.who] = types
 			}
 		}
 	}
@@ -473,13 +529,13 @@ func nativeScan(files []string) ([]NativeTarget, []nativeFile, error) {
 	for _, c := range candidates {
 		types, err := all.resolve(c, map[string]bool{})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if types != "" {
-			targets = append(targets, NativeTarget{Name: c, File: all.file[c], Types: types})
+			targets = append(targets, NativeTarget{Name: c[strings.LastIndex(c, ".")+1:], File: all.file[c], Types: types})
 		}
 	}
-	return targets, rewritten, nil
+	return targets, rewritten, fuzzFuncs, nil
 }
 
 // resolve returns the f.Fuzz argument types reached from function fn

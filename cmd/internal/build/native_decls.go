@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"strings"
 )
 
 // The declarations a native target's f.Fuzz argument may name: gfz-build
@@ -23,18 +24,23 @@ import (
 type funcDecl struct {
 	ft      *ast.FuncType
 	testing string
+	named   string // instead of ft: the name of a function type of the package (type F func(...))
+	generic bool   // a method of a generic type (its argument types may be its type parameters)
 }
 
 // funcDecls are the function declarations of one file or of a whole
 // package (merged per package clause).
 type funcDecls struct {
-	funcs   map[string]*funcDecl // top-level functions and package-level function variables (nil: declared twice)
-	methods map[string][]funcDecl
-	aliases map[string]ast.Expr // type A = T: go test sees T
+	funcs     map[string]*funcDecl // top-level functions and package-level function variables (nil: declared twice)
+	methods   map[string][]funcDecl
+	aliases   map[string]ast.Expr      // type A = T: go test sees T
+	funcTypes map[string]*ast.FuncType // type F func(...), with its file's name of package testing
+	funcTest  map[string]string
 }
 
 func newFuncDecls() *funcDecls {
-	return &funcDecls{funcs: map[string]*funcDecl{}, methods: map[string][]funcDecl{}, aliases: map[string]ast.Expr{}}
+	return &funcDecls{funcs: map[string]*funcDecl{}, methods: map[string][]funcDecl{}, aliases: map[string]ast.Expr{},
+		funcTypes: map[string]*ast.FuncType{}, funcTest: map[string]string{}}
 }
 
 // addFile adds file f's top-level declarations; testingName is the name
@@ -43,24 +49,36 @@ func (d *funcDecls) addFile(f *ast.File, testingName string) {
 	for _, decl := range f.Decls {
 		switch decl := decl.(type) {
 		case *ast.FuncDecl:
-			fd := funcDecl{decl.Type, testingName}
+			fd := funcDecl{ft: decl.Type, testing: testingName}
 			if decl.Recv == nil {
 				d.add(decl.Name.Name, &fd)
-			} else if decl.Type.TypeParams == nil {
+			} else if len(decl.Recv.List) == 1 {
+				recv := decl.Recv.List[0].Type
+				if st, ok := recv.(*ast.StarExpr); ok {
+					recv = st.X
+				}
+				switch recv.(type) {
+				case *ast.IndexExpr, *ast.IndexListExpr:
+					fd.generic = true
+				}
 				d.methods[decl.Name.Name] = append(d.methods[decl.Name.Name], fd)
 			}
 		case *ast.GenDecl:
 			for _, sp := range decl.Specs {
 				switch sp := sp.(type) {
 				case *ast.TypeSpec:
-					if sp.Assign.IsValid() && sp.TypeParams == nil {
+					switch ft, isFunc := unparen(sp.Type).(*ast.FuncType); {
+					case sp.TypeParams != nil:
+					case sp.Assign.IsValid():
 						d.aliases[sp.Name.Name] = sp.Type
+					case isFunc:
+						d.funcTypes[sp.Name.Name], d.funcTest[sp.Name.Name] = ft, testingName
 					}
 				case *ast.ValueSpec:
 					if decl.Tok == token.VAR {
 						for i, name := range sp.Names {
-							if ft := varFuncType(sp, i); ft != nil {
-								d.add(name.Name, &funcDecl{ft, testingName})
+							if fd := varFunc(sp, i, testingName); fd != nil {
+								d.add(name.Name, fd)
 							}
 						}
 					}
@@ -95,19 +113,35 @@ func (d *funcDecls) merge(o *funcDecls) {
 	for k, v := range o.aliases {
 		d.aliases[k] = v
 	}
+	for k, v := range o.funcTypes {
+		d.funcTypes[k], d.funcTest[k] = v, o.funcTest[k]
+	}
 }
 
-// varFuncType is the function type of the i-th name of a var spec: its
-// declared type, or its value's when the value is a function literal.
-func varFuncType(sp *ast.ValueSpec, i int) *ast.FuncType {
+// varFunc is the function type of the i-th name of a var spec, nil if it
+// has none gfz-build can read: its declared type (a function type, or the
+// name of one), or its value's when the value is a function literal.
+func varFunc(sp *ast.ValueSpec, i int, testingName string) *funcDecl {
 	if sp.Type != nil {
-		ft, _ := unparen(sp.Type).(*ast.FuncType)
-		return ft
+		return typeFunc(sp.Type, testingName)
 	}
 	if len(sp.Values) == len(sp.Names) {
 		if lit, ok := unparen(sp.Values[i]).(*ast.FuncLit); ok {
-			return lit.Type
+			return &funcDecl{ft: lit.Type, testing: testingName}
 		}
+	}
+	return nil
+}
+
+// typeFunc is the function a type expression declares, nil if it is
+// neither a function type nor a name (which may name one: resolved when
+// the argument types are read).
+func typeFunc(t ast.Expr, testingName string) *funcDecl {
+	switch t := unparen(t).(type) {
+	case *ast.FuncType:
+		return &funcDecl{ft: t, testing: testingName}
+	case *ast.Ident:
+		return &funcDecl{named: t.Name, testing: testingName}
 	}
 	return nil
 }
@@ -122,68 +156,96 @@ func unparen(e ast.Expr) ast.Expr {
 	}
 }
 
-// localFuncs returns the function-typed parameters and local variables of
-// a function declaration: a parameter fn func(...), x := func(...) {...},
-// var x = func(...) {...} and var x func(...). A name declared twice in
-// the function is ambiguous (nil), whatever the scopes, and so is a local
-// of another type (it may shadow a package-level function).
-func localFuncs(fd *ast.FuncDecl, testingName string) map[string]*funcDecl {
-	locals := map[string]*funcDecl{}
-	add := func(name string, ft *ast.FuncType) {
-		if name == "_" {
-			return
-		}
-		if _, dup := locals[name]; dup || ft == nil {
-			locals[name] = nil
-			return
-		}
-		locals[name] = &funcDecl{ft, testingName}
-	}
-	for _, p := range fd.Type.Params.List {
-		ft, _ := unparen(p.Type).(*ast.FuncType)
-		for _, name := range p.Names {
-			add(name.Name, ft)
+// A local is a name a function declares: a parameter or named result, a
+// variable (:=, var, range, a type switch's), with its function type (nil:
+// none gfz-build can read) and the function literal or declaration whose
+// body it is visible in.
+type local struct {
+	fd       *funcDecl
+	from, to token.Pos
+}
+
+// localFuncs returns the parameters, named results and local variables of
+// a function declaration and of the function literals in it, by name: a
+// parameter fn func(...) (or of a named function type), x := func(...)
+// {...}, var x = func(...) {...} and var x func(...) give their function
+// type; the others, and range and type switch variables, none.
+func localFuncs(fd *ast.FuncDecl, testingName string) map[string][]local {
+	locals := map[string][]local{}
+	add := func(name string, f *funcDecl, scope ast.Node) {
+		if name != "_" {
+			locals[name] = append(locals[name], local{f, scope.Pos(), scope.End()})
 		}
 	}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if n.Tok != token.DEFINE {
-				return true
+	fields := func(fl *ast.FieldList, scope ast.Node) {
+		if fl == nil {
+			return
+		}
+		for _, p := range fl.List {
+			f := typeFunc(p.Type, testingName)
+			for _, name := range p.Names {
+				add(name.Name, f, scope)
 			}
-			for i, lhs := range n.Lhs {
-				id, ok := lhs.(*ast.Ident)
-				if !ok {
-					continue
+		}
+	}
+	var visit func(body ast.Node, scope ast.Node)
+	visit = func(body ast.Node, scope ast.Node) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				fields(n.Type.Params, n)
+				fields(n.Type.Results, n)
+				visit(n.Body, n)
+				return false
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE {
+					return true
 				}
-				var ft *ast.FuncType
-				if len(n.Rhs) == len(n.Lhs) {
-					if lit, ok := unparen(n.Rhs[i]).(*ast.FuncLit); ok {
-						ft = lit.Type
+				for i, lhs := range n.Lhs {
+					id, ok := lhs.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					var f *funcDecl
+					if len(n.Rhs) == len(n.Lhs) {
+						if lit, ok := unparen(n.Rhs[i]).(*ast.FuncLit); ok {
+							f = &funcDecl{ft: lit.Type, testing: testingName}
+						}
+					}
+					add(id.Name, f, scope)
+				}
+			case *ast.RangeStmt:
+				if n.Tok == token.DEFINE {
+					for _, e := range []ast.Expr{n.Key, n.Value} {
+						if id, ok := e.(*ast.Ident); ok {
+							add(id.Name, nil, scope)
+						}
 					}
 				}
-				add(id.Name, ft)
-			}
-		case *ast.DeclStmt:
-			g, ok := n.Decl.(*ast.GenDecl)
-			if !ok || g.Tok != token.VAR {
-				return true
-			}
-			for _, sp := range g.Specs {
-				vs := sp.(*ast.ValueSpec)
-				for i, name := range vs.Names {
-					add(name.Name, varFuncType(vs, i))
+			case *ast.TypeSwitchStmt:
+				if a, ok := n.Assign.(*ast.AssignStmt); ok && len(a.Lhs) == 1 {
+					if id, ok := a.Lhs[0].(*ast.Ident); ok {
+						add(id.Name, nil, scope)
+					}
+				}
+			case *ast.DeclStmt:
+				g, ok := n.Decl.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					return true
+				}
+				for _, sp := range g.Specs {
+					vs := sp.(*ast.ValueSpec)
+					for i, name := range vs.Names {
+						add(name.Name, varFunc(vs, i, testingName), scope)
+					}
 				}
 			}
-		case *ast.FuncLit:
-			for _, p := range n.Type.Params.List {
-				for _, name := range p.Names {
-					add(name.Name, nil) // a parameter shadowing a name
-				}
-			}
-		}
-		return true
-	})
+			return true
+		})
+	}
+	fields(fd.Type.Params, fd)
+	fields(fd.Type.Results, fd)
+	visit(fd.Body, fd)
 	return locals
 }
 
@@ -191,22 +253,52 @@ func localFuncs(fd *ast.FuncDecl, testingName string) map[string]*funcDecl {
 // declarations it was given (nativeScan looks again in the package's).
 var errNotDeclared = errors.New("not declared here")
 
-// lookup returns the function types fn may name: a function literal, a
-// local (locals), a function or variable of d, or a method value x.m (every
-// method m of d). It returns errNotDeclared when d does not declare the
-// name, or, unless final, for a method value (other files may declare
-// more methods of that name), and another error when fn cannot be
+// visible reports whether the identifier id names one of locals where it
+// is.
+func visible(locals map[string][]local, id *ast.Ident) bool {
+	for _, l := range locals[id.Name] {
+		if l.from <= id.Pos() && id.Pos() < l.to {
+			return true
+		}
+	}
+	return false
+}
+
+// fnRef is an f.Fuzz argument with what its file and function tell about
+// names: the function's locals, the file's name of package testing and
+// the names its imports may go by.
+type fnRef struct {
+	fn      ast.Expr
+	locals  map[string][]local
+	testing string
+	imports map[string]bool
+}
+
+// lookup returns the function types ref may name: a function literal, a
+// local visible where it is, a function or variable of d, or a method
+// value x.m (every method m of d; those of generic types only when no
+// other has that name). It returns errNotDeclared when d does not declare
+// the name, or, unless final, for a method value (other files may declare
+// more methods of that name), and another error when it cannot be
 // resolved at all.
-func (d *funcDecls) lookup(fn ast.Expr, locals map[string]*funcDecl, testingName string, final bool) ([]funcDecl, error) {
-	switch e := unparen(fn).(type) {
+func (d *funcDecls) lookup(ref fnRef, final bool) ([]funcDecl, error) {
+	switch e := unparen(ref.fn).(type) {
 	case *ast.FuncLit:
-		return []funcDecl{{e.Type, testingName}}, nil
+		return []funcDecl{{ft: e.Type, testing: ref.testing}}, nil
 	case *ast.Ident:
-		if fd, ok := locals[e.Name]; ok {
-			if fd == nil {
-				return nil, fmt.Errorf("%s is declared more than once in the function, or not as a function literal", e.Name)
+		var seen []local
+		for _, l := range ref.locals[e.Name] {
+			if l.from <= e.Pos() && e.Pos() < l.to {
+				seen = append(seen, l)
 			}
-			return []funcDecl{*fd}, nil
+		}
+		switch {
+		case len(seen) > 1:
+			return nil, fmt.Errorf("%s is declared more than once in the function: pass f.Fuzz a function literal", e.Name)
+		case len(seen) == 1 && seen[0].fd == nil:
+			return nil, fmt.Errorf("%s is a local or parameter whose function type gfz-build cannot read (a range or type switch variable, or of a type such as any): pass f.Fuzz a function literal", e.Name)
+		case len(seen) == 1:
+			return []funcDecl{*seen[0].fd}, nil
 		}
 		fd, ok := d.funcs[e.Name]
 		if !ok {
@@ -217,40 +309,91 @@ func (d *funcDecls) lookup(fn ast.Expr, locals map[string]*funcDecl, testingName
 		}
 		return []funcDecl{*fd}, nil
 	case *ast.SelectorExpr:
-		if ms := d.methods[e.Sel.Name]; len(ms) > 0 && final {
-			return ms, nil
+		if x, ok := e.X.(*ast.Ident); ok && ref.imports[x.Name] {
+			return nil, fmt.Errorf("cannot read the argument types of %s, a function of another package: pass f.Fuzz a function literal calling it", exprString(ref.fn))
+		}
+		if !final {
+			return nil, errNotDeclared
+		}
+		var plain, generic []funcDecl
+		for _, m := range d.methods[e.Sel.Name] {
+			if m.generic {
+				generic = append(generic, m)
+			} else {
+				plain = append(plain, m)
+			}
+		}
+		switch {
+		case len(plain) > 0:
+			return plain, nil
+		case len(generic) > 0:
+			return nil, fmt.Errorf("%s is a method of a generic type, whose argument types gfz-build cannot read: pass f.Fuzz a function literal calling it", exprString(ref.fn))
 		}
 		return nil, errNotDeclared
 	}
-	return nil, fmt.Errorf("%s is neither a function literal nor a name", exprString(fn))
+	return nil, fmt.Errorf("%s is neither a function literal nor a name", exprString(ref.fn))
 }
 
-// argTypes returns the native argument types of the function fn names
+// argTypes returns the native argument types of the function ref names
 // (nativeArgTypes' work on the declarations found by lookup): one set of
-// types, or an error when the methods fn may name disagree. Unless final
+// types, or an error when the methods it may name disagree. Unless final
 // (d is the whole package's), a name or an argument type d does not
 // declare is errNotDeclared; when final, it is an error saying what
 // gfz-build can read.
-func (d *funcDecls) argTypes(fn ast.Expr, locals map[string]*funcDecl, testingName string, final bool) (string, error) {
-	fds, err := d.lookup(fn, locals, testingName, final)
+func (d *funcDecls) argTypes(ref fnRef, final bool) (string, error) {
+	fds, err := d.lookup(ref, final)
 	if err != nil {
 		if final && errors.Is(err, errNotDeclared) {
-			err = unreadable(fn)
+			err = unreadable(ref.fn)
 		}
 		return "", err
 	}
 	types := ""
 	for i, fd := range fds {
+		if fd.ft == nil {
+			if fd.ft = d.funcTypes[fd.named]; fd.ft == nil {
+				if !final {
+					return "", errNotDeclared
+				}
+				return "", fmt.Errorf("%s has type %s, which is not a function type gfz-build can read: pass f.Fuzz a function literal", exprString(ref.fn), fd.named)
+			}
+			fd.testing = d.funcTest[fd.named]
+		}
 		t, err := nativeArgTypes(fd.ft, d.aliases, fd.testing, final)
 		if err != nil {
 			return "", err
 		}
 		if i > 0 && t != types {
-			return "", fmt.Errorf("the package declares several methods %s with different arguments (%s, %s): pass a function literal calling the one you mean", exprString(fn), types, t)
+			return "", fmt.Errorf("the package declares several methods %s with different arguments (%s, %s): pass f.Fuzz a function literal calling the one you mean", exprString(ref.fn), types, t)
 		}
 		types = t
 	}
 	return types, nil
+}
+
+// importNames are the names the imports of file f may go by: their own
+// names, or the last element of their path, without a major version
+// suffix (.v3, /v2) or a go- prefix or -go suffix.
+func importNames(f *ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, imp := range f.Imports {
+		if imp.Name != nil {
+			names[imp.Name.Name] = true
+			continue
+		}
+		path := strings.Trim(imp.Path.Value, "`\"")
+		parts := strings.Split(path, "/")
+		last := parts[len(parts)-1]
+		if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+			last = parts[len(parts)-2]
+		}
+		if i := strings.Index(last, ".v"); i > 0 {
+			last = last[:i]
+		}
+		last = strings.TrimSuffix(strings.TrimPrefix(last, "go-"), "-go")
+		names[last] = true
+	}
+	return names
 }
 
 // unreadable is the error for a function whose declaration gfz-build does

@@ -74,7 +74,7 @@ func with(f *tt.F, fn func(*tt.T, rune)) { f.Fuzz(fn) }
 	if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	scanned, _, err := nativeScan([]string{name})
+	scanned, _, _, err := nativeScan([]string{name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestNativeTargetsAcrossFiles(t *testing.T) {
 		"p.go":      "package p\n\nimport \"testing\"\n\nfunc InPackage(t *testing.T, b bool) {}\n",
 	}
 	dir := t.TempDir()
-	targets, rewritten, err := nativeScan(writeScanFiles(t, dir, files))
+	targets, rewritten, _, err := nativeScan(writeScanFiles(t, dir, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,10 +138,129 @@ func TestNativeTargetsAcrossFiles(t *testing.T) {
 	} {
 		writeScanFiles(t, dir, map[string]string{c.name: c.src})
 		names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-		_, _, err := nativeScan(names)
+		_, _, _, err := nativeScan(names)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: nativeScan error %v, want one containing %q", c.name, err, c.want)
 		}
 		os.Remove(filepath.Join(dir, c.name))
+	}
+}
+
+// TestNativeTargetsScopes: the cases where a syntactic reading of names
+// went wrong (found by probing): a range variable or a local of another
+// closure of the same name as a package function, a named result, a local
+// closure named like a package helper, helpers of the same name in package
+// p and p_test, a package-qualified function colliding with a method name,
+// a method of a generic type sharing a name, a parameter of a named
+// function type or of type any, and a second f.Fuzz with other types.
+func TestNativeTargetsScopes(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a_test.go": `package p
+
+import (
+	"testing"
+
+	"example.com/q"
+)
+
+func fn(t *testing.T, b []byte) {}
+
+type fuzzFunc func(t *testing.T, s string)
+
+type H struct{}
+
+func (H) Check(t *testing.T, b []byte) {}
+
+func (H) fuzz(t *testing.T, s string) {}
+
+type List[T any] struct{}
+
+func (*List[T]) fuzz(t *testing.T, v T) {}
+
+func (*List[T]) gen(t *testing.T, v T) {}
+
+func FuzzOtherClosure(f *testing.F) {
+	f.Cleanup(func() { fn := 0; _ = fn })
+	f.Fuzz(fn)
+}
+
+func withResult(f *testing.F) (fn func(*testing.T, string)) {
+	fn = func(t *testing.T, s string) {}
+	f.Fuzz(fn)
+	return fn
+}
+
+func FuzzResult(f *testing.F) { withResult(f) }
+
+func FuzzNamedType(f *testing.F) { withNamed(f, func(t *testing.T, s string) {}) }
+
+func withNamed(f *testing.F, g fuzzFunc) { f.Fuzz(g) }
+
+func FuzzMethodNotGeneric(f *testing.F) { f.Fuzz(H{}.fuzz) }
+
+func FuzzLocalHelper(f *testing.F) {
+	with := func(g *testing.F) { g.Fuzz(func(t *testing.T, s string) {}) }
+	with(f)
+}
+
+func with(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte, n int) {}) }
+
+func FuzzIn(f *testing.F) { with(f) }
+`,
+		"x_test.go": `package p_test
+
+import "testing"
+
+func with(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+
+func FuzzEx(f *testing.F) { with(f) }
+`,
+	}
+	targets, _, funcs, err := nativeScan(writeScanFiles(t, dir, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, nt := range targets {
+		got[nt.Name] = nt.Types
+	}
+	want := map[string]string{
+		"FuzzOtherClosure": "[]byte", "FuzzResult": "string", "FuzzNamedType": "string",
+		"FuzzMethodNotGeneric": "string", "FuzzIn": "[]byte,int", "FuzzEx": "string",
+	}
+	if len(got) != len(want) {
+		t.Errorf("targets %v, want %v (FuzzLocalHelper is not one: its f.Fuzz is in a closure)", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: types %q, want %q", k, got[k], v)
+		}
+	}
+	var found []string
+	for _, nt := range targets {
+		found = append(found, nt.Name)
+	}
+	if w := unbuiltWarning("example.com/p", nativeScanned{fuzzFuncs: funcs}, found); !strings.Contains(w, "FuzzLocalHelper (a_test.go:") || strings.Contains(w, "FuzzIn") {
+		t.Errorf("warning %q, want one naming FuzzLocalHelper only", w)
+	}
+
+	for name, c := range map[string]struct{ src, want string }{
+		"range": {"package r\n\nimport \"testing\"\n\nfunc fn(t *testing.T, b []byte) {}\n\nfunc FuzzR(f *testing.F) {\n\tfor _, fn := range []func(*testing.T, string){nil} {\n\t\tf.Fuzz(fn)\n\t}\n}\n",
+			"fn is a local or parameter whose function type gfz-build cannot read"},
+		"any": {"package r\n\nimport \"testing\"\n\nfunc FuzzR(f *testing.F) { with(f, nil) }\n\nfunc with(f *testing.F, fn any) { f.Fuzz(fn) }\n",
+			"fn has type any, which is not a function type gfz-build can read"},
+		"qualified": {"package r\n\nimport (\n\t\"testing\"\n\n\t\"example.com/q\"\n)\n\ntype H struct{}\n\nfunc (H) Check(t *testing.T, b []byte) {}\n\nfunc FuzzR(f *testing.F) { f.Fuzz(q.Check) }\n",
+			"r_test.go:13:35: FuzzR's f.Fuzz: cannot read the argument types of q.Check, a function of another package"},
+		"generic": {"package r\n\nimport \"testing\"\n\ntype L[T any] struct{}\n\nfunc (*L[T]) gen(t *testing.T, v T) {}\n\nfunc FuzzR(f *testing.F) { var l L[string]; f.Fuzz(l.gen) }\n",
+			"l.gen is a method of a generic type"},
+		"twice": {"package r\n\nimport \"testing\"\n\nfunc FuzzR(f *testing.F) {\n\tif testing.Short() {\n\t\tf.Fuzz(func(t *testing.T, b []byte) {})\n\t\treturn\n\t}\n\tf.Fuzz(func(t *testing.T, s string) {})\n}\n",
+			"FuzzR calls f.Fuzz again with other argument types ([]byte, then string)"},
+	} {
+		d := t.TempDir()
+		_, _, _, err := nativeScan(writeScanFiles(t, d, map[string]string{"r_test.go": c.src}))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", name, err, c.want)
+		}
 	}
 }

@@ -19,7 +19,7 @@ func TestNativeTargetsThroughHelpers(t *testing.T) {
 		"b_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tif testing.Short() {\n\t\tf.Skip(\"short\")\n\t}\n\tFuzzC(f)\n}\n\nfunc FuzzC(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b []byte, n int) {})\n}\n\nfunc FuzzNone(f *testing.F) {\n\thelperWithoutFuzz(f)\n}\n\nfunc helperWithoutFuzz(f *testing.F) { f.Add(1) }\n",
 	}
 	names := writeScanFiles(t, dir, files)
-	targets, rewritten, err := nativeScan(names)
+	targets, rewritten, _, err := nativeScan(names)
 	if err != nil {
 		t.Fatal(err)
 	}
