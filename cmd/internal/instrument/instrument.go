@@ -374,7 +374,11 @@ func (r *rewriter) syncAfter(lit *dst.FuncLit) {
 }
 
 // syncEnd gives the closing brace of a function body, on the line after
-// its last statement, its original position (deferred calls run there).
+// its last statement, its original position (deferred calls run there),
+// also when the original has it on the line of its last statement (the
+// probes spread the body over several lines: `func f() { defer g(); h() }`
+// put its deferred calls on a later line); pruneDirectives removes the
+// directive where the line is right anyway.
 func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 	ab, ok := r.astOf(body).(*ast.BlockStmt)
 	if !ok || len(body.List) == 0 || !ab.Rbrace.IsValid() {
@@ -385,9 +389,6 @@ func (r *rewriter) syncEnd(body *dst.BlockStmt) {
 		return
 	}
 	last := body.List[len(body.List)-1]
-	if al := r.astOf(last); al != nil && r.position(al.End()).Line >= rb.Line {
-		return // closing brace on the line of the last statement
-	}
 	d := r.inlineDirective(rb.Filename, rb.Line, rb.Column)
 	if d == "" {
 		return
@@ -679,6 +680,11 @@ func (r *rewriter) stmtList(list []dst.Stmt) []dst.Stmt {
 				out = r.loopExit(out, orig)
 				continue
 			}
+		}
+		if ls, ok := s.(*dst.LabeledStmt); ok {
+			// gofmt's printer puts the statement on the line after its
+			// label, also when the original has `L: for ...` on one.
+			r.syncLine(ls.Stmt)
 		}
 		out = append(out, s)
 		out = r.loopExit(out, orig)

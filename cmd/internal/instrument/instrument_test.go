@@ -8,6 +8,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,6 +207,51 @@ func G(s string, r int) (x int) {
 		if got[stmt] != line {
 			t.Errorf("%q at line %d, want %d\n%s", stmt, got[stmt], line, out)
 		}
+	}
+}
+
+// TestOneLineEnds: the closing brace of a function or a closure written on
+// one line with its statements keeps its line (deferred calls are reported
+// there), and a statement on the line of its label keeps that line (gofmt's
+// printer puts it on the next); found by a probing helper, stack lines one
+// off before.
+func TestOneLineEnds(t *testing.T) {
+	const src = `package p
+
+func check(b []byte) {}
+
+func OneLine(b []byte) { defer check(b); _ = len(b) }
+
+func Lit(b []byte) {
+	func() { defer check(b); _ = len(b) }()
+}
+
+func Label(b []byte) {
+	L: for i := 0; i < 1 && len(b) > 0; i++ { continue L }
+}
+`
+	_, out := rewrite(t, src)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "out.go", out, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var ends []int
+	var forLine int
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ends = append(ends, fset.Position(n.Body.Rbrace).Line)
+		case *ast.FuncLit:
+			ends = append(ends, fset.Position(n.Body.Rbrace).Line)
+		case *ast.ForStmt:
+			forLine = fset.Position(n.For).Line
+		}
+		return true
+	})
+	// check, OneLine, Lit, its closure, Label.
+	if want := []int{3, 5, 9, 8, 13}; !slices.Equal(ends, want) || forLine != 12 {
+		t.Errorf("closing braces at lines %v, want %v; for at line %d, want 12\n%s", ends, want, forLine, out)
 	}
 }
 
