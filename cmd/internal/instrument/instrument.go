@@ -115,12 +115,25 @@ func ImportsC(f *ast.File) bool {
 	return false
 }
 
+// rawFileSet returns a FileSet holding a copy of tf (same name, base, size
+// and lines) without the positions its line directives give: dst lays the
+// printed file out by the lines its FileSet reports, and with a file's own
+// //line directives applied it merged lines before them that the
+// directives' lines happened to match (a multi-line composite literal of
+// hcl's Ragel output printed on one line, its elements' lines wrong).
+func rawFileSet(tf *token.File) *token.FileSet {
+	fset := token.NewFileSet()
+	raw := fset.AddFile(tf.Name(), tf.Base(), tf.Size())
+	raw.SetLines(tf.Lines())
+	return fset
+}
+
 // AddFile rewrites f (which must have been parsed with comments, using the
 // package's FileSet) and records its probes. The ast.File must not be used
 // afterwards.
 func (p *Package) AddFile(f *ast.File) error {
 	name := p.fset.File(f.Pos()).Name()
-	dec := decorator.NewDecorator(p.fset)
+	dec := decorator.NewDecorator(rawFileSet(p.fset.File(f.Pos())))
 	df, err := dec.DecorateFile(f)
 	if err != nil {
 		return fmt.Errorf("instrument %s: %w", name, err)

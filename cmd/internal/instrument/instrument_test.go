@@ -255,6 +255,50 @@ func Label(b []byte) {
 	}
 }
 
+// TestLinesBeforeOwnDirective: a //line directive of the file does not
+// change how dst lays out the code before it: a multi-line literal whose
+// lines the directive's happen to match stays on its lines (it was printed
+// on one, hcl's Ragel output among others; found by a probing helper).
+func TestLinesBeforeOwnDirective(t *testing.T) {
+	const src = `package p
+
+func boom(b []byte) int { return 0 }
+
+func Target(b []byte) []int {
+	return []int{
+		1,
+		2,
+		boom(b),
+	}
+}
+
+//line gen.rl:6
+func F() {
+	/* a
+	b
+	c */
+}
+`
+	_, out := rewrite(t, src)
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "out.go", out, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	line := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "boom" {
+				line = fset.Position(c.Pos()).Line
+			}
+		}
+		return true
+	})
+	if line != 9 {
+		t.Errorf("boom(b) at line %d, want 9\n%s", line, out)
+	}
+}
+
 // TestNosplitDirective: a //go:nosplit function gets no probe, wherever
 // its directive stands after the previous declaration: cmd/compile applies
 // it to the next declaration across blank lines and other comments
