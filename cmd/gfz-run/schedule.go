@@ -316,7 +316,7 @@ func (r *runner) run() {
 				if k = min(k, free); k <= 0 {
 					continue
 				}
-				if last && r.runs[i].procs > 0 && r.restartCost(i) > r.deadline.Sub(time.Now())/2 {
+				if last && r.runs[i].procs > 0 && r.restartCost(i) > time.Until(r.deadline)/2 {
 					continue // its replay would take most of what is left: its earlier process's figures stand
 				}
 				free -= k
