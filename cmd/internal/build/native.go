@@ -152,29 +152,38 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 		return names
 	}
 	imports := importNames(f)
-	var walk func(body ast.Node, fs map[string]bool, target, owner string, locals map[string][]local)
-	walk = func(body ast.Node, fs map[string]bool, target, owner string, locals map[string][]local) {
+	// walk finds the f.Fuzz calls in body: fs are the names of the
+	// *testing.F values there, own those of them that are the target's or
+	// the owner's (its parameter, also in the function literals that do not
+	// shadow it: an f.Fuzz in a closure of the target is the target's; a
+	// literal's own *testing.F parameter is not).
+	var walk func(body ast.Node, fs, own map[string]bool, target, owner string, locals map[string][]local)
+	walk = func(body ast.Node, fs, own map[string]bool, target, owner string, locals map[string][]local) {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
-				inner := map[string]bool{}
+				inner, innerOwn := map[string]bool{}, map[string]bool{}
 				for k := range fs {
 					inner[k] = true
+				}
+				for k := range own {
+					innerOwn[k] = true
 				}
 				for _, p := range n.Type.Params.List {
 					for _, name := range p.Names {
 						delete(inner, name.Name) // shadowed
+						delete(innerOwn, name.Name)
 					}
 				}
 				for k := range fParams(n.Type) {
 					inner[k] = true
 				}
-				walk(n.Body, inner, "", "", locals)
+				walk(n.Body, inner, innerOwn, target, owner, locals)
 				return false
 			case *ast.CallExpr:
 				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && !visible(locals, id) {
 					for _, arg := range n.Args {
-						if a, ok := arg.(*ast.Ident); ok && fs[a.Name] {
+						if a, ok := arg.(*ast.Ident); ok && own[a.Name] {
 							h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id
 							break
 						}
@@ -191,7 +200,7 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 				start, end := fset.Position(sel.Pos()).Offset, fset.Position(n.Lparen).Offset+1
 				text := nativeImport + ".FuzzNative(" + x.Name + ", " + strings.Repeat("\n", strings.Count(string(src[start:end]), "\n"))
 				edits = append(edits, edit{start, end, text})
-				if target == "" && owner == "" {
+				if target == "" && owner == "" || !own[x.Name] {
 					return true
 				}
 				pos := fset.Position(n.Args[0].Pos())
@@ -247,7 +256,8 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 		if fd.Recv == nil && fd.Type.TypeParams == nil {
 			owner = fd.Name.Name
 		}
-		walk(fd.Body, fParams(fd.Type), target, owner, localFuncs(fd, testingName))
+		fs := fParams(fd.Type)
+		walk(fd.Body, fs, fs, target, owner, localFuncs(fd, testingName))
 	}
 	for t := range h.file { // candidates with their own f.Fuzz are targets already
 		if _, ok := h.types[t]; ok {
@@ -417,7 +427,7 @@ func unbuiltWarning(path string, sc nativeScanned, found []string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s: %s not built: gfz-build finds in it no gfz.Fuzz call and no f.Fuzz call it can read, in it or in the plain functions of the package's test files it hands its *testing.F to "+
-		"(an f.Fuzz inside a function literal, or in a method, a function variable or a file that is not a _test.go file, is not followed): call f.Fuzz in the target or in such a function",
+		"(an f.Fuzz on a function literal's own *testing.F parameter, or in a method, a function variable or a file that is not a _test.go file, is not followed): call f.Fuzz in the target or in such a function",
 		path, strings.Join(names, ", "))
 }
 

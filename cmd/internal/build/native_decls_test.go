@@ -150,7 +150,8 @@ func TestNativeTargetsAcrossFiles(t *testing.T) {
 // went wrong (found by probing): a range variable or a local of another
 // closure of the same name as a package function, a named result, a local
 // closure named like a package helper, helpers of the same name in package
-// p and p_test, a package-qualified function colliding with a method name,
+// p and p_test, an f.Fuzz of the target's F in a closure of the target, a
+// package-qualified function colliding with a method name,
 // a method of a generic type sharing a name, a parameter of a named
 // function type or of type any, and a second f.Fuzz with other types.
 func TestNativeTargetsScopes(t *testing.T) {
@@ -207,6 +208,11 @@ func FuzzLocalHelper(f *testing.F) {
 func with(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte, n int) {}) }
 
 func FuzzIn(f *testing.F) { with(f) }
+
+func FuzzClosure(f *testing.F) {
+	run := func(fn func(*testing.T, uint16)) { f.Fuzz(fn) }
+	run(func(t *testing.T, u uint16) {})
+}
 `,
 		"x_test.go": `package p_test
 
@@ -227,7 +233,7 @@ func FuzzEx(f *testing.F) { with(f) }
 	}
 	want := map[string]string{
 		"FuzzOtherClosure": "[]byte", "FuzzResult": "string", "FuzzNamedType": "string",
-		"FuzzMethodNotGeneric": "string", "FuzzIn": "[]byte,int", "FuzzEx": "string",
+		"FuzzMethodNotGeneric": "string", "FuzzIn": "[]byte,int", "FuzzEx": "string", "FuzzClosure": "uint16",
 	}
 	if len(got) != len(want) {
 		t.Errorf("targets %v, want %v (FuzzLocalHelper is not one: its f.Fuzz is in a closure)", got, want)
