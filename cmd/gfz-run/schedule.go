@@ -82,10 +82,10 @@ type jobRun struct {
 	corpus    int64
 	fails     int64
 	best      [3]int64 // the most coverage, corpus, failures seen: gains are beyond them
-	// covHere: cov is of a process of this run that had replayed its
-	// corpus (a process still replaying, or stopped before the end of its
-	// replay, writes stats marked partial, whose coverage is of part of
-	// the corpus: cov keeps the figure before it).
+	// covHere: cov is of a process that had replayed its corpus, of this
+	// run or the one before (a process still replaying, or stopped before
+	// the end of its replay, writes stats marked partial, whose coverage is
+	// of part of the corpus: cov keeps the figure before it).
 	covHere bool
 	// perExec is how long one execution of the target takes a worker, in
 	// seconds, as its last process of this run measured it (0: unknown).
@@ -111,6 +111,7 @@ type slice struct {
 	lastObs  time.Time
 	cpuSeen  float64 // CPU seconds told to the rule so far
 	stopping bool    // asked to stop (SIGINT) by the runner
+	kept     bool    // kept with more cores than the rule planned for the round that runs (keep)
 	killed   bool    // killed by the runner
 	code     int
 	cpu      float64
@@ -278,6 +279,9 @@ func (r *runner) run() {
 			jr.cov, jr.corpus, jr.fails = statInt(st, "total_cov"), statInt(st, "corpus"), statInt(st, "unique_failures")
 			jr.best = [3]int64{jr.cov, jr.corpus, jr.fails}
 			jr.prevStart = statInt(st, "start_time")
+			// A complete figure of the previous run stands over this run's
+			// partial ones (a process stopped while it replays).
+			jr.covHere = statInt(st, "partial") != 1
 		}
 	}
 	r.writeLive()
@@ -301,7 +305,9 @@ func (r *runner) run() {
 			if sl == nil {
 				continue
 			}
-			if plan[sl.job] != sl.cores && !last && !r.keep(sl, plan[sl.job], d) {
+			keep := plan[sl.job] != sl.cores && !last && r.keep(sl, plan[sl.job], d)
+			sl.kept = keep
+			if plan[sl.job] != sl.cores && !last && !keep {
 				r.stop(sl)
 			} else {
 				// In the last round nothing is stopped: a new process
@@ -344,14 +350,17 @@ func (r *runner) restartCost(i int) time.Duration {
 // keep reports whether the running process sl stays as it is for the next
 // round, of length d, although the rule plans k cores for its target
 // instead of its own: its target keeps some but fewer cores (0 < k <
-// sl.cores) and a new process would spend more than a quarter of the
-// round starting and replaying the corpus (a slow target with a large
-// corpus), which a restart at every change of its share would spend again
-// and again. Its cores count as used: the targets started after it get
-// what is left. A target whose share grows is restarted whatever the
-// cost: keeping it would leave the cores it was planned idle.
+// sl.cores), a new process would spend more than a quarter of the round
+// starting and replaying the corpus (a slow target with a large corpus),
+// which a restart at every change of its share would spend again and
+// again, and it was not kept the round before. Its cores count as used:
+// the targets started after it get what is left, for that round only (the
+// rule, which debits what it planned, plans the same again: a process
+// kept round after round starved another target for the rest of a run).
+// A target whose share grows is restarted whatever the cost: keeping it
+// would leave the cores it was planned idle.
 func (r *runner) keep(sl *slice, k int, d time.Duration) bool {
-	return k > 0 && k < sl.cores && r.restartCost(sl.job) > d/4
+	return k > 0 && k < sl.cores && !sl.kept && r.restartCost(sl.job) > d/4
 }
 
 func (r *runner) anyActive() bool {
@@ -767,7 +776,7 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 	partial, own := statInt(st, "partial") == 1, statInt(st, "start_time") >= r.start.Unix()
 	if !partial || !jr.covHere {
 		jr.cov = statInt(st, "total_cov")
-		jr.covHere = own && !partial
+		jr.covHere = !partial
 	}
 	jr.corpus, jr.fails = statInt(st, "corpus"), statInt(st, "unique_failures")
 	if execs := statInt(st, "execs"); own && execs > 0 {
@@ -778,16 +787,16 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 	if start := statInt(st, "start_time"); start >= sl.start.Unix() && start != jr.prevStart {
 		sl.execs = statInt(st, "execs")
 		jr.liveExecs = sl.execs
-		if gains {
-			jr.reported = true
+		if gains && !partial {
+			jr.reported = true // its warm-up ends with its first report after its replay
 		}
 		if final {
 			jr.prevStart = start
 		}
 	}
 	var y sched.Yield
-	if !gains {
-		return y
+	if !gains || partial {
+		return y // a process still replaying its corpus finds nothing new
 	}
 	y.Coverage = max(0, jr.cov-jr.best[0])
 	y.Corpus = max(0, jr.corpus-jr.best[1])

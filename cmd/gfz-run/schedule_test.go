@@ -360,7 +360,8 @@ func TestShortWarning(t *testing.T) {
 // would spend more than a quarter of the round starting and replaying the
 // corpus (corpus entries times the execution time its last process
 // measured); a target losing all its cores, or gaining some, is
-// restarted whatever the cost.
+// restarted whatever the cost, and one kept the round before is not kept
+// again (a process kept round after round starved another target).
 func TestKeepSlowRestart(t *testing.T) {
 	r := &runner{runs: []*jobRun{{corpus: 117, perExec: 0.030}, {corpus: 117, perExec: 0.0001}}}
 	slow, fast := &slice{job: 0, cores: 3}, &slice{job: 1, cores: 3}
@@ -379,7 +380,8 @@ func TestKeepSlowRestart(t *testing.T) {
 		{slow, 0, 10 * time.Second, false},
 		{slow, 4, 10 * time.Second, false}, // growing: restarted, or its new cores would idle
 		{fast, 2, 10 * time.Second, false},
-		{fast, 2, time.Second, true}, // even the start alone is more than a quarter
+		{fast, 2, time.Second, true},                                       // even the start alone is more than a quarter
+		{&slice{job: 0, cores: 3, kept: true}, 2, 10 * time.Second, false}, // kept the round before: not again
 	} {
 		if got := r.keep(c.sl, c.k, c.d); got != c.keep {
 			t.Errorf("keep(job %d, %d cores, round %v) = %v, want %v", c.sl.job, c.k, c.d, got, c.keep)
@@ -391,7 +393,7 @@ func TestKeepSlowRestart(t *testing.T) {
 // corpus, or stopped before the end of its replay) do not replace the
 // coverage of a complete process of this run, and do set it when there
 // is none; the execution time per worker is measured from this run's
-// stats.
+// stats; partial stats give no gains and do not end the warm-up.
 func TestFiguresPartial(t *testing.T) {
 	wd := t.TempDir()
 	start := time.Now()
@@ -425,6 +427,17 @@ func TestFiguresPartial(t *testing.T) {
 	}
 	if pe := r.runs[0].perExec; pe < 0.0399 || pe > 0.0401 {
 		t.Errorf("perExec %v, want 2 s x 2 workers / 100 executions", pe)
+	}
+	// A process still replaying finds nothing and has not reported yet;
+	// a complete figure of the run before stands over its partial one.
+	r.runs[0] = &jobRun{cov: 152, covHere: true, best: [3]int64{152, 40, 0}}
+	write(50, true)
+	if y := r.readFigures(sl, false, true); y.Coverage != 0 || y.Corpus != 0 || r.runs[0].reported || r.runs[0].cov != 152 {
+		t.Errorf("partial stats: yield %+v, reported %v, coverage %d; want nothing, false, 152", y, r.runs[0].reported, r.runs[0].cov)
+	}
+	write(160, false)
+	if y := r.readFigures(sl, false, true); y.Coverage != 8 || !r.runs[0].reported || r.runs[0].cov != 160 {
+		t.Errorf("complete stats after: yield %+v, reported %v, coverage %d; want 8 new keys, true, 160", y, r.runs[0].reported, r.runs[0].cov)
 	}
 }
 
