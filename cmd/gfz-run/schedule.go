@@ -322,7 +322,7 @@ func (r *runner) run() {
 				if k = min(k, free); k <= 0 {
 					continue
 				}
-				if last && r.runs[i].procs > 0 && r.restartCost(i) > time.Until(r.deadline)/2 {
+				if last && !r.worthStarting(i) {
 					continue // its replay would take most of what is left: its earlier process's figures stand
 				}
 				free -= k
@@ -345,6 +345,14 @@ const startCost = 300 * time.Millisecond
 func (r *runner) restartCost(i int) time.Duration {
 	jr := r.runs[i]
 	return startCost + time.Duration(float64(jr.corpus)*jr.perExec*float64(time.Second))
+}
+
+// worthStarting reports whether a process of job i started in the last
+// round would fuzz: the target has not run yet, or its start and replay
+// take at most half of the time left (else its earlier process's figures
+// and profile stand).
+func (r *runner) worthStarting(i int) bool {
+	return r.runs[i].procs == 0 || r.restartCost(i) <= time.Until(r.deadline)/2
 }
 
 // keep reports whether the running process sl stays as it is for the next

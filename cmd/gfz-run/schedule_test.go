@@ -457,3 +457,20 @@ func TestObserveChargesHeldCores(t *testing.T) {
 		}
 	}
 }
+
+// TestWorthStarting: in the last round a target is started again only if
+// its start and replay take at most half of the time left; one that has
+// not run yet always is.
+func TestWorthStarting(t *testing.T) {
+	r := &runner{runs: []*jobRun{{}, {procs: 1, corpus: 117, perExec: 0.030}}}
+	for _, c := range []struct {
+		job  int
+		left time.Duration
+		want bool
+	}{{0, time.Second, true}, {1, 5 * time.Second, false}, {1, 10 * time.Second, true}} {
+		r.deadline = time.Now().Add(c.left)
+		if got := r.worthStarting(c.job); got != c.want {
+			t.Errorf("job %d with %v left: worth starting %v, want %v", c.job, c.left, got, c.want)
+		}
+	}
+}
