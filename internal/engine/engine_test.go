@@ -277,6 +277,15 @@ func TestResume(t *testing.T) {
 	if p, _ := st.Int("partial"); !cut.Partial || !strings.Contains(status.String(), PartialText) || p != 1 {
 		t.Errorf("a run of %d of %d corpus files: partial %v, stats partial %d, status:\n%s", len(files)/2, len(files), cut.Partial, p, status.String())
 	}
+	// A fresh run of as many executions as seeds has run all it had to:
+	// the seeds it saved to the corpus are not a corpus left to replay.
+	seeds := [][]byte{{1, 2, 3}, {4, 5, 6, 7}, {9}}
+	if fresh := run(t, Config{Seed: 4, Runs: int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, ex); fresh.Partial {
+		t.Errorf("a run of its %d seeds only is partial", len(seeds))
+	}
+	if cut := run(t, Config{Seed: 4, Runs: int64(len(seeds) - 1), Workdir: t.TempDir(), Seeds: seeds}, ex); !cut.Partial {
+		t.Errorf("a run of %d of its %d seeds is not partial", len(seeds)-1, len(seeds))
+	}
 	// Fuzzing on finds the maze failure again, but it is known.
 	more := run(t, Config{Seed: 5, Runs: 30_000, Workdir: dir}, ex)
 	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"math"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -36,6 +37,14 @@ func (f *fuzzer) init() {
 		}
 		return skip[skipKey(data)]
 	}
+	// The corpus the run resumes: the files there before the seeds run
+	// (those the seeds save were just run; a run that stops before them
+	// has still replayed all it had to: Summary.Partial).
+	before, err := f.wd.CorpusFiles()
+	if err != nil {
+		f.err = err
+		return
+	}
 	for _, s := range f.cfg.Seeds {
 		if f.done() {
 			f.replayCut = true
@@ -50,10 +59,14 @@ func (f *fuzzer) init() {
 		f.err = err
 		return
 	}
+	resumed := make(map[string]bool, len(before))
+	for _, path := range before {
+		resumed[path] = true
+	}
 	loaded := 0
-	for _, path := range files {
+	for i, path := range files {
 		if f.done() {
-			f.replayCut = true
+			f.replayCut = slices.ContainsFunc(files[i:], func(p string) bool { return resumed[p] })
 			return
 		}
 		if f.seen != nil {
