@@ -10,13 +10,16 @@ import (
 
 // The declarations a native target's f.Fuzz argument may name: gfz-build
 // reads its argument types from syntax, without type-checking the test
-// package, so it looks the function up by name, first in the enclosing
-// function (a local variable holding a function literal, or declared of a
-// function type), then in the file, and, when the file does not declare
-// it, in every file of the package (nativeScan): a top-level function, a
+// package, so it looks the function up by name, first among the locals
+// visible where the call is (a parameter, named result or variable of the
+// function or of the function literals enclosing the call: of a function
+// type, of a function type the package names, or holding a function
+// literal), then in the file, and, when the file does not declare it, in
+// every file of the package (nativeScan): a top-level function, a
 // package-level variable of a function type or holding a function
-// literal, or a method value (x.m, when every method m of the package has
-// the same arguments).
+// literal, or a method value (x.m, when every method m of the package but
+// those of generic types has the same arguments; x naming an import is
+// another package's function).
 
 // funcDecl is a declared function type, with the name under which the
 // declaring file imports package testing (its *testing.T is checked
@@ -34,8 +37,8 @@ type funcDecls struct {
 	funcs     map[string]*funcDecl // top-level functions and package-level function variables (nil: declared twice)
 	methods   map[string][]funcDecl
 	aliases   map[string]ast.Expr      // type A = T: go test sees T
-	funcTypes map[string]*ast.FuncType // type F func(...), with its file's name of package testing
-	funcTest  map[string]string
+	funcTypes map[string]*ast.FuncType // type F func(...)
+	funcTest  map[string]string        // ... and its file's name of package testing
 }
 
 func newFuncDecls() *funcDecls {
