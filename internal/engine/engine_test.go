@@ -286,6 +286,15 @@ func TestResume(t *testing.T) {
 	if cut := run(t, Config{Seed: 4, Runs: int64(len(seeds) - 1), Workdir: t.TempDir(), Seeds: seeds}, ex); !cut.Partial {
 		t.Errorf("a run of %d of its %d seeds is not partial", len(seeds)-1, len(seeds))
 	}
+	// ... nor are they run again as corpus entries at start: a seed runs
+	// once, and once more if it is rechecked for stability.
+	counted := &paramsCounter{Executor: ex, n: map[string]int{}}
+	run(t, Config{Seed: 4, Runs: 3 * int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, counted)
+	// The maze reads two bytes: the first seed runs as [1 2], and it is the
+	// one that adds coverage and is saved (measured: 3 runs before).
+	if n := counted.n["\x01\x02"]; n > 2 {
+		t.Errorf("the seed [1 2 3] ran %d times in a run of %d executions, want at most 2", n, 3*len(seeds))
+	}
 	// Fuzzing on finds the maze failure again, but it is known.
 	more := run(t, Config{Seed: 5, Runs: 30_000, Workdir: dir}, ex)
 	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {
@@ -685,4 +694,16 @@ func TestFailureWithoutMessage(t *testing.T) {
 	if !strings.Contains(out.String(), "gfz: new failure (t.Error): (no message: ") {
 		t.Errorf("output:\n%s", out.String())
 	}
+}
+
+// paramsCounter counts the executions of each consumed parameter sequence.
+type paramsCounter struct {
+	Executor
+	n map[string]int
+}
+
+func (c *paramsCounter) Exec(params []byte, ext uint64) Outcome {
+	out := c.Executor.Exec(params, ext)
+	c.n[string(out.Consumed)]++
+	return out
 }

@@ -65,6 +65,11 @@ func (f *fuzzer) init() {
 	}
 	loaded := 0
 	for i, path := range files {
+		if !resumed[path] {
+			// Saved by the seeds just run (or by another worker meanwhile:
+			// syncCorpus imports it).
+			continue
+		}
 		if f.done() {
 			f.replayCut = slices.ContainsFunc(files[i:], func(p string) bool { return resumed[p] })
 			return
