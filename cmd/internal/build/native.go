@@ -181,7 +181,7 @@ func nativeTargetsFile(filename string, src []byte) (nativeFileScan, error) {
 				walk(n.Body, inner, innerOwn, target, owner, locals)
 				return false
 			case *ast.CallExpr:
-				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && !visible(locals, id) {
+				if id, ok := n.Fun.(*ast.Ident); ok && owner != "" && len(visibleAt(locals, id)) == 0 {
 					for _, arg := range n.Args {
 						if a, ok := arg.(*ast.Ident); ok && own[a.Name] {
 							h.calls[owner] = append(h.calls[owner], id.Name) // owner hands its *testing.F to id

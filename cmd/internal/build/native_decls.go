@@ -256,15 +256,15 @@ func localFuncs(fd *ast.FuncDecl, testingName string) map[string][]local {
 // declarations it was given (nativeScan looks again in the package's).
 var errNotDeclared = errors.New("not declared here")
 
-// visible reports whether the identifier id names one of locals where it
-// is.
-func visible(locals map[string][]local, id *ast.Ident) bool {
+// visibleAt returns the locals the identifier id may name where it is.
+func visibleAt(locals map[string][]local, id *ast.Ident) []local {
+	var seen []local
 	for _, l := range locals[id.Name] {
 		if l.from <= id.Pos() && id.Pos() < l.to {
-			return true
+			seen = append(seen, l)
 		}
 	}
-	return false
+	return seen
 }
 
 // fnRef is an f.Fuzz argument with what its file and function tell about
@@ -289,12 +289,7 @@ func (d *funcDecls) lookup(ref fnRef, final bool) ([]funcDecl, error) {
 	case *ast.FuncLit:
 		return []funcDecl{{ft: e.Type, testing: ref.testing}}, nil
 	case *ast.Ident:
-		var seen []local
-		for _, l := range ref.locals[e.Name] {
-			if l.from <= e.Pos() && e.Pos() < l.to {
-				seen = append(seen, l)
-			}
-		}
+		seen := visibleAt(ref.locals, e)
 		switch {
 		case len(seen) > 1:
 			return nil, fmt.Errorf("%s is declared more than once in the function: pass f.Fuzz a function literal", e.Name)
