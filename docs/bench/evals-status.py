@@ -14,8 +14,9 @@ HARD_A = ["html-fragloop", "html-selectloop", "yaml3-unknownevent", "gomarkdown-
 HARD_B = ["tiff-palette", "toml-escapes", "toml-lexvalue"]
 EASY_A = ["goldmark-list", "gotoml2-datetime", "toml-hang", "gotoml2-inline", "gjson-squash", "html-isindex",
           "html-templatens", "html-nodestack", "yaml3-stemcomment", "blackfriday-listitem"]
-EASY_B = ["blackfriday-linkref", "gomarkdown-citation", "xtext-resizerange", "yaml2-simplekey", "goyaml-flowmap",
-          "goyaml-mapvalue", "hcl2-nullexpand", "expr-nilcall", "dnsmsg-svcb", "hcl1-decodemap"]
+EASY_B = ["blackfriday-linkref", "gomarkdown-citation", "xtext-resizerange", "yaml2-simplekey", "goyaml-flowmap"]
+# Half of core1's easy bugs, moved to core0 on 2026-11-28.
+EASY_C = ["goyaml-mapvalue", "hcl2-nullexpand", "expr-nilcall", "dnsmsg-svcb", "hcl1-decodemap"]
 ALL = ["gfz-auto", "gfz-zest", "gfz-bytes", "gfz-fairfuzz", "gfz-random", "gfz-ei", "gfz-bediv", "gfz-zeugma"]
 # The evaluation at EVAL_COMMIT (evals.sh); the rounds before it are
 # complete or stopped and not counted.
@@ -26,6 +27,7 @@ STAGES = [
     ("hard-all-2026-11-28b.jsonl", len(HARD_B) * len(ALL) * 10, 180, "core1"),
     ("easy-2026-11-28a.jsonl", len(EASY_A) * len(ALL) * 5, 60, "core0"),
     ("easy-2026-11-28b.jsonl", len(EASY_B) * len(ALL) * 5, 60, "core1"),
+    ("easy-2026-11-28c.jsonl", len(EASY_C) * len(ALL) * 5, 60, "core0"),
     ("targets-2026-11-28a.jsonl", len(ALL) * 5, 300, "core0"),
     ("targets-2026-11-28b.jsonl", len(ALL) * 5, 300, "core1"),
 ]
