@@ -316,16 +316,9 @@ func (r *runner) run() {
 			}
 		}
 		r.waitStopped()
-		for i, k := range plan {
-			if k > 0 && r.running[i] == nil && r.rule.Active(i) && r.ctx.Err() == nil {
-				// Kept processes may hold more cores than planned.
-				if k = min(k, free); k <= 0 {
-					continue
-				}
-				if last && !r.worthStarting(i) {
-					continue // its replay would take most of what is left: its earlier process's figures stand
-				}
-				free -= k
+		can := func(i int) bool { return r.running[i] == nil && r.rule.Active(i) }
+		for i, k := range starts(plan, free, last, can, r.worthStarting) {
+			if k > 0 && r.ctx.Err() == nil {
 				r.startSlice(i, k)
 			}
 		}
@@ -333,6 +326,50 @@ func (r *runner) run() {
 		r.waitRound(now.Add(d))
 	}
 	r.finish()
+}
+
+// starts is how many cores each job's new process gets in a round: its
+// planned cores, within the free ones (kept processes may hold more cores
+// than planned, leaving fewer), for the jobs that have no process and may
+// start (can). In the last round a job whose start would not pay (worth
+// false: its earlier process's figures stand) is not started, and the
+// cores left go, one at a time in turn, to the jobs started in that round,
+// or, when none is, to the jobs the plan left out that can start and
+// would pay, in job order: the last round is often the longest, and the
+// cores would idle in it.
+func starts(plan []int, free int, last bool, can, worth func(int) bool) []int {
+	out := make([]int, len(plan))
+	for i, k := range plan {
+		if k <= 0 || !can(i) || last && !worth(i) {
+			continue
+		}
+		k = min(k, free)
+		if k <= 0 {
+			break
+		}
+		out[i], free = k, free-k
+	}
+	if !last || free == 0 {
+		return out
+	}
+	var takers []int
+	for i, k := range out {
+		if k > 0 {
+			takers = append(takers, i)
+		}
+	}
+	if len(takers) == 0 {
+		for i := range plan {
+			if can(i) && worth(i) && len(takers) < free {
+				takers = append(takers, i)
+			}
+		}
+	}
+	for n := 0; free > 0 && len(takers) > 0; n++ {
+		out[takers[n%len(takers)]]++
+		free--
+	}
+	return out
 }
 
 // startCost is how long a fuzz binary's process takes to start its

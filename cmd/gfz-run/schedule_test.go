@@ -474,3 +474,37 @@ func TestWorthStarting(t *testing.T) {
 		}
 	}
 }
+
+// TestStarts: a round starts each planned job that has no process within
+// the free cores; in the last round a job whose start would not pay is
+// left out and its cores go to the jobs started then, in turn, or when
+// none is, to jobs the plan left out that would pay.
+func TestStarts(t *testing.T) {
+	all := func(int) bool { return true }
+	set := func(idx ...int) func(int) bool {
+		return func(i int) bool { return slices.Contains(idx, i) }
+	}
+	for _, c := range []struct {
+		name       string
+		plan       []int
+		free       int
+		last       bool
+		can, worth func(int) bool
+		want       []int
+	}{
+		{"plain", []int{1, 2, 1}, 4, false, all, all, []int{1, 2, 1}},
+		{"kept process holds cores", []int{2, 2, 1}, 3, false, all, all, []int{2, 1, 0}},
+		{"running or ended jobs", []int{1, 2, 1}, 4, false, set(0, 2), all, []int{1, 0, 1}},
+		{"not last: worth ignored", []int{2, 2}, 4, false, all, set(), []int{2, 2}},
+		{"last: cores of a slow job go to the others", []int{2, 1, 1}, 4, true, all, set(1, 2), []int{0, 2, 2}},
+		{"last: odd cores in turn", []int{3, 1, 0}, 4, true, all, set(1), []int{0, 4, 0}},
+		{"last: to a job the plan left out", []int{2, 0, 0, 0}, 2, true, set(0, 2, 3), set(2, 3), []int{0, 0, 1, 1}},
+		{"last: more cores than takers", []int{3, 0, 0}, 3, true, all, set(2), []int{0, 0, 3}},
+		{"last: nobody can", []int{2, 0}, 2, true, all, set(), []int{0, 0}},
+		{"last: all pay", []int{1, 1}, 2, true, all, all, []int{1, 1}},
+	} {
+		if got := starts(c.plan, c.free, c.last, c.can, c.worth); !slices.Equal(got, c.want) {
+			t.Errorf("%s: starts(%v, %d) = %v, want %v", c.name, c.plan, c.free, got, c.want)
+		}
+	}
+}
