@@ -1,14 +1,18 @@
 package gfz
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gfz-dev/gfz/internal/engine"
 )
 
-// Waypoints: domain-specific feedback reported by the target (FuzzFactory's
-// waypoints; docs/ENGINE.md, "Feedback domains").
+// Maximize reports v under key: an input whose v is larger than that of
+// every input saved so far (or the first to report key) is saved as a
+// waypoint.
 //
+// Waypoints are domain-specific feedback reported by the target
+// (FuzzFactory's waypoints; docs/ENGINE.md, "Feedback domains").
 // Coverage keeps an input when it runs code no earlier input ran. A target
 // often knows of progress that coverage cannot see: a loop that runs longer,
 // a buffer that grows, a search that gets closer to a value. Maximize and
@@ -47,15 +51,11 @@ import (
 // Resuming a work directory re-executes its corpus, which restores the best
 // value of every key; with several workers, each imports the others' saved
 // inputs and so learns their best values.
-
-// Maximize reports v under key: an input whose v is larger than that of
-// every input saved so far (or the first to report key) is saved as a
-// waypoint. See the waypoint semantics above.
 func (t *T) Maximize(key string, v int64) { t.waypoint(key, float64(v), engine.Maximize) }
 
 // Minimize reports v under key: an input whose v is smaller than that of
 // every input saved so far (or the first to report key) is saved as a
-// waypoint. See the waypoint semantics above.
+// waypoint. See Maximize.
 func (t *T) Minimize(key string, v int64) { t.waypoint(key, float64(v), engine.Minimize) }
 
 // DiffWithin is a differential check of two implementations of the same
@@ -68,8 +68,12 @@ func (t *T) Minimize(key string, v int64) { t.waypoint(key, float64(v), engine.M
 // and under go test, it is the check alone.
 //
 // For results that must be equal and have no meaningful distance, compare
-// them and call t.Errorf: there is no gradient to follow.
+// them and call t.Errorf: there is no gradient to follow. It panics if tol
+// is NaN or negative.
 func (t *T) DiffWithin(key string, a, b, tol float64) {
+	if math.IsNaN(tol) || tol < 0 {
+		panic(fmt.Sprintf("gfz: DiffWithin(%q) with tolerance %v (want a number >= 0)", key, tol))
+	}
 	if t.tt != nil {
 		t.tt.Helper() // testing marks its caller: DiffWithin itself
 	} else {

@@ -3,6 +3,7 @@ package gfz_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,20 @@ func TestWaypointLockExample(t *testing.T) {
 		if found(false, seed) {
 			t.Errorf("seed %d: without Maximize the lock was opened in 100000 runs: the example does not show the feedback", seed)
 		}
+	}
+}
+
+// TestDiffWithinBadTolerance: a NaN or negative tolerance is a misuse
+// named in the failure (a NaN tolerance never failed, a negative one
+// always did).
+func TestDiffWithinBadTolerance(t *testing.T) {
+	for _, tol := range []float64{math.NaN(), -1} {
+		out := execOnce(func(t *gfz.T) { t.DiffWithin("k", 1, 5, tol) }, nil)
+		if out.Result != engine.Failure || !strings.Contains(out.Failure.Message, "DiffWithin(\"k\") with tolerance") {
+			t.Errorf("tolerance %v: %v %+v, want a failure naming the tolerance", tol, out.Result, out.Failure)
+		}
+	}
+	if out := execOnce(func(t *gfz.T) { t.DiffWithin("k", 1, 1, 0) }, nil); out.Result != engine.Valid {
+		t.Errorf("tolerance 0, equal results: %v", out.Result)
 	}
 }

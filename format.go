@@ -137,7 +137,10 @@ func (p *printer) value(v reflect.Value, depth int) {
 			if c := compareKeys(a.key, b.key); c != 0 {
 				return c
 			}
-			return strings.Compare(a.k, b.k)
+			if c := strings.Compare(a.k, b.k); c != 0 {
+				return c
+			}
+			return strings.Compare(a.v, b.v) // keys that print alike (NaNs)
 		})
 		p.b.WriteString(t.String() + "{")
 		for i, e := range entries {

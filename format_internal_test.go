@@ -76,3 +76,19 @@ func TestFormatValue(t *testing.T) {
 		t.Errorf("output of %d bytes not capped", len(got))
 	}
 }
+
+// TestFormatNaNKeysOrdered: map keys that print alike (NaNs) are ordered
+// by their values, so the text does not depend on the map's iteration
+// order.
+func TestFormatNaNKeysOrdered(t *testing.T) {
+	m := map[float64]int{math.NaN(): 2, math.NaN(): 1, math.NaN(): 3, 0: 0}
+	want := formatValue(m)
+	if !strings.Contains(want, "math.NaN():1, math.NaN():2, math.NaN():3") {
+		t.Fatalf("format %s: NaN keys not ordered by value", want)
+	}
+	for range 50 {
+		if got := formatValue(m); got != want {
+			t.Fatalf("format changed between calls: %s, then %s", want, got)
+		}
+	}
+}

@@ -44,8 +44,9 @@
 // # Outcomes
 //
 // An execution is VALID when the function returns, INVALID when an
-// assumption fails (Assume(false), Skip, Skipf, SkipNow, or a generator
-// reading past the parameter cap), and a FAILURE on Error, Errorf, Fail,
+// assumption fails (Assume(false), Skip, Skipf, SkipNow, a generator
+// reading past the parameter cap, or more generator calls than
+// param.CallsPerByte per byte of the cap), and a FAILURE on Error, Errorf, Fail,
 // Fatal, Fatalf, FailNow or any panic. Failures are deduplicated by a
 // signature: the panic kind with the numbers of its message replaced by N
 // (or "fatal" for t.Fatal/t.Error) plus the top three frames of the user's

@@ -226,3 +226,22 @@ func TestRepeatSkipInsideGenerator(t *testing.T) {
 		t.Errorf("after Repeat: depth %d, top level %v; want 0, true", d, tt.TopLevel())
 	}
 }
+
+// TestRepeatFreeStepsBounded: RepeatN with a huge step count whose only
+// action draws nothing ends the input as invalid (param.CallsPerByte
+// generator calls per byte of the cap) instead of running without end.
+func TestRepeatFreeStepsBounded(t *testing.T) {
+	steps := 0
+	fn := func(t *gfz.T) {
+		t.RepeatN(map[string]func(*gfz.T){"a": func(*gfz.T) { steps++ }}, 0, 1<<62)
+	}
+	out := execOnce(fn, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f})
+	if out.Result != engine.Invalid {
+		t.Fatalf("result %v (%+v), want invalid", out.Result, out.Failure)
+	}
+	// Each step is a generator call: the limit is reached within the
+	// default cap's calls.
+	if limit := param.CallsPerByte * param.DefaultMaxSize; steps == 0 || steps > limit {
+		t.Errorf("%d steps ran, want 1 to %d", steps, limit)
+	}
+}

@@ -132,10 +132,12 @@ func (t *T) Source() *param.Source { return t.src }
 // Note records a generated value for failure reports under label. The
 // generators package calls it for every top-level Draw (one made while no
 // other generator is drawing); generator authors rarely need it. Values are
-// printed in Go syntax when a failure is reported; in fuzz-binary mode they
-// are printed when the failure is reported, so a value the target modifies
-// after drawing it is shown modified (-repro prints them as drawn, and so
-// does plain go test, which logs them when an input fails).
+// printed in Go syntax, as they were when noted: the fuzz binary describes
+// a failing input's values by running it again, formatting each value as
+// it is noted (so does -repro), and plain go test formats them as they are
+// noted. Only under go test -fuzz, which formats them when an input fails
+// (to keep executions cheap), is a value the target modified after drawing
+// it shown modified.
 //
 // When Noting reports false, Note does nothing; generators check it first,
 // so that a value is not converted to an interface only to be discarded.

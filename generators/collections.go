@@ -61,6 +61,7 @@ const DefaultDistinctTries = 16
 // slice is never nil. It panics if min < 0 or min > max.
 func SliceOfDistinct[V comparable](g Generator[V], min, max int) Generator[[]V] {
 	checkLen("SliceOfDistinct", min, max)
+	usable("SliceOfDistinct", g)
 	return Generator[[]V]{name: "SliceOfDistinct", draw: func(t *gfz.T) []V {
 		return drawDistinct(t, g, identityKey[V], min, max)
 	}, id: ids(ids(idSliceOfDistinct, g.id), uint64(min)<<32|uint64(max))}
@@ -72,6 +73,7 @@ func SliceOfDistinct[V comparable](g Generator[V], min, max int) Generator[[]V] 
 // distinct keys are those of SliceOfDistinct.
 func SliceOfDistinctBy[V any, K comparable](g Generator[V], key func(V) K, min, max int) Generator[[]V] {
 	checkLen("SliceOfDistinctBy", min, max)
+	usable("SliceOfDistinctBy", g)
 	if key == nil {
 		panic("generators: SliceOfDistinctBy with a nil key function")
 	}
@@ -88,6 +90,7 @@ func SliceOfDistinctBy[V any, K comparable](g Generator[V], key func(V) K, min, 
 // panics if min < 0 or min > max.
 func MapOfValues[K comparable, V any](g Generator[V], key func(V) K, min, max int) Generator[map[K]V] {
 	checkLen("MapOfValues", min, max)
+	usable("MapOfValues", g)
 	if key == nil {
 		panic("generators: MapOfValues with a nil key function")
 	}

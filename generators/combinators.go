@@ -14,6 +14,8 @@ import (
 // fewer than min. The map is never nil. It panics if min < 0 or min > max.
 func MapOf[K comparable, V any](k Generator[K], v Generator[V], min, max int) Generator[map[K]V] {
 	checkLen("MapOf", min, max)
+	usable("MapOf", k)
+	usable("MapOf", v)
 	return Generator[map[K]V]{name: "MapOf", draw: func(t *gfz.T) map[K]V {
 		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
 		m := make(map[K]V, n)
@@ -40,6 +42,8 @@ type Entry[K comparable, V any] struct {
 // of MapOf.
 func EntriesOf[K comparable, V any](k Generator[K], v Generator[V], min, max int) Generator[[]Entry[K, V]] {
 	checkLen("EntriesOf", min, max)
+	usable("EntriesOf", k)
+	usable("EntriesOf", v)
 	return Generator[[]Entry[K, V]]{name: "EntriesOf", draw: func(t *gfz.T) []Entry[K, V] {
 		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
 		out := make([]Entry[K, V], 0, n)
@@ -81,6 +85,7 @@ func OneOfWeighted[V any](alts ...Weighted[V]) Generator[V] {
 		if a.Weight <= 0 {
 			panic("generators: OneOfWeighted with a weight <= 0")
 		}
+		usable("OneOfWeighted", a.Gen)
 		total += uint64(a.Weight)
 	}
 	return Generator[V]{name: "OneOfWeighted", draw: func(t *gfz.T) V {
@@ -113,6 +118,7 @@ func SampledFrom[V any](values ...V) Generator[V] {
 // structure byte b; the pointer is nil when b&3 == 0 (one time in four),
 // otherwise g draws the pointed-to value.
 func Ptr[V any](g Generator[V]) Generator[*V] {
+	usable("Ptr", g)
 	return Generator[*V]{name: "Ptr", draw: func(t *gfz.T) *V {
 		if t.Source().Uint(1, param.Structure)&3 == 0 {
 			return nil
@@ -125,6 +131,7 @@ func Ptr[V any](g Generator[V]) Generator[*V] {
 // Optional returns a generator of (value, true) or (zero, false) as an
 // Option: one structure byte b; absent when b&3 == 0, otherwise g draws.
 func Optional[V any](g Generator[V]) Generator[Option[V]] {
+	usable("Optional", g)
 	return Generator[Option[V]]{name: "Optional", draw: func(t *gfz.T) Option[V] {
 		if t.Source().Uint(1, param.Structure)&3 == 0 {
 			return Option[V]{}
@@ -149,6 +156,10 @@ const DefaultFilterTries = 16
 // INVALID (under plain go test the input is skipped). It consumes what the
 // attempts consume.
 func Filter[V any](g Generator[V], keep func(V) bool, tries int) Generator[V] {
+	usable("Filter", g)
+	if keep == nil {
+		panic("generators: Filter with a nil keep function")
+	}
 	if tries <= 0 {
 		tries = DefaultFilterTries
 	}
@@ -178,9 +189,16 @@ func Recursive[V any](base Generator[V], extend func(self Generator[V]) Generato
 	if maxDepth < 0 {
 		panic("generators: Recursive with maxDepth < 0")
 	}
+	usable("Recursive", base)
+	if extend == nil {
+		panic("generators: Recursive with a nil extend function")
+	}
 	g := base
 	for range maxDepth {
 		inner := extend(g)
+		if inner.draw == nil {
+			panic("generators: Recursive's extend function returned the zero Generator")
+		}
 		b := base
 		g = Generator[V]{name: "Recursive", draw: func(t *gfz.T) V {
 			if t.Source().Uint(1, param.Structure)&1 == 0 {
@@ -200,6 +218,8 @@ type Tuple2[A, B any] struct {
 
 // Zip returns a generator of pairs: a draws, then b.
 func Zip[A, B any](a Generator[A], b Generator[B]) Generator[Tuple2[A, B]] {
+	usable("Zip", a)
+	usable("Zip", b)
 	return Generator[Tuple2[A, B]]{name: "Zip", draw: func(t *gfz.T) Tuple2[A, B] {
 		x := a.Draw(t)
 		return Tuple2[A, B]{x, b.Draw(t)}
@@ -209,5 +229,9 @@ func Zip[A, B any](a Generator[A], b Generator[B]) Generator[Tuple2[A, B]] {
 // Bind returns a generator that draws v from g, then draws from f(v): the
 // second generator depends on the first value.
 func Bind[V, W any](g Generator[V], f func(V) Generator[W]) Generator[W] {
+	usable("Bind", g)
+	if f == nil {
+		panic("generators: Bind with a nil function")
+	}
 	return Generator[W]{name: "Bind", draw: func(t *gfz.T) W { return f(g.Draw(t)).Draw(t) }}
 }

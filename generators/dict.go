@@ -39,6 +39,9 @@ func DecodeDictionary(enc string) []string { return userdict.Decode(enc) }
 // Tokens returns a generator that picks one of words: a value draw of
 // BytesFor(len(words)) bytes. It panics if words is empty.
 func Tokens(words ...string) Generator[string] {
+	if len(words) == 0 {
+		panic("generators: Tokens with no words")
+	}
 	return named(SampledFrom(words...), "Tokens")
 }
 
@@ -50,6 +53,7 @@ func Tokens(words ...string) Generator[string] {
 // while go test replays a regression input with the dictionary it was
 // found with).
 func DictionaryOr(fallback Generator[string]) Generator[string] {
+	usable("DictionaryOr", fallback)
 	return Generator[string]{name: "DictionaryOr", draw: func(t *gfz.T) string {
 		return drawTokenOr(t, Dictionary(), fallback)
 	}}
@@ -59,6 +63,7 @@ func DictionaryOr(fallback Generator[string]) Generator[string] {
 // built-in dictionary (the same bytes as DictionaryOr when words is the
 // dictionary).
 func TokensOr(words []string, fallback Generator[string]) Generator[string] {
+	usable("TokensOr", fallback)
 	words = append([]string(nil), words...)
 	return Generator[string]{name: "TokensOr", draw: func(t *gfz.T) string {
 		return drawTokenOr(t, words, fallback)

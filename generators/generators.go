@@ -133,6 +133,9 @@ type Generator[V any] struct {
 //
 //go:noinline
 func (g Generator[V]) Draw(t *gfz.T) V {
+	if g.draw == nil {
+		panic("generators: Draw of the zero Generator (" + zeroHint + ")")
+	}
 	s := t.Source()
 	top := t.TopLevel()
 	name := g.label
@@ -312,6 +315,10 @@ func Just[V any](v V) Generator[V] {
 
 // Map returns a generator that draws from g and converts the value with f.
 func Map[V, W any](g Generator[V], f func(V) W) Generator[W] {
+	usable("Map", g)
+	if f == nil {
+		panic("generators: Map with a nil function")
+	}
 	return Generator[W]{name: "Map", draw: func(t *gfz.T) W { return f(g.Draw(t)) }, id: ids(idMap, g.id)}
 }
 
@@ -371,7 +378,10 @@ func BytesRange(min, max int) Generator[[]byte] {
 	return Generator[[]byte]{name: "Bytes", draw: func(t *gfz.T) []byte {
 		s := t.Source()
 		n := int(s.Range(int64(min), int64(max), param.Structure))
-		return s.Bytes(n)
+		if b := s.Bytes(n); b != nil {
+			return b
+		}
+		return []byte{} // never nil (Source.Bytes(0) is)
 	}}
 }
 
@@ -420,6 +430,7 @@ func StringFrom(alphabet string, min, max int) Generator[string] {
 // slice is never nil. It panics if min < 0 or min > max.
 func SliceOf[V any](g Generator[V], min, max int) Generator[[]V] {
 	checkLen("SliceOf", min, max)
+	usable("SliceOf", g)
 	return Generator[[]V]{name: "SliceOf", draw: func(t *gfz.T) []V {
 		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
 		out := make([]V, 0, prealloc(n))
@@ -437,6 +448,9 @@ func OneOf[V any](gs ...Generator[V]) Generator[V] {
 	if len(gs) == 0 {
 		panic("generators: OneOf with no generators")
 	}
+	for _, g := range gs {
+		usable("OneOf", g)
+	}
 	gs = append([]Generator[V](nil), gs...)
 	n := uint64(len(gs))
 	id := idOneOf
@@ -447,6 +461,18 @@ func OneOf[V any](gs ...Generator[V]) Generator[V] {
 		return gs[t.Source().Uintn(n, param.Structure)].Draw(t)
 	}, id: id}
 }
+
+// usable panics, naming the constructor fn, when g is the zero Generator:
+// most often a generator variable used before it is assigned, such as a
+// recursive generator that refers to itself (build those with Recursive,
+// or refer to the variable through Deferred).
+func usable[V any](fn string, g Generator[V]) {
+	if g.draw == nil {
+		panic("generators: " + fn + " of the zero Generator (" + zeroHint + ")")
+	}
+}
+
+const zeroHint = "a generator variable used before it is assigned? a generator that refers to itself needs Deferred or Recursive"
 
 func checkLen(fn string, min, max int) {
 	if min < 0 || min > max {

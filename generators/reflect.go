@@ -33,12 +33,23 @@ type ofConfig struct {
 
 // MaxDepth bounds the nesting of pointers, slices and maps Of generates
 // (DefaultOfMaxDepth by default): past it, pointers are nil and slices and
-// maps empty, which is what makes recursive types terminate.
-func MaxDepth(n int) OfOption { return func(c *ofConfig) { c.maxDepth = max(n, 0) } }
+// maps empty, which is what makes recursive types terminate. It panics if
+// n < 0.
+func MaxDepth(n int) OfOption {
+	if n < 0 {
+		panic("generators: MaxDepth with n < 0")
+	}
+	return func(c *ofConfig) { c.maxDepth = n }
+}
 
 // MaxLen bounds the length of slices, maps and strings Of generates
-// (DefaultOfMaxLen by default).
-func MaxLen(n int) OfOption { return func(c *ofConfig) { c.maxLen = max(n, 0) } }
+// (DefaultOfMaxLen by default). It panics if n < 0.
+func MaxLen(n int) OfOption {
+	if n < 0 {
+		panic("generators: MaxLen with n < 0")
+	}
+	return func(c *ofConfig) { c.maxLen = n }
+}
 
 // Unexported makes Of fill unexported struct fields too (by default they
 // keep their zero value).
@@ -47,6 +58,7 @@ func Unexported() OfOption { return func(c *ofConfig) { c.unexported = true } }
 // WithType makes Of use g for every value of type V, wherever it occurs
 // (top level, fields, elements).
 func WithType[V any](g Generator[V]) OfOption {
+	usable("WithType", g)
 	typ := reflect.TypeFor[V]()
 	return func(c *ofConfig) {
 		c.types[typ] = func(t *gfz.T) reflect.Value { return reflect.ValueOf(g.Draw(t)) }
@@ -57,6 +69,7 @@ func WithType[V any](g Generator[V]) OfOption {
 // type S. It panics (when Of is called) if S has no such field or its type
 // is not V.
 func WithField[S, V any](field string, g Generator[V]) OfOption {
+	usable("WithField", g)
 	st := reflect.TypeFor[S]()
 	return func(c *ofConfig) {
 		f, ok := st.FieldByName(field)

@@ -2,6 +2,7 @@ package generators
 
 import (
 	"regexp/syntax"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -26,13 +27,21 @@ const DefaultMaxRepeat = 8
 // nothing; a character class one value draw of BytesFor(size of the class,
 // surrogates excluded); . a value draw like Rune (its selector byte
 // included; a newline is replaced by a space unless (?s) is set); an
-// alternation a structure draw of BytesFor(number of alternatives); x{n,m}
+// alternation a structure draw of BytesFor(number of alternatives that
+// can match); x{n,m}
 // a structure draw of BytesFor(m-n+1) for the count, then the repetitions.
-// It panics if re does not parse.
+// Parts that match no string (an empty character class such as
+// [^\x00-\x{10FFFF}]) are left out: an alternation draws among the
+// alternatives that can match, a repetition of such a part repeats it its
+// minimum, zero, times. It panics if re does not parse or matches no
+// string.
 func StringMatching(re string) Generator[string] {
 	r, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
 		panic("generators: StringMatching: " + err.Error())
+	}
+	if r = viable(r); r == nil {
+		panic("generators: StringMatching: " + strconv.Quote(re) + " matches no string")
 	}
 	return Generator[string]{name: "StringMatching", draw: func(t *gfz.T) string {
 		var b strings.Builder
@@ -82,6 +91,64 @@ func genRegexp(t *gfz.T, r *syntax.Regexp, b *strings.Builder) {
 	default:
 		// OpEmptyMatch, OpNoMatch, anchors and word boundaries: no text.
 	}
+}
+
+// viable returns r without the parts that can match no string (nil when
+// r itself cannot): a character class of no rune (surrogates do not
+// count), a no-match node, a concatenation holding one, an alternative
+// that cannot match (dropped), a repetition of one (repeated zero times
+// when that is allowed). r is not changed; changed nodes are copies.
+func viable(r *syntax.Regexp) *syntax.Regexp {
+	switch r.Op {
+	case syntax.OpNoMatch:
+		return nil
+	case syntax.OpCharClass:
+		var total uint64
+		for i := 0; i+1 < len(r.Rune); i += 2 {
+			total += classSize(r.Rune[i], r.Rune[i+1])
+		}
+		if total == 0 {
+			return nil
+		}
+		return r
+	case syntax.OpCapture, syntax.OpConcat, syntax.OpAlternate:
+		subs := make([]*syntax.Regexp, 0, len(r.Sub))
+		changed := false
+		for _, sub := range r.Sub {
+			v := viable(sub)
+			if v == nil && r.Op != syntax.OpAlternate {
+				return nil
+			}
+			changed = changed || v != sub
+			if v != nil {
+				subs = append(subs, v)
+			}
+		}
+		if len(subs) == 0 {
+			return nil
+		}
+		if !changed {
+			return r
+		}
+		c := *r
+		c.Sub = subs
+		return &c
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		v := viable(r.Sub[0])
+		if v == r.Sub[0] {
+			return r
+		}
+		if v == nil {
+			if r.Op == syntax.OpPlus || r.Op == syntax.OpRepeat && r.Min > 0 {
+				return nil
+			}
+			return &syntax.Regexp{Op: syntax.OpEmptyMatch}
+		}
+		c := *r
+		c.Sub = []*syntax.Regexp{v}
+		return &c
+	}
+	return r
 }
 
 // pickClass picks a rune of the class given as sorted [lo, hi] pairs,

@@ -51,6 +51,7 @@ func RuneAny() Generator[rune] {
 // It panics if min < 0 or min > max.
 func StringOf(r Generator[rune], min, max int) Generator[string] {
 	checkLen("StringOf", min, max)
+	usable("StringOf", r)
 	return Generator[string]{name: "StringOf", draw: func(t *gfz.T) string {
 		n := int(t.Source().Range(int64(min), int64(max), param.Structure))
 		var b strings.Builder
@@ -83,7 +84,9 @@ const (
 // a structure draw of BytesFor(max) bytes, then one value byte per
 // character. It panics if max < 1.
 func Identifier(max int) Generator[string] {
-	checkLen("Identifier", 1, max)
+	if max < 1 {
+		panic("generators: Identifier with max < 1")
+	}
 	const first = AlphaLower + AlphaUpper + "_"
 	const rest = first + Digits
 	return Generator[string]{name: "Identifier", draw: func(t *gfz.T) string {

@@ -61,11 +61,25 @@ func (k Kind) String() string {
 }
 
 // Exhausted is the panic value raised when a draw would grow the sequence
-// beyond its cap. Callers treat it as an invalid input (an assumption
-// failure), never as a bug in the target.
-type Exhausted struct{ Max int }
+// beyond its cap, or when an execution opens more than CallsPerByte
+// generator calls per byte of the cap (generators of values that cost no
+// bytes, such as a slice of constants of a huge drawn length, would
+// otherwise run without end). Callers treat it as an invalid input (an
+// assumption failure), never as a bug in the target.
+type Exhausted struct {
+	Max   int // the cap, in bytes
+	Calls int // the calls opened, when that limit was passed; else 0
+}
+
+// CallsPerByte bounds the generator calls (Begin, BeginCall) of one
+// execution: at most CallsPerByte times the sequence's cap.
+const CallsPerByte = 64
 
 func (e Exhausted) Error() string {
+	if e.Calls > 0 {
+		return "gfz: more than " + itoa(e.Calls-1) + " generator calls in one input (" + itoa(CallsPerByte) +
+			" per byte of the parameter sequence's cap of " + itoa(e.Max) + " bytes): values that cost no bytes repeated without bound?"
+	}
 	return "gfz: parameter sequence exceeded its cap of " + itoa(e.Max) + " bytes"
 }
 
@@ -85,6 +99,7 @@ type Source struct {
 	nleft  int
 	cur    int32 // innermost open recorded span, or -1
 	depth  int32 // number of open spans, recorded or not
+	calls  int   // Begin and BeginCall calls of this execution
 	record bool
 	rec    Record
 	onRead func(pos int)
@@ -145,6 +160,7 @@ func (s *Source) restart(extSeed uint64) {
 	s.left, s.nleft = 0, 0
 	s.cur = -1
 	s.depth = 0
+	s.calls = 0
 	s.rec.Draws = s.rec.Draws[:0]
 	s.rec.Spans = s.rec.Spans[:0]
 	s.frames = append(s.frames[:0], frame{force: -1, rec: -1})
@@ -372,6 +388,7 @@ func (s *Source) Bytes(n int) []byte {
 func (s *Source) Begin(name string) {
 	if !s.record {
 		s.depth++
+		s.count()
 		return
 	}
 	s.BeginCall(name, HashString(name), 0, nil)
@@ -383,10 +400,20 @@ func (s *Source) Begin(name string) {
 // BeginCall must be matched by End. Like Begin, it does not retain name.
 func (s *Source) BeginCall(name string, gen uint64, site uintptr, typ reflect.Type) {
 	s.depth++
+	s.count()
 	if !s.record {
 		return
 	}
 	s.open(s.name(name), gen, site, typ, false)
+}
+
+// count counts a generator call, panicking with Exhausted past the limit
+// of CallsPerByte per byte of the cap.
+func (s *Source) count() {
+	s.calls++
+	if s.calls > s.max*CallsPerByte {
+		panic(Exhausted{Max: s.max, Calls: s.calls})
+	}
 }
 
 // open pushes a recorded span and its frame.

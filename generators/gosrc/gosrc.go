@@ -24,6 +24,8 @@
 package gosrc
 
 import (
+	"fmt"
+	"go/token"
 	"strconv"
 	"strings"
 
@@ -70,9 +72,13 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// File returns a generator of Go source files with the given knobs.
+// File returns a generator of Go source files with the given knobs. It
+// panics if cfg.Package is not a valid package name.
 func File(cfg Config) gen.Generator[string] {
 	cfg = cfg.withDefaults()
+	if !token.IsIdentifier(cfg.Package) || cfg.Package == "_" {
+		panic(fmt.Sprintf("gosrc: Config.Package: %q is not a valid package name", cfg.Package))
+	}
 	return gen.Custom(func(t *gfz.T) string {
 		g := newGenerator(t, cfg)
 		g.file()

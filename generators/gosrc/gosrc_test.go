@@ -86,3 +86,19 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestBadPackageName: a package name that is not an identifier (every
+// file failed to parse) panics when the generator is built.
+func TestBadPackageName(t *testing.T) {
+	for _, name := range []string{"1bad", "a-b", "_", "func x"} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Errorf("Package %q: no panic", name)
+				}
+			}()
+			gosrc.File(gosrc.Config{Package: name})
+		}()
+	}
+	gosrc.File(gosrc.Config{Package: "ok_2"})
+}

@@ -41,6 +41,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -241,7 +242,7 @@ func (w *writer) fresh(path, name string) string {
 // literal-quoted.
 func (w *writer) key(name string) {
 	bare := name != ""
-	literal := true
+	literal := utf8.ValidString(name) // a literal string is raw: invalid UTF-8 would stay
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
 			bare = false
@@ -600,7 +601,7 @@ func (w *writer) multiBasic() {
 }
 
 func (w *writer) literal() {
-	if s, ok := w.word(); ok && !strings.ContainsFunc(s, func(r rune) bool { return r == '\'' || r < 0x20 && r != '\t' || r == 0x7f }) {
+	if s, ok := w.word(); ok && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return r == '\'' || r < 0x20 && r != '\t' || r == 0x7f }) {
 		w.b.WriteString("'" + s + "'")
 		return
 	}

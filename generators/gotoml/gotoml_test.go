@@ -18,7 +18,9 @@ import (
 // testdata/formats, a module that may require a TOML decoder.
 func TestReplay(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	for _, cfg := range []gotoml.Config{{}, {MaxDepth: 6, MaxTables: 10, Keys: []string{"a", "a.b", "x y"}, Words: []string{"'", `"""`, "\n", "\x00"}}} {
+	for _, cfg := range []gotoml.Config{{}, {MaxDepth: 6, MaxTables: 10, Keys: []string{"a", "a.b", "x y"}, Words: []string{"'", `"""`, "\n", "\x00"}},
+		// Invalid UTF-8 in the preferred words and keys: written escaped, never raw.
+		{Keys: []string{"\xff", "k\xc3"}, Words: []string{"a\xffb", "\xc3"}}} {
 		doc, near := gotoml.Document(cfg), gotoml.Near(cfg)
 		for i := range 500 {
 			data := gentest.RandomBytes(r, 400)
