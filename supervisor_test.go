@@ -141,24 +141,25 @@ func TestCrashKinds(t *testing.T) {
 		kind   string // the report's kind line
 		sig    string // in the signature
 		args   []string
+		limit  string // the flags of its reproduce command before -repro
 	}{
-		{"FuzzGoPanic", "panic: boom in a goroutine", "crashers.FuzzGoPanic.func1.1 crashers_test.go:", nil},
-		{"FuzzMapWrite", "fatal error: concurrent map writes", "crashers_test.go:", nil},
+		{"FuzzGoPanic", "panic: boom in a goroutine", "crashers.FuzzGoPanic.func1.1 crashers_test.go:", nil, ""},
+		{"FuzzMapWrite", "fatal error: concurrent map writes", "crashers_test.go:", nil, ""},
 		// The workers' 64 MiB stack limit (-stack_limit_mb) makes an
 		// endless recursion overflow in milliseconds on an idle machine,
 		// and the report names the limit (checked below). Beside the
 		// other cases' allocation sprees on a loaded machine, growing
 		// and copying 64 MiB of stack took over a second of the worker's
 		// CPU time: a generous timeout keeps the case about the kind.
-		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", []string{"-timeout", "10s"}},
-		{"FuzzExit", "exit status 3", "exit status 3", nil},
-		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil},
-		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil},
-		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "500ms"}},
+		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", []string{"-timeout", "10s"}, " -stack_limit_mb 64 -repro "},
+		{"FuzzExit", "exit status 3", "exit status 3", nil, ""},
+		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil, ""},
+		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil, ""},
+		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "500ms"}, " -timeout 500ms -repro "},
 		// On a loaded machine the allocation spree can outlast the 1s
 		// calibrated timeout before it reaches the memory limit: a
 		// generous timeout keeps the test about memory.
-		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64", "-timeout", "20s"}},
+		{"FuzzAlloc", "out of memory", "out of memory", []string{"-rss_limit_mb", "64", "-timeout", "20s"}, " -rss_limit_mb 64 -repro "},
 	}
 	for _, c := range cases {
 		t.Run(c.target, func(t *testing.T) {
@@ -180,6 +181,24 @@ func TestCrashKinds(t *testing.T) {
 			if !strings.Contains(string(rep), "\nkind: "+c.kind+"\n") || !strings.Contains(string(rep), c.sig) {
 				t.Errorf("report lacks kind %q / signature part %q:\n%.2000s", c.kind, c.sig, rep)
 			}
+			// The reproduce command carries the limit the failure passed
+			// (a 500 ms hang or a 64 MiB allocation replayed as VALID
+			// under -repro's own 10 s and 2048 MiB), and fails with it.
+			m := regexp.MustCompile(`\nreproduce: (.*)\n`).FindStringSubmatch(string(rep))
+			if m == nil {
+				t.Errorf("no reproduce line:\n%.2000s", rep)
+			} else if c.limit != "" {
+				if !strings.Contains(m[1], c.limit) {
+					t.Errorf("reproduce command lacks %q:\n%.2000s", c.limit, rep)
+				} else if c.target != "FuzzStack" {
+					args := strings.Fields(m[1])
+					if rout, code := runBin(t, args[0], args[1:]...); code != 1 || !strings.Contains(rout, c.kind) {
+						t.Errorf("its reproduce command: exit %d, want 1 and %q:\n%s", code, c.kind, rout)
+					}
+				}
+			} else if !strings.HasPrefix(m[1], bin+" -repro ") {
+				t.Errorf("reproduce command %q has flags for kind %q", m[1], c.kind)
+			}
 			if c.target == "FuzzStack" && !strings.Contains(string(rep), "goroutine stacks are limited to 64 MiB in fuzz workers (-stack_limit_mb 64;") {
 				t.Errorf("a stack overflow's report does not name the stack limit:\n%.2000s", rep)
 			}
@@ -187,11 +206,11 @@ func TestCrashKinds(t *testing.T) {
 				t.Errorf("failure input: %v", err)
 			}
 			st := readStats(t, wd)
-			m := foundAtRe.FindSubmatch(rep)
-			if m == nil {
+			fm := foundAtRe.FindSubmatch(rep)
+			if fm == nil {
 				t.Fatalf("no 'found at execution' in the report")
 			}
-			found, _ := strconv.ParseInt(string(m[1]), 10, 64)
+			found, _ := strconv.ParseInt(string(fm[1]), 10, 64)
 			if execs := statInt(t, st, "execs"); execs != int64(runs) || found >= execs {
 				t.Errorf("execs %d (found at %d), want the whole budget %d after the failure", execs, found, runs)
 			}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -108,7 +110,8 @@ func (f *fuzzer) stamp(rep *workdir.Report) {
 // recordFailure saves a new unique failure and marks its signature known.
 // claimed is false when another process saved it first.
 func (f *fuzzer) recordFailure(rep *workdir.Report) (path string, claimed bool, err error) {
-	rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target)
+	rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target,
+		reproLimits(rep.Info.Kind, time.Duration(f.timeout.Load()), 0, f.cfg.StackLimitMB))
 	path, claimed, err = f.wd.SaveFailure(rep)
 	if err != nil {
 		return "", false, err
@@ -129,19 +132,40 @@ func signatureOf(info FailureInfo) string {
 }
 
 // reproCommand is the command that re-runs a saved failure, with absolute
-// paths (dir is the work directory's, already absolute).
-func reproCommand(dir, name, target string) string {
+// paths (dir is the work directory's, already absolute), and limits, the
+// flags its kind of failure needs to repeat (reproLimits).
+func reproCommand(dir, name, target string, limits []string) string {
 	exe := os.Args[0]
 	if p, err := os.Executable(); err == nil {
 		exe = p
 	} else if p, err := filepath.Abs(exe); err == nil && strings.ContainsRune(exe, os.PathSeparator) {
 		exe = p
 	}
-	cmd := workdir.ShellQuote(exe) + " -repro " + workdir.ShellQuote(filepath.Join(dir, name+".input"))
+	cmd := workdir.ShellQuote(exe)
+	for _, l := range limits {
+		cmd += " " + workdir.ShellQuote(l)
+	}
+	cmd += " -repro " + workdir.ShellQuote(filepath.Join(dir, name+".input"))
 	if target != "" {
 		cmd += " " + workdir.ShellQuote(target)
 	}
 	return cmd
+}
+
+// reproLimits are the flags with which -repro fails the way a failure of
+// kind did: the per-input timeout it ran past (-repro's own default is 10
+// s, or the -timeout given to it: a calibrated 200 ms hang replayed as
+// VALID), the memory limit it passed, the stack limit it overflowed.
+func reproLimits(kind string, timeout time.Duration, rssMB, stackMB int) []string {
+	switch {
+	case kind == signature.KindTimeout && timeout > 0:
+		return []string{"-timeout", timeout.String()}
+	case kind == signature.KindOutOfMemory && rssMB > 0:
+		return []string{"-rss_limit_mb", strconv.Itoa(rssMB)}
+	case kind == signature.KindStackOverflow && stackMB > 0:
+		return []string{"-stack_limit_mb", strconv.Itoa(stackMB)}
+	}
+	return nil
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }

@@ -129,7 +129,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		s.unconfirmedDeath(rep, kind, sl.id, n, rerun != nil && rerun.Failed, rerunErr)
 		return
 	}
-	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target)
+	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target, s.reproLimits(rep.Info.Kind))
 	path, claimed, err := s.wd.SaveFailure(rep)
 	if err != nil {
 		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
@@ -265,7 +265,7 @@ func (s *supervisor) unconfirmedDeath(rep *workdir.Report, kind string, worker i
 		hint = "re-run alone, the input FAILED (not a " + what + "): see it with the reproduce command of its report"
 	}
 	*count++
-	rep.Repro = reproCommand(s.wd.Unconfirmed, workdir.FailureName(rep.Signature), s.cfg.Target)
+	rep.Repro = reproCommand(s.wd.Unconfirmed, workdir.FailureName(rep.Signature), s.cfg.Target, s.reproLimits(rep.Info.Kind))
 	path, err := s.wd.SaveUnconfirmed(rep)
 	if err != nil {
 		s.errorf("could not keep the input of an unconfirmed %s of worker %d: %v", what, worker, err)
@@ -329,4 +329,11 @@ func (s *supervisor) rememberKiller(input []byte) {
 	}
 	s.killers = append(s.killers, bytes.Clone(input))
 	s.killersSize += len(input)
+}
+
+// reproLimits are the flags -repro needs to fail as a worker death of kind
+// did (see the function of that name): the timeout in force, the run's
+// memory and stack limits.
+func (s *supervisor) reproLimits(kind string) []string {
+	return reproLimits(kind, s.timeout, s.cfg.RSSLimitMB, s.cfg.StackLimitMB)
 }

@@ -166,7 +166,8 @@ func (f *fuzzer) onTimeout(after time.Duration) {
 	path := ""
 	if old, ok := f.known[info.Signature]; ok {
 		path = old
-		rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target)
+		rep.Repro = reproCommand(f.wd.Failures, workdir.FailureName(rep.Signature), f.cfg.Target,
+			reproLimits(info.Kind, time.Duration(f.timeout.Load()), 0, f.cfg.StackLimitMB))
 	} else {
 		var err error
 		if path, _, err = f.recordFailure(rep); err != nil {

@@ -198,7 +198,7 @@ func TestWorkerFailureAnnouncedAtTheEnd(t *testing.T) {
 // TestReproCommandQuoted: the reproduce command quotes a path with a space
 // (a macOS cache directory, a user's name), so it can be pasted.
 func TestReproCommandQuoted(t *testing.T) {
-	cmd := reproCommand("/Users/John Smith/Library/Caches/gfz/w/failures", "abc", "FuzzX")
+	cmd := reproCommand("/Users/John Smith/Library/Caches/gfz/w/failures", "abc", "FuzzX", nil)
 	if !strings.Contains(cmd, "-repro '/Users/John Smith/Library/Caches/gfz/w/failures/abc.input' FuzzX") {
 		t.Errorf("reproduce command %q: the input path is not quoted", cmd)
 	}
