@@ -114,6 +114,12 @@ func shrinkWith(input []byte, probe shrinkProbe, bounds shrinkBounds, args ArgSh
 	same, consumed, rec := probe(input)
 	if !same {
 		res.Input, res.Len, res.NotReproducing = res.orig, len(input), true
+		if s.bounds.stop != nil && s.bounds.stop() {
+			// The run stopped (Ctrl-C, the end of -time) while the input
+			// ran: the probe was cut short, which says nothing of the
+			// input (it was reported as flaky).
+			res.Stopped = "run stopped"
+		}
 		return res
 	}
 	s.best = bytes.Clone(consumed)

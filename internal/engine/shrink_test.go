@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
 
@@ -71,6 +72,32 @@ func TestShrinkNotReproducing(t *testing.T) {
 	res := shrink([]byte{5, 5}, rawProbe(&calls), shrinkBounds{Runs: 100, Time: time.Hour})
 	if !res.NotReproducing || res.Shrunk() || calls != 1 || !bytes.Equal(res.Input, []byte{5, 5}) {
 		t.Errorf("result %+v after %d calls", res, calls)
+	}
+}
+
+// TestShrinkStoppedNotFlaky: when the run stops while the original input
+// runs (its probe cut short: Ctrl-C), the note says the run stopped, not
+// that the input did not fail again (it was reported as flaky, and
+// -regress warned that go test might pass).
+func TestShrinkStoppedNotFlaky(t *testing.T) {
+	stopped := false
+	probe := func([]byte) (bool, []byte, *param.Record) {
+		stopped = true // the interrupt arrives while the input runs
+		return false, nil, nil
+	}
+	res := shrink(rawInput, probe, shrinkBounds{Runs: 100, Time: time.Hour, stop: func() bool { return stopped }})
+	if !res.NotReproducing || res.Stopped != "run stopped" {
+		t.Fatalf("result %+v: want not shrunk, stopped", res)
+	}
+	note := workdir.ShrinkNote{NotReproducing: res.NotReproducing, Stopped: res.Stopped}
+	if strings.Contains(note.Summary(), workdir.NotReproducingText) {
+		t.Errorf("shrink line %q calls the input flaky", note.Summary())
+	}
+	// Not stopped: a probe that does not fail is the flaky case.
+	res = shrink(rawInput, func([]byte) (bool, []byte, *param.Record) { return false, nil, nil },
+		shrinkBounds{Runs: 100, Time: time.Hour, stop: func() bool { return false }})
+	if !res.NotReproducing || res.Stopped != "" {
+		t.Errorf("result %+v: want not reproducing, not stopped", res)
 	}
 }
 
