@@ -273,6 +273,42 @@ func TestLibFuzzerConformanceTimeout(t *testing.T) {
 	)
 }
 
+// TestLibFuzzerCrashBeforeHang: libFuzzer stops at the first failure, so
+// a corpus whose first input (in replay order) crashes and whose second
+// hangs gives the crash's artefact and exit status. The worker went on to
+// the hang after saving the crash, and the supervisor, which learned of
+// the crash at its next status line but of the worker's death at once,
+// wrote the timeout's artefact (ClusterFuzzLite does not report timeouts
+// by default: the crash was lost).
+func TestLibFuzzerCrashBeforeHang(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCrashThenHang")
+	work := t.TempDir()
+	corp := filepath.Join(work, "corp")
+	if err := os.Mkdir(corp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Imported as lf-<SHA-1>: "C" (3209...) is replayed before "H" (7cf1...).
+	for name, data := range map[string]string{"x": "C", "y": "H"} {
+		if err := os.WriteFile(filepath.Join(corp, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := runIn(t, work, bin, "-timeout=1", "-max_total_time=120", "-seed=1", "-artifact_prefix=./", corp)
+	if code != 77 {
+		t.Fatalf("exit status %d, want 77 (the crash):\n%s", code, out)
+	}
+	checkArtifact(t, work, "crash")
+	for _, n := range dirFiles(t, work) {
+		if strings.HasPrefix(n, "timeout-") {
+			t.Errorf("a timeout artefact %s beside the crash's", n)
+		}
+	}
+	mustContain(t, "crash before hang", out, `lfz: crash input`, `(?m)^SUMMARY: libFuzzer: deadly signal$`)
+	if strings.Contains(out, "the run ended before it had run all of its seeds") {
+		t.Errorf("a run stopped at its first failure, as libFuzzer's are, warns that it did not replay its corpus:\n%s", out)
+	}
+}
+
 // TestLibFuzzerConformanceOOM checks the out-of-memory artefact, lines
 // and exit status.
 func TestLibFuzzerConformanceOOM(t *testing.T) {

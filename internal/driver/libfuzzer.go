@@ -319,6 +319,11 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 		c.run.Seed = lfClockSeed()
 	}
 	c.run.ReplayOnly = lf.replayOnly
+	// libFuzzer stops at the first failure (a coverage run goes on past
+	// failing inputs): each worker stops at the first it finds, and the
+	// supervisor reports it before any later worker's death (a hang found
+	// after it would otherwise be the artefact).
+	c.run.StopOnFailure = !lf.goCover
 	if !set["workdir"] {
 		c.run.Workdir = "" // the parent makes a temporary one
 	}

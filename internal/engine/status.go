@@ -70,7 +70,7 @@ func (f *fuzzer) printFinal() {
 	for _, p := range f.newFailures {
 		f.printf("gfz:\tfailure: %s\n", p)
 	}
-	if f.replayCut && f.execs > 0 {
+	if f.replayCut && f.execs > 0 && !(f.cfg.StopOnFailure && len(f.newFailures) > 0) { // (stopped at its failure, as asked)
 		f.warnf("%s", PartialText)
 	}
 }

@@ -528,6 +528,12 @@ func (s *supervisor) exited(sl *slot) {
 	switch {
 	case phase == phaseDone:
 		sl.finished = true
+		if s.cfg.StopOnFailure {
+			// A worker that stopped at a failure it found: announce it now,
+			// not at the next status line, before another worker's death
+			// can be taken for the run's first failure.
+			s.refreshKnown()
+		}
 		if code == s.cfg.ErrorExit {
 			s.errorf("worker %d ended with an error (see above)", sl.id)
 			s.stop("error")

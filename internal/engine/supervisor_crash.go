@@ -25,6 +25,15 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	s.crashes++
 	cur, ext, n, _ := sl.shm.current()
 	kind, stack, framed := signature.Classify(sl.tail.String(), ps, sl.Kill)
+	if s.cfg.StopOnFailure && s.foundFirst() {
+		// A worker saved a failure (and stops) before this death: that
+		// failure is the run's first, which libFuzzer's command line
+		// reports; this death, often a hang that took the timeout to
+		// detect, came after it.
+		s.printf("gfz: worker %d died (%s) after the run's first failure: not reported (the run stops at its first failure)\n", sl.id, oneLine(kind))
+		s.stop("failure")
+		return
+	}
 	switch kind {
 	case signature.KindTimeout:
 		s.timeouts++

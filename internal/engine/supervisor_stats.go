@@ -135,6 +135,14 @@ func (s *supervisor) refreshKnown() {
 	s.announceSettled()
 }
 
+// foundFirst reports, for a run that stops at its first failure, whether a
+// worker has saved a new one (read from the work directory now: the status
+// tick may not have seen it yet).
+func (s *supervisor) foundFirst() bool {
+	s.refreshKnown()
+	return len(s.known) > s.before
+}
+
 // workerFailure records a failure a worker saved (input path p). It is
 // announced (newFailure: -regress's export, libFuzzer's artefact) once
 // the worker has shrunk it: the worker saves a failure as soon as it is
@@ -295,7 +303,7 @@ func (s *supervisor) printFinal() {
 		s.printf("gfz: %s not confirmed when re-run alone, not counted as failures (see the warnings above; inputs in %s)\n",
 			signature.Plural(s.unconfirmedOOM, "out-of-memory death"), s.wd.Unconfirmed)
 	}
-	if sum.Partial {
+	if sum.Partial && !(s.cfg.StopOnFailure && sum.NewFailures > 0) { // (stopped at its failure, as asked)
 		s.warnf("%s", PartialText)
 	}
 	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly {

@@ -62,3 +62,16 @@ func FuzzAlloc(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCrashThenHang panics on an input starting with 'C' and hangs on one
+// starting with 'H'.
+func FuzzCrashThenHang(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		switch gen.Byte().Draw(t) {
+		case 'C':
+			panic("lfz: crash input")
+		case 'H':
+			Spin()
+		}
+	})
+}
