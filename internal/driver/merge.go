@@ -14,9 +14,9 @@ import (
 const mergeSkipEnv = "GFZ_MERGE_SKIP"
 
 // mergeBaseEnv tells a -merge=1 child that follows another what the run's
-// totals start from: "FILES FEATURES KEPT", the files of OUT and their
-// features before the first child, and the files the earlier children
-// wrote. Its OUT holds those files too, so without it the last line's
+// totals start from: "FILES FEATURES EDGES KEPT", the files of OUT and
+// their features and edges before the first child, and the files the
+// earlier children wrote. Its OUT holds those files too, so without it the last line's
 // counts were only its own.
 const mergeBaseEnv = "GFZ_MERGE_BASE"
 
@@ -98,7 +98,7 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 	skip, _ := strconv.Atoi(os.Getenv(mergeSkipEnv))
 	ex := t.Executor()
 	acc := make([]uint8, gfzrt.MapSize)
-	features := 0
+	features, edges := 0, 0 // (edge, bucket) pairs; edges hit at all
 	run := func(data []byte) int {
 		gfzrt.Reset()
 		o := ex.Exec(data, 0)
@@ -111,6 +111,9 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 				continue
 			}
 			if b := gfzrt.Bucket(n); acc[i]&b == 0 {
+				if acc[i] == 0 {
+					edges++
+				}
 				acc[i] |= b
 				added++
 			}
@@ -121,17 +124,19 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 	for _, d := range outData {
 		run(d)
 	}
-	initial, outFilesAtStart, kept := features, len(outData), 0
+	initial, initialEdges, outFilesAtStart, kept := features, edges, len(outData), 0
 	if b := os.Getenv(mergeBaseEnv); b != "" {
 		// An earlier child printed the first line and wrote kept files.
-		if _, err := fmt.Sscan(b, &outFilesAtStart, &initial, &kept); err != nil {
+		if _, err := fmt.Sscan(b, &outFilesAtStart, &initial, &initialEdges, &kept); err != nil {
 			fmt.Fprintf(c.stderr, "gfz: merge: %s=%q: %v\n", mergeBaseEnv, b, err)
 			return ExitUsage
 		}
 	} else {
 		fmt.Fprintf(c.stderr, "MERGE-OUTER: %d files, %d in the initial corpus, %d features\n", len(outData)+len(inData), len(outData), initial)
 	}
-	progress := func() { status.line("merge", fmt.Sprintf("%d %d %d", outFilesAtStart, initial, kept)) }
+	progress := func() {
+		status.line("merge", fmt.Sprintf("%d %d %d %d", outFilesAtStart, initial, initialEdges, kept))
+	}
 	progress()
 	for i, d := range inData {
 		if i < skip {
@@ -153,6 +158,7 @@ func (c *config) mergeChild(t Target, status *statusWriter) int {
 			progress()
 		}
 	}
-	fmt.Fprintf(c.stderr, "MERGE-OUTER: %d new files with %d new features added; %d features in all\n", kept, features-initial, features)
+	// libFuzzer's words, which ClusterFuzz's merge statistics parse.
+	fmt.Fprintf(c.stderr, "MERGE-OUTER: %d new files with %d new features added; %d new coverage edges\n", kept, features-initial, edges-initialEdges)
 	return ExitOK
 }
