@@ -76,7 +76,7 @@ var lfIgnoredFlags = map[string]bool{
 	"entropic_number_of_rarest_features": true, "entropic_scale_per_exec_time": true,
 	"analyze_dict": true, "use_clang_coverage": true, "data_flow_trace": true,
 	"collect_data_flow": true, "create_missing_dirs": true, "lazy_counters": true,
-	"shmem": true, "runs_per_input": true,
+	"shmem": true, "runs_per_input": true, "exit_on_time": true, "handle_trap": true,
 }
 
 // libFuzzer is the libFuzzer-style part of a command line.
@@ -94,6 +94,7 @@ type libFuzzer struct {
 	seedZero        bool     // -seed=0 or -seed 0 (or no -seed): a random seed, as libFuzzer
 	replayOnly      bool     // -runs=0: replay the seeds and corpus, do not fuzz
 	notes           []string // ignored flags
+	unknown         []string // -name=value flags neither gfz nor libFuzzer (as gfz knows it) has
 	targetByExe     bool     // the target was chosen by the executable's name
 	goCover         bool     // OSS-Fuzz's Go coverage run (libfuzzer_gocover.go)
 	goCoverTarget   string   // the target its -test.run names
@@ -227,8 +228,14 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			rest = append(rest, a)
 			continue
 		}
-		if !hasValue || (!lfOwnFlags[name] && !lfIgnoredFlags[name]) {
+		if !hasValue {
 			rest = append(rest, a) // the flag package names the unknown flag
+			continue
+		}
+		if !lfOwnFlags[name] && !lfIgnoredFlags[name] {
+			// In libFuzzer mode a warning, as libFuzzer gives for a flag it
+			// does not know (a newer release's); otherwise gfz's error.
+			lf.unknown = append(lf.unknown, a)
 			continue
 		}
 		on = true
@@ -354,6 +361,9 @@ func runLibFuzzer(cfg *config) int {
 	_ = libFuzzerMarker[0]
 	for _, n := range lf.notes {
 		fmt.Fprintf(cfg.stderr, "INFO: gfz: libFuzzer flag %s ignored\n", n)
+	}
+	for _, n := range lf.unknown {
+		fmt.Fprintf(cfg.stderr, "WARNING: unrecognized flag '%s'; gfz ignores it (gfz -h lists its flags and the libFuzzer flags it takes)\n", n)
 	}
 	switch {
 	case lf.merge:

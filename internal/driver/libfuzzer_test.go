@@ -81,6 +81,15 @@ func TestLibFuzzerArgs(t *testing.T) {
 		t.Fatalf("merge: code %d, config %+v: %s", code, cfg, errb.String())
 	}
 
+	// In libFuzzer mode a flag gfz does not know is a warning, as in
+	// libFuzzer (a newer release's flags): -exit_on_time and -handle_trap
+	// were refused.
+	cfg, code = parseArgs(testInfo, []string{"-exit_on_time=10", "-handle_trap=1", "-nosuch_flag=1", corpus, "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.lf == nil || !reflect.DeepEqual(cfg.lf.notes, []string{"-exit_on_time=10", "-handle_trap=1"}) ||
+		!reflect.DeepEqual(cfg.lf.unknown, []string{"-nosuch_flag=1"}) {
+		t.Errorf("newer libFuzzer flags: code %d, config %+v: %s", code, cfg, errb.String())
+	}
+
 	// gfz's own command lines: no libFuzzer mode.
 	for _, args := range [][]string{
 		{"-runs=100", "-seed=3", "-timeout=2s", "-rss_limit_mb=512", "FuzzA"},
@@ -111,7 +120,7 @@ func TestLibFuzzerArgs(t *testing.T) {
 		{[]string{corpus, filepath.Join(dir, "missing"), "FuzzA"}, "missing: not a fuzz target, corpus directory or input file"},
 		{[]string{"corpus_dir", "FuzzA"}, "corpus_dir: not a fuzz target, corpus directory or input file"},
 		{[]string{"FuzzC"}, `unknown fuzz target "FuzzC"`},
-		{[]string{"-nosuch_flag=1", corpus, "FuzzA"}, "flag provided but not defined"},
+		{[]string{"-nosuch_flag=1", "FuzzA"}, "flag provided but not defined"}, // not libFuzzer mode
 	} {
 		errb.Reset()
 		if _, code := parseArgs(testInfo, c.args, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), c.want) {
