@@ -48,7 +48,7 @@ const (
 var lfOwnFlags = map[string]bool{
 	"max_total_time": true, "artifact_prefix": true, "exact_artifact_path": true,
 	"dict": true, "print_final_stats": true, "close_fd_mask": true, "merge": true,
-	"error_exitcode": true, "timeout_exitcode": true,
+	"error_exitcode": true, "timeout_exitcode": true, "set_cover_merge": true,
 }
 
 // lfIgnoredFlags are the other libFuzzer flags: accepted in -name=value
@@ -58,7 +58,7 @@ var lfIgnoredFlags = map[string]bool{
 	"keep_seed": true, "cross_over": true, "cross_over_uniform_dist": true,
 	"mutate_depth": true, "reduce_depth": true, "shuffle": true, "prefer_small": true,
 	"help": true, "fork": true, "fork_corpus_groups": true, "ignore_timeouts": true,
-	"ignore_ooms": true, "ignore_crashes": true, "set_cover_merge": true,
+	"ignore_ooms": true, "ignore_crashes": true,
 	"stop_file": true, "merge_inner": true, "merge_control_file": true,
 	"minimize_crash": true, "cleanse_crash": true, "minimize_crash_internal_step": true,
 	"async_crash": true, "features_dir": true, "mutation_graph_file": true,
@@ -273,10 +273,13 @@ func scanLibFuzzer(args []string, fs *flag.FlagSet, isTarget func(string) bool) 
 			lf.printFinalStats = v != 0
 		case "close_fd_mask":
 			lf.closeFDMask, err = intValue()
-		case "merge":
+		case "merge", "set_cover_merge":
+			// -set_cover_merge=1 (a merge that picks a smaller set of IN's
+			// inputs) runs gfz's merge: a subset of IN that keeps every
+			// feature, not a minimal one.
 			var v int
 			v, err = intValue()
-			lf.merge = v != 0
+			lf.merge = lf.merge || v != 0
 		case "error_exitcode":
 			lf.errorExit, err = intValue()
 		case "timeout_exitcode":

@@ -81,6 +81,12 @@ func TestLibFuzzerArgs(t *testing.T) {
 		t.Fatalf("merge: code %d, config %+v: %s", code, cfg, errb.String())
 	}
 
+	// -set_cover_merge=1 is a merge too (it fuzzed, writing into OUT).
+	cfg, code = parseArgs(testInfo, []string{"-set_cover_merge=1", corpus, seeds, "FuzzA"}, &out, &errb)
+	if code != -1 || cfg.lf == nil || !cfg.lf.merge {
+		t.Errorf("-set_cover_merge=1: code %d, config %+v: %s", code, cfg, errb.String())
+	}
+
 	// In libFuzzer mode a flag gfz does not know is a warning, as in
 	// libFuzzer (a newer release's flags): -exit_on_time and -handle_trap
 	// were refused.
