@@ -271,6 +271,14 @@ func TestLibFuzzerConformanceTimeout(t *testing.T) {
 		`(?m)^SUMMARY: libFuzzer: timeout$`,
 		`(?m)^goroutine \d+ \[`,
 	)
+	// The stacks come after the ERROR line too, the target's goroutine
+	// first: ClusterFuzz's parser takes the crash state from there (a
+	// reproduced timeout's was NULL: the block after it was empty).
+	_, after, _ := strings.Cut(out, "ERROR: libFuzzer: timeout")
+	block, _, _ := strings.Cut(after, "SUMMARY: libFuzzer: timeout")
+	if g := regexp.MustCompile(`(?m)^goroutine \d+ \[.*\n(.*)\n`).FindStringSubmatch(block); g == nil || !strings.Contains(g[1], ".Spin(") {
+		t.Errorf("reproducing timeout: the block after the ERROR line does not start with the target's goroutine:\n%s", block)
+	}
 }
 
 // TestLibFuzzerCrashBeforeHang: libFuzzer stops at the first failure, so

@@ -611,14 +611,14 @@ var mibRE = regexp.MustCompile(`(\d+) MiB`)
 // panic is recognised on either side).
 func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *config) {
 	pid := os.Getpid()
-	switch kind {
-	case "timeout":
+	switch {
+	case kind == "timeout":
 		secs := timeoutSeconds(r, cfg)
 		fmt.Fprintf(b, "ALARM: working on the last Unit for %d seconds\n       and the timeout value is %d (use -timeout=N to change)\n", secs, secs)
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: timeout after %d seconds\n", pid, secs)
 		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: timeout\n")
-	case "oom":
+	case kind == "oom":
 		used := cfg.rssLimitMB + 1
 		if m := mibRE.FindStringSubmatch(r.message); m != nil {
 			used, _ = strconv.Atoi(m[1])
@@ -626,6 +626,12 @@ func writeCrashBlock(b *strings.Builder, r failureReport, kind string, cfg *conf
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: out-of-memory (used: %dMb; exceeds: %dMb)\n", pid, used, cfg.rssLimitMB)
 		writeGoStack(b, r)
 		fmt.Fprintf(b, "SUMMARY: libFuzzer: out-of-memory\n")
+	case strings.HasPrefix(r.kind, "exit status "):
+		// os.Exit in the target: libFuzzer's words for a target that
+		// exits (ClusterFuzz's type Unexpected-exit, not a signal).
+		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: fuzz target exited\n", pid)
+		writeGoStack(b, r)
+		fmt.Fprintf(b, "SUMMARY: libFuzzer: fuzz target exited\n")
 	default:
 		fmt.Fprintf(b, "==%d== ERROR: libFuzzer: deadly signal\n", pid)
 		writeGoStack(b, r)
@@ -704,13 +710,30 @@ func (lf *libFuzzer) reproDeath(cfg *config, st *childState) {
 		kind = "oom"
 	}
 	lf.setKind(kind)
-	r := failureReport{kind: st.crashKind()}
+	r := failureReport{kind: st.crashKind(), stack: goCrashReport(st.tail)}
 	if kind == "oom" {
 		r.message = fmt.Sprintf("resident memory %d MiB", st.rss>>20)
 	}
 	var b strings.Builder
 	writeCrashBlock(&b, r, kind, cfg)
 	_, _ = io.WriteString(cfg.stderr, b.String())
+}
+
+// goCrashReport is the Go runtime's report of a dying process at the end of
+// its stderr tail (from its "panic:", "fatal error:" or "SIGQUIT:" line
+// on), "" if there is none: the child printed it before the parent's ERROR
+// line, and ClusterFuzz's parser takes the crash state from the frames
+// after that line (a reproduced timeout's state was NULL).
+func goCrashReport(tail string) string {
+	loc := goHeadRE.FindStringIndex(tail)
+	if loc == nil {
+		return ""
+	}
+	rest := tail[loc[0]:]
+	if !strings.Contains(rest, "goroutine ") {
+		return ""
+	}
+	return rest
 }
 
 // readInputFile reads a -repro input in libFuzzer mode: gfz's corpus

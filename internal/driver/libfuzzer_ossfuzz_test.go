@@ -154,6 +154,29 @@ func TestClusterFuzzStack(t *testing.T) {
 	if got := clusterFuzzStack(in); got != want {
 		t.Errorf("clusterFuzzStack:\n%s\nwant:\n%s", got, want)
 	}
+	// A native target's hang: the engine's goroutine waits in
+	// nativeExec.Exec (a frame of gfz's root package) for the goroutine
+	// running the target, which comes first (every native hang had the
+	// engine's frames for its crash state, one ClusterFuzz bug for all).
+	in = strings.Join([]string{
+		"goroutine 1 [chan receive]:",
+		"github.com/gfz-dev/gfz.(*nativeExec).Exec(0x1, {0x2, 0x3})",
+		"\t/src/gfz/native_exec.go:120 +0x1",
+		"github.com/gfz-dev/gfz/internal/engine.(*fuzzer).execExt(0x4)",
+		"\t/src/gfz/internal/engine/engine.go:500 +0x2",
+		"",
+		"goroutine 9 [runnable]:",
+		"example.com/p.Check(0x5)",
+		"\t/src/p/p.go:7 +0x3",
+		"example.com/p.FuzzNative.func1(0x6)",
+		"\t/src/p/p_test.go:12 +0x4",
+		"github.com/gfz-dev/gfz.runNativeJob(0x7)",
+		"\t/src/gfz/native_exec.go:200 +0x5",
+	}, "\n")
+	if got := clusterFuzzStack(in); !strings.HasPrefix(got, "goroutine 9 [runnable]:\nexample.com/p.Check(...)\n") ||
+		!strings.Contains(got, "\n\ngoroutine 1 [chan receive]:\n") {
+		t.Errorf("native hang: the target's goroutine is not first:\n%s", got)
+	}
 	// An in-process failure's stack: function lines without arguments.
 	in = "example.com/p.(*T).check\n\t/src/p/p.go:9\nexample.com/p.FuzzX.func1\n\t/src/p/p_test.go:38"
 	want = "example.com/p.(*T).check(...)\n\t/src/p/p.go:9\nexample.com/p.FuzzX.func1(...)\n\t/src/p/p_test.go:38"
@@ -176,6 +199,9 @@ func TestCrashBlockOrder(t *testing.T) {
 		{"crash", failureReport{kind: "t.Fatal", message: "p_test.go:38: bad", stack: "example.com/p.FuzzX.func1\n\t/src/p/p_test.go:38"}, "ERROR: libFuzzer: deadly signal"},
 		{"timeout", failureReport{result: "TIMEOUT", kind: "timeout", message: "ran for more than 3s",
 			stack: "SIGQUIT: quit\n\ngoroutine 8 [runnable]:\nexample.com/p.Spin(...)\n\t/src/p/p.go:32"}, "ERROR: libFuzzer: timeout after 3 seconds"},
+		// os.Exit in the target: libFuzzer's "fuzz target exited" (it was
+		// a deadly signal, another ClusterFuzz crash type).
+		{"crash", failureReport{kind: "exit status 3", message: "worker 0 died (exit status 3)"}, "ERROR: libFuzzer: fuzz target exited"},
 	} {
 		var b strings.Builder
 		writeCrashBlock(&b, c.r, c.kind, cfg)
@@ -250,5 +276,18 @@ func TestLibFuzzerTargetByExeInChildren(t *testing.T) {
 	}
 	if got := cfg.lfChildBase(); !reflect.DeepEqual(got, os.Args[1:]) {
 		t.Errorf("child arguments %q, want %q", got, os.Args[1:])
+	}
+}
+
+// TestGoCrashReport: the Go runtime's report at the end of a -repro
+// child's stderr is found after what the target printed, so that a
+// reproduced failure's block after the ERROR line has its stacks.
+func TestGoCrashReport(t *testing.T) {
+	tail := "target output\npanic: not this line, no goroutines follow\nmore\nSIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 8 [runnable]:\nexample.com/p.Spin()\n\t/src/p/p.go:32 +0x1\n"
+	if got := goCrashReport(tail); !strings.HasPrefix(got, "panic: not this line") || !strings.Contains(got, "goroutine 8 [runnable]:") {
+		t.Errorf("goCrashReport = %q", got)
+	}
+	if got := goCrashReport("exit status 3\n"); got != "" {
+		t.Errorf("no Go report: %q", got)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/gfz-dev/gfz/internal/signature"
 )
 
 // frameArgsRE is the argument list that ends a frame's function line
@@ -31,6 +33,7 @@ var gfzRootPrefix = strings.TrimSuffix(reflect.TypeOf(config{}).PkgPath(), "/int
 func clusterFuzzStack(st string) string {
 	blocks := strings.Split(st, "\n\n")
 	first, target := -1, -1
+	fuzzHead := signature.FuzzGoroutine(st) // a native target's goroutine, not the engine's waiting for it
 	for i, b := range blocks {
 		if !strings.HasPrefix(b, "goroutine ") {
 			continue
@@ -38,7 +41,12 @@ func clusterFuzzStack(st string) string {
 		if first < 0 {
 			first = i
 		}
-		if target < 0 && strings.Contains("\n"+b, "\n"+gfzRootPrefix) {
+		if target < 0 && fuzzHead != "" && strings.HasPrefix(b, fuzzHead+"\n") {
+			target = i
+		}
+	}
+	for i, b := range blocks {
+		if target < 0 && strings.HasPrefix(b, "goroutine ") && strings.Contains("\n"+b, "\n"+gfzRootPrefix) {
 			target = i
 		}
 	}

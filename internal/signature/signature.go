@@ -427,6 +427,15 @@ func fuzzBlock(blocks []string) string {
 	return found
 }
 
+// FuzzGoroutine returns the header line ("goroutine 7 [running]:") of the
+// goroutine that was running the fuzz function in a dump of goroutines
+// (see fuzzBlock: a native target's, not the engine's goroutine waiting
+// for it), "" if there is none.
+func FuzzGoroutine(dump string) string {
+	head, _, _ := strings.Cut(fuzzBlock(goroutineBlocks(dump)), "\n")
+	return head
+}
+
 // Hang is the signature of a hang whose goroutines were dumped.
 func Hang(dump string) string {
 	if fr := hangFrames(dump); fr != "" {
