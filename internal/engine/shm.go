@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -24,7 +25,14 @@ func createShm(path string, maxInput int) (*shm, error) {
 	}
 	defer f.Close()
 	size := shmHeader + maxInput
-	if err := f.Truncate(int64(size)); err != nil {
+	// Written, not truncated to size: a sparse file's pages are allocated
+	// when first touched through the mapping, and on a full filesystem
+	// that touch is a SIGBUS that kills the supervisor; a write fails
+	// with ENOSPC, which is reported.
+	if _, err := f.Write(make([]byte, size)); err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return nil, fmt.Errorf("engine: shared memory file %s: %w: the work directory's filesystem is full; free space there or give -workdir on another filesystem", path, err)
+		}
 		return nil, fmt.Errorf("engine: size shared memory file %s: %w", path, err)
 	}
 	s, err := mapShm(f, size)
