@@ -43,6 +43,8 @@ func (f *fuzzer) failure(out Outcome) {
 		f.shm.store(offFailing, uint64(f.failing))
 	}
 	if err != nil {
+		// Printed, so that a failure found on a full disk is not lost.
+		f.printf("gfz: new failure (%s), NOT SAVED: %v\n%s", oneLine(info.Kind), err, f.wd.Unsaved(rep))
 		f.err = err
 		return
 	}

@@ -141,7 +141,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	rep.Repro = reproCommand(s.wd.Failures, workdir.FailureName(sig), s.cfg.Target, s.reproLimits(rep.Info.Kind))
 	path, claimed, err := s.wd.SaveFailure(rep)
 	if err != nil {
-		s.errorf("could not save the failure (%s) of worker %d: %v", oneLine(kind), sl.id, err)
+		s.errorf("could not save the failure (%s) of worker %d: %v\n%s", oneLine(kind), sl.id, err, strings.TrimRight(s.wd.Unsaved(rep), "\n"))
 		return
 	}
 	if !claimed {

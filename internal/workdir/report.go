@@ -160,6 +160,25 @@ func (w *Dir) SaveFailure(r *Report) (path string, claimed bool, err error) {
 	return in, true, nil
 }
 
+// Unsaved is what to print of a failure SaveFailure could not save (a
+// full disk), so that it is not lost: its kind and message, and its input
+// file as it would have been written, indented, to be saved by hand and
+// run with -repro.
+func (w *Dir) Unsaved(r *Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\tkind: %s\n\tmessage: %s\n", r.Info.Kind, strings.ReplaceAll(strings.TrimRight(r.Info.Message, "\n"), "\n", "\n\t\t"))
+	b.WriteString("\tits input file, not written (save the lines below, without their tab, and run -repro FILE):\n")
+	for _, l := range strings.SplitAfter(string(w.Encode(r.Input)), "\n") {
+		if l != "" {
+			b.WriteString("\t" + l)
+		}
+	}
+	if !strings.HasSuffix(b.String(), "\n") {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // SaveUnconfirmed keeps the input and report of a timeout that re-running
 // its input did not repeat in unconfirmed/<hash>.input and .txt (written
 // atomically; a later one with the same signature replaces them) and

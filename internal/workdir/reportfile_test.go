@@ -43,3 +43,28 @@ func TestParseReportRoundTrip(t *testing.T) {
 		t.Errorf("FoundAt = %v, %v; want %v (line %q)", got, ok, found.Truncate(time.Millisecond), rf.Get("found at"))
 	}
 }
+
+// TestUnsaved: a failure that could not be saved is printed with its
+// message and its input file, and the printed lines without their tab
+// read back as the input (so that a full disk does not lose it).
+func TestUnsaved(t *testing.T) {
+	w := &Dir{}
+	input := []byte("in\x00put \"quoted\"\nline")
+	rep := &Report{Info: FailureInfo{Kind: "panic", Message: "boom\nsecond line"}, Input: input}
+	out := w.Unsaved(rep)
+	if !strings.Contains(out, "\tkind: panic\n") || !strings.Contains(out, "\tmessage: boom\n\t\tsecond line\n") {
+		t.Errorf("kind and message missing:\n%s", out)
+	}
+	_, file, ok := strings.Cut(out, "run -repro FILE):\n")
+	if !ok {
+		t.Fatalf("no input file:\n%s", out)
+	}
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(file, "\n") {
+		b.WriteString(strings.TrimPrefix(l, "\t"))
+	}
+	got, err := DecodeInput([]byte(b.String()))
+	if err != nil || string(got) != string(input) {
+		t.Errorf("the printed file reads back as %q (%v), want %q:\n%s", got, err, input, out)
+	}
+}
