@@ -1001,9 +1001,20 @@ func TestWorkerCleanups(t *testing.T) {
 	mark := filepath.Join(t.TempDir(), "cleaned")
 	t.Setenv("CRASHERS_CLEANUP_MARK", mark) // inherited by the fuzz binary
 	wd := filepath.Join(t.TempDir(), "wd")
+	// A shared memory file an earlier run, killed, left behind.
+	stale := filepath.Join(wd, ".gfz-worker-7.shm")
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stale, make([]byte, 64), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	out, code := runBin(t, bin, "-workers", "2", "-runs", "2000", "-workdir", wd, "FuzzFine")
 	if code != 0 {
 		t.Fatalf("exit status %d:\n%s", code, out)
+	}
+	if left, _ := filepath.Glob(filepath.Join(wd, ".gfz-worker-*.shm")); len(left) != 0 {
+		t.Errorf("shared memory files left in the work directory: %q", left)
 	}
 	marks, _ := filepath.Glob(mark + ".*")
 	if len(marks) != 2 {

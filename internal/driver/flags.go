@@ -194,6 +194,10 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		fmt.Fprintln(stderr, "gfz: -workers must be at least 1")
 		return nil, ExitUsage
 	}
+	if most := maxWorkers(runtime.NumCPU()); cfg.workers > most {
+		fmt.Fprintf(stderr, "gfz: -workers %d is too many for %d CPU core(s): at most %d (each worker is a process with 1 MiB of shared memory; more workers than cores only share them)\n", cfg.workers, runtime.NumCPU(), most)
+		return nil, ExitUsage
+	}
 
 	// Positional arguments: the target name, and more -repro files.
 	cfg.repro = repro
@@ -418,6 +422,10 @@ func shrinkBound[N int64 | time.Duration](v N) N {
 
 // userCacheHint names the user's cache directory in -workdir's help.
 const userCacheHint = "<user cache dir>"
+
+// maxWorkers bounds -workers on a machine of cpus cores: 8 per core, 64 at
+// least (a typo's 100000 made 100,000 processes' shared memory files).
+func maxWorkers(cpus int) int { return max(64, 8*cpus) }
 
 // maxStackLimitMB bounds -stack_limit_mb: 1 TiB, far above Go's own
 // 1 GB default; a larger value would overflow the byte count given to

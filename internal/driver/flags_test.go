@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,11 +156,20 @@ func TestWorkerFlagsAndSpec(t *testing.T) {
 	if code != -1 || cfg.workers != 3 || cfg.rssLimitMB != 100 {
 		t.Fatalf("code %d cfg %+v: %s", code, cfg, errb.String())
 	}
-	for _, bad := range [][]string{{"-workers", "0", "FuzzA"}, {"-rss_limit_mb", "-1", "FuzzA"}} {
+	for _, bad := range [][]string{{"-workers", "0", "FuzzA"}, {"-rss_limit_mb", "-1", "FuzzA"}, {"-workers", "100000", "FuzzA"}} {
 		errb.Reset()
 		if _, code := parseArgs(testInfo, bad, &out, &errb); code != ExitUsage {
 			t.Errorf("%q: code %d", bad, code)
 		}
+	}
+	// A typo's -workers 100000 made 100,000 shared memory files before
+	// any worker started; the bound names the cores.
+	errb.Reset()
+	if _, code := parseArgs(testInfo, []string{"-workers", "100000", "FuzzA"}, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "too many for") {
+		t.Errorf("-workers 100000: code %d, %q", code, errb.String())
+	}
+	if _, code := parseArgs(testInfo, []string{"-workers", strconv.Itoa(maxWorkers(runtime.NumCPU())), "FuzzA"}, &out, &errb); code != -1 {
+		t.Errorf("-workers at the bound: code %d", code)
 	}
 	for _, spec := range []engine.WorkerSpec{
 		{ID: 1, Incarnation: 4, SharedMem: "/w d/.gfz-worker-1.shm", Seed: -5, Runs: 77, Time: 3 * time.Second, Sync: true},

@@ -196,6 +196,13 @@ func Supervise(ctx context.Context, cfg SupervisorConfig) (*Summary, error) {
 		}
 	}
 	s.checkCorpus()
+	// Shared memory files an earlier run left (killed before it could
+	// remove them; the run holds the directory's lock, so none is in use).
+	if stale, err := filepath.Glob(filepath.Join(wd.Root, ".gfz-worker-*.shm")); err == nil {
+		for _, p := range stale {
+			os.Remove(p)
+		}
+	}
 	for i := 0; i < cfg.Workers; i++ {
 		path := filepath.Join(wd.Root, fmt.Sprintf(".gfz-worker-%d.shm", i))
 		m, err := createShm(path, max(s.max, MaxNativeInput)) // a native target's workers may raise their limit to its seeds
