@@ -174,6 +174,10 @@ type ciJob struct {
 	coreSec, cpu float64
 	execs        int64
 	sliced       bool
+	// unconfirmed holds the unconfirmed/*.input files before the run, by
+	// name, with their modification times: a hang or memory death the run
+	// could not confirm replaces its signature's file.
+	unconfirmed map[string]time.Time
 }
 
 func (j *ciJob) label() string { return j.relDir + " " + j.target }
@@ -184,6 +188,35 @@ func (j *ciJob) label() string { return j.relDir + " " + j.target }
 func (j *ciJob) snapshot() {
 	j.known = failureInputs(j.wd)
 	j.testdata = testdataInputs(j.bin.Dir, j.target)
+	j.unconfirmed = unconfirmedInputs(j.wd)
+}
+
+// newUnconfirmed lists the unconfirmed/*.input files the run wrote (new or
+// rewritten since snapshot): hangs and memory deaths a process could not
+// re-run alone (it was stopping, say at the end of its round), reported
+// by no failure count.
+func (j *ciJob) newUnconfirmed() []string {
+	var out []string
+	for name, mt := range unconfirmedInputs(j.wd) {
+		if old, ok := j.unconfirmed[name]; !ok || !mt.Equal(old) {
+			out = append(out, filepath.Join(j.wd, "unconfirmed", name))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// unconfirmedInputs maps the names of a work directory's unconfirmed
+// inputs to their modification times.
+func unconfirmedInputs(wd string) map[string]time.Time {
+	paths, _ := workdir.Glob(filepath.Join(wd, "unconfirmed", "*.input"))
+	m := map[string]time.Time{}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			m[filepath.Base(p)] = fi.ModTime()
+		}
+	}
+	return m
 }
 
 // sortFailures sorts, after the run, the failures it added to the work
@@ -538,6 +571,14 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw.Flush()
 	for _, t := range noInput {
 		fmt.Fprintf(&b, "\n%s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) when its time was up; give the run more -time, or make its setup faster\n", t)
+	}
+	for _, j := range jobs {
+		if un := j.newUnconfirmed(); j.ran && len(un) > 0 {
+			fmt.Fprintf(&b, "\n%s %s: %d hang(s) or out-of-memory death(s) not confirmed (the input could not be re-run alone, or did not fail again alone), not counted as failures; run the reproduce command of each report to see whether it repeats:\n", j.bin.Package, j.target, len(un))
+			for _, p := range un {
+				fmt.Fprintf(&b, "  %s\n", strings.TrimSuffix(p, ".input")+".txt")
+			}
+		}
 	}
 	for _, j := range jobs {
 		if j.ran && j.result() == 1 && len(j.newFails) == 0 {

@@ -261,3 +261,33 @@ func TestRefoundFailures(t *testing.T) {
 		t.Errorf("newFailureInputs = %q", got)
 	}
 }
+
+// TestCISummaryUnconfirmed: hangs and memory deaths the run kept apart as
+// unconfirmed (a process stopping at the end of its round cannot re-run
+// the input alone) are named under the table, those of earlier runs not
+// (the table said "ok" and nothing else).
+func TestCISummaryUnconfirmed(t *testing.T) {
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "FuzzH")
+	un := filepath.Join(wd, "unconfirmed")
+	if err := os.MkdirAll(un, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(un, "aaaa.input")
+	if err := os.WriteFile(old, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: "FuzzH", wd: wd, ran: true}
+	j.snapshot()
+	if out := summaryText([]*ciJob{j}, false, "", dir); strings.Contains(out, "not confirmed") {
+		t.Errorf("an earlier run's unconfirmed input is reported:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(un, "bbbb.input"), []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := summaryText([]*ciJob{j}, false, "", dir)
+	if !strings.Contains(out, "example.com/p FuzzH: 1 hang(s) or out-of-memory death(s) not confirmed") ||
+		!strings.Contains(out, filepath.Join(un, "bbbb.txt")) || strings.Contains(out, "aaaa.txt") {
+		t.Errorf("the run's unconfirmed hang is not named:\n%s", out)
+	}
+}
