@@ -945,7 +945,7 @@ func TestUnreadableCorpusFile(t *testing.T) {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	wantOutput(t, "unreadable corpus file", out, code, 0, unreadable, "permission denied", "resuming from 1 corpus files")
+	wantOutput(t, "unreadable corpus file", out, code, 0, unreadable, "permission denied", "resuming from 1 corpus files", "skipping unreadable corpus file")
 	if st := readStats(t, wd); st["execs"] != "500" {
 		t.Errorf("stats %v", st)
 	}

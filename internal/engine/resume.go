@@ -3,6 +3,9 @@ package engine
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"math"
 	"path/filepath"
 	"slices"
@@ -80,7 +83,7 @@ func (f *fuzzer) init() {
 		data, err := f.wd.ReadInput(path)
 		if err != nil {
 			if f.shm == nil { // workers leave the report to the supervisor
-				f.warnf("skipping corrupt corpus file: %v", err)
+				f.warnf("%s", skippedCorpusText(err))
 			}
 			continue
 		}
@@ -220,3 +223,13 @@ func (s *fairTurns) resumeAfter(i int) { s.rare.qi, s.rr = i+1, i+1 }
 
 // autoTurns: the turns schedule's round robin and the rare one's scan.
 func (s *autoTurns) resumeAfter(i int) { s.qi, s.rare.qi = i, i+1 }
+
+// skippedCorpusText is the warning for a corpus file that cannot be read:
+// unreadable (permissions, I/O) or corrupt (not an input file).
+func skippedCorpusText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) { // the file could not be read (its content was not looked at)
+		return fmt.Sprintf("skipping unreadable corpus file: %v", err)
+	}
+	return fmt.Sprintf("skipping corrupt corpus file: %v", err)
+}

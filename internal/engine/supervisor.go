@@ -277,7 +277,7 @@ func (s *supervisor) checkCorpus() {
 	good := 0
 	for _, p := range files {
 		if _, err := s.wd.ReadInput(p); err != nil {
-			s.warnf("skipping corrupt corpus file: %v", err)
+			s.warnf("%s", skippedCorpusText(err))
 			continue
 		}
 		good++

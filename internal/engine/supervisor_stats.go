@@ -306,7 +306,7 @@ func (s *supervisor) printFinal() {
 	if sum.Partial && !(s.cfg.StopOnFailure && sum.NewFailures > 0) { // (stopped at its failure, as asked)
 		s.warnf("%s", PartialText)
 	}
-	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly {
+	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly && len(s.errs) == 0 { // (an error, such as an unreadable corpus, stopped it: said above)
 		s.warnf("no input was run: the workers were still starting when the run ended (the fuzz target's own setup before its gfz.Fuzz call, or loading its seeds, took the whole run): give the run more -time, or find what makes the target slow to start")
 	}
 	if n := len(s.errs); n > 0 {
