@@ -800,6 +800,16 @@ func TestHelperProcessIdiom(t *testing.T) {
 	}
 }
 
+// TestSetupExitNamed: a target that exits in its setup, before gfz.Fuzz,
+// printing nothing, is a setup error naming how its worker ended (the
+// message sent the user to "the testing output above", which was empty).
+func TestSetupExitNamed(t *testing.T) {
+	bin := crashersBinary(t)
+	t.Setenv("CRASHERS_SETUP_EXIT", "1")
+	out, code := runBin(t, bin, "-workers", "1", "-runs", "100", "-workdir", filepath.Join(t.TempDir(), "wd"), "FuzzSetupExit")
+	wantOutput(t, "setup exit", out, code, 2, "ended without running gfz's engine (its worker process ended: exit status 5)")
+}
+
 // TestSeedCrashLoop: a seed that kills every worker while it is replayed
 // is saved once; after a slot died on it twice in a row, the workers skip
 // it and the run goes on fuzzing to its budget (it used to give the slots

@@ -198,16 +198,21 @@ func superviseWorkers(cfg *config) int {
 			return ExitUsage
 		}
 		var ne *engine.NoEngineError
-		out := ""
-		if errors.As(err, &ne) && !cfg.verbose {
-			out = unforwarded(ne.Output)
+		out, exit := "", ""
+		if errors.As(err, &ne) {
+			if !cfg.verbose {
+				out = unforwarded(ne.Output)
+			}
+			if ne.Exit != "" {
+				exit = " (its worker process ended: " + ne.Exit + ")"
+			}
 		}
 		if out != "" {
-			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine; what it printed:\n%s\n", cfg.run.Target, out)
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine%s; what it printed:\n%s\n", cfg.run.Target, exit, out)
 			fmt.Fprintf(cfg.stderr, "gfz: %s; if it does, it failed before that call (above)\n", cfg.mustCall())
 			return ExitUsage
 		}
-		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine: %s (see the testing output above for errors before that call)\n", cfg.run.Target, cfg.mustCall())
+		fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s ended without running gfz's engine%s: %s (see the testing output above, if any, for errors before that call: an os.Exit in its setup prints none)\n", cfg.run.Target, exit, cfg.mustCall())
 		return ExitUsage
 	case err != nil:
 		fmt.Fprintf(cfg.stderr, "gfz: %s: %v\n", cfg.run.Target, err)

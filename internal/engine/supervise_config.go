@@ -136,7 +136,10 @@ var ErrNoEngine = errors.New("the worker ended without running the engine")
 // holds): Output is the end of what the worker wrote on stderr (a panic
 // before gfz.Fuzz was called, the testing package's own messages), of
 // which the supervisor forwarded only gfz's lines (all with Verbose).
-type NoEngineError struct{ Output string }
+type NoEngineError struct {
+	Output string // what the worker printed
+	Exit   string // how its process ended ("exit status 5")
+}
 
 func (e *NoEngineError) Error() string        { return ErrNoEngine.Error() }
 func (e *NoEngineError) Is(target error) bool { return target == ErrNoEngine }

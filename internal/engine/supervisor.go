@@ -570,7 +570,7 @@ func (s *supervisor) exited(sl *slot) {
 			if code == s.cfg.ErrorExit {
 				s.setupErr = fmt.Errorf("worker %d failed to start:\n%s", sl.id, strings.TrimSpace(sl.tail.String()))
 			} else {
-				s.setupErr = &NoEngineError{Output: strings.TrimSpace(sl.tail.String())}
+				s.setupErr = &NoEngineError{Output: strings.TrimSpace(sl.tail.String()), Exit: describeExit(ps, sl.Kill)}
 			}
 		}
 		s.stop("setup")

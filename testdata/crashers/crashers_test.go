@@ -245,6 +245,15 @@ func FuzzSeedExit(f *testing.F) {
 	})
 }
 
+// FuzzSetupExit exits with status 5 in its setup, before gfz.Fuzz, when
+// CRASHERS_SETUP_EXIT is set (so that plain go test passes).
+func FuzzSetupExit(f *testing.F) {
+	if os.Getenv("CRASHERS_SETUP_EXIT") != "" {
+		os.Exit(5)
+	}
+	gfz.Fuzz(f, func(t *gfz.T) { gen.Byte().Draw(t) })
+}
+
 // FuzzSegv receives SIGSEGV, as from a fault in C code: the Go runtime
 // cannot turn it into a panic.
 func FuzzSegv(f *testing.F) {
