@@ -229,9 +229,17 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	case len(cfg.targets) == 0:
 		fmt.Fprintln(stderr, "gfz: this binary has no fuzz targets")
 		return nil, ExitUsage
-	case cfg.lf != nil && cfg.targetFromExe() != "":
+	case cfg.targetFromExe() != "":
+		// A binary named P_T runs T, with libFuzzer's command line or
+		// gfz's (OSS-Fuzz's scripts run it with no arguments, or -runs=N,
+		// before anything libFuzzer-only). The children are told: they
+		// run as os.Executable(), whose name may differ.
 		cfg.run.Target = cfg.targetFromExe()
-		cfg.lf.targetByExe = true // the children are told (lfChildBase)
+		if cfg.lf != nil {
+			cfg.lf.targetByExe = true // lfChildBase
+		} else {
+			cfg.childArgs = append(append([]string(nil), args...), cfg.run.Target)
+		}
 	default:
 		fmt.Fprintf(stderr, "gfz: this binary has %d fuzz targets; name one of: %s\n", len(cfg.targets), strings.Join(cfg.targets, ", "))
 		return nil, ExitUsage

@@ -267,6 +267,16 @@ func TestLibFuzzerTargetByExeInChildren(t *testing.T) {
 		t.Fatalf("child %q: code %d: %s", child, code, errb.String())
 	}
 
+	// Without a libFuzzer argument too (no arguments, -runs=4: gfz's
+	// command line), and its workers are told the target.
+	for _, args := range [][]string{{}, {"-runs=4", "-seed=3"}} {
+		os.Args = append([]string{"/out/lfz_FuzzB"}, args...)
+		cfg, code = parseArgs(testInfo, os.Args[1:], &out, &errb)
+		if code != -1 || cfg.run.Target != "FuzzB" || cfg.lf != nil || !reflect.DeepEqual(cfg.childArgs, append(args, "FuzzB")) {
+			t.Fatalf("%q by the executable's name: code %d, config %+v: %s", args, code, cfg, errb.String())
+		}
+	}
+
 	// A target named on the command line is not passed twice, and may
 	// stand before the flags, as libFuzzer allows.
 	os.Args = []string{"/out/fuzzer", "FuzzA", corpus, "-max_total_time=5"}
