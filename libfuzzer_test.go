@@ -465,7 +465,18 @@ func TestClusterFuzzBuildScriptSharedName(t *testing.T) {
 func TestLibFuzzerArtifactUnwritable(t *testing.T) {
 	bin := lfzBinary(t, "FuzzCrash")
 	work := t.TempDir()
+	// A missing directory is refused before fuzzing, as libFuzzer does.
 	out, code := runIn(t, work, bin, "-runs=100000", "-seed=1", "-artifact_prefix="+filepath.Join(work, "missing")+"/")
+	if code != 2 || !strings.Contains(out, "-artifact_prefix: the directory") || strings.Contains(out, "ERROR: libFuzzer") {
+		t.Fatalf("missing artefact directory: exit status %d, want 2 before fuzzing:\n%s", code, out)
+	}
+	// A path that cannot be written when the crash comes (here a
+	// directory where the file should go).
+	taken := filepath.Join(work, "taken")
+	if err := os.Mkdir(taken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runIn(t, work, bin, "-runs=100000", "-seed=1", "-exact_artifact_path="+taken)
 	if code != 77 {
 		t.Fatalf("exit status %d, want 77:\n%s", code, out)
 	}

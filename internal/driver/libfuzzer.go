@@ -334,6 +334,14 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 	// supervisor reports it before any later worker's death (a hang found
 	// after it would otherwise be the artefact).
 	c.run.StopOnFailure = !lf.goCover
+	if !lf.goCover && !lf.merge && len(lf.inputs) == 0 {
+		// Where the artefact goes is checked before fuzzing, as libFuzzer
+		// does: found at the crash, a missing directory left the testcase
+		// out of the run's output (ClusterFuzz filed an empty one).
+		if err := lf.checkArtifactDir(); err != nil {
+			return err
+		}
+	}
 	if !set["workdir"] {
 		c.run.Workdir = "" // the parent makes a temporary one
 	}
@@ -509,6 +517,29 @@ func (lf *libFuzzer) finalStats(cfg *config, added int) {
 	fmt.Fprintf(w, "stat::new_units_added:          %d\n", added)
 	fmt.Fprintf(w, "stat::slowest_unit_time_sec:    0\n")
 	fmt.Fprintf(w, "stat::peak_rss_mb:              %d\n", childrenPeakRSSMB())
+}
+
+// checkArtifactDir reports an -artifact_prefix or -exact_artifact_path
+// whose directory does not exist.
+func (lf *libFuzzer) checkArtifactDir() error {
+	flag, dir := "-artifact_prefix", ""
+	switch {
+	case lf.exactArtifact != "":
+		flag, dir = "-exact_artifact_path", filepath.Dir(lf.exactArtifact)
+	case strings.HasSuffix(lf.artifactPrefix, "/") || strings.HasSuffix(lf.artifactPrefix, string(filepath.Separator)):
+		dir = lf.artifactPrefix
+	case lf.artifactPrefix != "":
+		dir = filepath.Dir(lf.artifactPrefix) // a prefix of file names, "out/run1-"
+	default:
+		return nil
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return fmt.Errorf("%s: the directory %s for the artefacts: %v (create it first)", flag, dir, err)
+	}
+	return nil
 }
 
 // artifactPath is where an artefact of kind ("crash", "timeout", "oom")
