@@ -30,7 +30,9 @@ func ReadDictionary(path string) ([]string, error) {
 		}
 		tok, err := parseDictLine(line)
 		if err != nil {
-			return nil, fmt.Errorf("-dict: %s:%d: %v (want \"value\" or name=\"value\", with \\\\, \\\" and \\xHH escapes)", path, n, err)
+			// libFuzzer's words too, which ClusterFuzz looks for to tell
+			// a project its dictionary is broken.
+			return nil, fmt.Errorf("-dict: %s:%d: ParseDictionaryFile: error in line %d: %v (want \"value\" or name=\"value\", with \\\\, \\\" and \\xHH escapes)", path, n, n, err)
 		}
 		out = append(out, tok)
 	}

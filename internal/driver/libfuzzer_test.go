@@ -148,10 +148,10 @@ func TestReadDictionary(t *testing.T) {
 		t.Errorf("ReadDictionary = %q, %v; want %q", got, err, want)
 	}
 	for _, c := range []struct{ text, want string }{
-		{"\"ok\"\nnoquotes\n", "bad.dict:2: no quoted value"},
-		{"x=\"open\n", "bad.dict:1: the value is not enclosed"},
-		{"\"\\q\"\n", "bad.dict:1: unknown escape \\q"},
-		{"\"\\x4\"\n", "bad.dict:1: \\x needs two hex digits"},
+		{"\"ok\"\nnoquotes\n", "bad.dict:2: ParseDictionaryFile: error in line 2: no quoted value"},
+		{"x=\"open\n", "bad.dict:1: ParseDictionaryFile: error in line 1: the value is not enclosed"},
+		{"\"\\q\"\n", "bad.dict:1: ParseDictionaryFile: error in line 1: unknown escape \\q"},
+		{"\"\\x4\"\n", "bad.dict:1: ParseDictionaryFile: error in line 1: \\x needs two hex digits"},
 	} {
 		bad := filepath.Join(dir, "bad.dict")
 		os.WriteFile(bad, []byte(c.text), 0o644)
