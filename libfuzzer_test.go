@@ -317,6 +317,26 @@ func TestLibFuzzerCrashBeforeHang(t *testing.T) {
 	}
 }
 
+// TestLibFuzzerHangUnfinished: a run whose first input hangs and ends
+// before -timeout stops it says so (it blamed the target's setup: "the
+// workers were still starting").
+func TestLibFuzzerHangUnfinished(t *testing.T) {
+	bin := lfzBinary(t, "FuzzCrashThenHang")
+	work := t.TempDir()
+	corp := filepath.Join(work, "corp")
+	if err := os.Mkdir(corp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corp, "h"), []byte("H"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runIn(t, work, bin, "-timeout=120", "-max_total_time=3", "-seed=1", corp)
+	mustContain(t, "hang unfinished", out, `no input finished: the first input a worker ran was still running`)
+	if strings.Contains(out, "the workers were still starting") {
+		t.Errorf("the hang is blamed on the target's setup:\n%s", out)
+	}
+}
+
 // TestLibFuzzerConformanceOOM checks the out-of-memory artefact, lines
 // and exit status.
 func TestLibFuzzerConformanceOOM(t *testing.T) {

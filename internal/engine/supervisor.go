@@ -80,6 +80,9 @@ type slot struct {
 }
 
 type supervisor struct {
+	// cutInput is the longest an input had run in a worker the run's stop
+	// ended (0: none was running).
+	cutInput time.Duration
 	cfg      SupervisorConfig
 	wd       *workdir.Dir
 	known    map[string]string
@@ -525,6 +528,9 @@ func (s *supervisor) exited(sl *slot) {
 	ps := sl.cmd.ProcessState
 	code := ps.ExitCode()
 	phase := sl.shm.load(offPhase)
+	if s.stopping && sl.lastState&1 != 0 {
+		s.cutInput = max(s.cutInput, time.Since(sl.stateSince))
+	}
 	if limit := uint64(s.cfg.RSSLimitMB) << 20; limit > 0 && sl.shm.load(offStartRSS) > limit && !s.stopping {
 		// Ended (whatever of) before the supervisor saw that it started
 		// above the limit: the limit is still unusable.
