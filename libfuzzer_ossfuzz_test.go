@@ -56,7 +56,10 @@ func TestOSSFuzzBadBuildCheckCommandLine(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%q: exit status %d:\n%s", args, code, out)
 		}
-		mustContain(t, strings.Join(args, " "), out, `(?m)^INFO: Seed: 1337$`, `(?m)^Done 4 runs in \d+ second\(s\)$`)
+		// INITED: ClusterFuzz's statistics count a session without it as
+		// a crash at startup.
+		mustContain(t, strings.Join(args, " "), out, `(?m)^INFO: Seed: 1337$`, `(?m)^Done 4 runs in \d+ second\(s\)$`,
+			`(?m)^#\d+\tINITED cov: \d+ ft: \d+ corp: \d+/0b exec/s: \d+ rss: \d+Mb$`)
 		if strings.Contains(out, "ERROR: no interesting inputs were found") {
 			t.Errorf("%q: check_engine's failure line:\n%s", args, out)
 		}

@@ -108,6 +108,7 @@ type config struct {
 	childArgs      []string
 	ctx            context.Context
 	onNewFailure   func(input string) (string, error)
+	onInited       func(execs, cov int64, corpus int)
 	summary        *engine.Summary
 
 	stdout, stderr io.Writer

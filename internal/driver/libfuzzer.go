@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/engine"
+	"github.com/gfz-dev/gfz/internal/proc"
 	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/userdict"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -458,6 +459,16 @@ func (lf *libFuzzer) fuzz(cfg *config) int {
 		// A coverage run goes on past a failing input, as OSS-Fuzz's
 		// coverage runner does, and writes no artefact.
 		cfg.onNewFailure = func(input string) (string, error) { return "", lf.writeArtifact(cfg, input) }
+	}
+	start := time.Now()
+	cfg.onInited = func(execs, cov int64, corpus int) {
+		// libFuzzer's line at the end of the corpus's replay, which
+		// ClusterFuzz's statistics look for (without it every session
+		// counted as a crash at startup). cov and ft are gfz's covered
+		// probes; the corpus's size in bytes is not counted (0b).
+		secs := max(time.Since(start).Seconds(), 1)
+		fmt.Fprintf(cfg.stderr, "#%d\tINITED cov: %d ft: %d corp: %d/0b exec/s: %d rss: %dMb\n",
+			execs, cov, cov, corpus, int64(float64(execs)/secs), proc.RSS(os.Getpid())>>20)
 	}
 	code := cfg.withReport(superviseWorkers)
 	added := 0

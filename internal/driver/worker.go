@@ -171,6 +171,7 @@ func superviseWorkers(cfg *config) int {
 		},
 		Describe:   cfg.describer(exe),
 		NewFailure: newFailure,
+		Inited:     cfg.onInited,
 		Codec:      cfg.codec(),
 		Probe:      cfg.prober(exe),
 	})

@@ -68,6 +68,11 @@ type SupervisorConfig struct {
 	// returns (if not empty) and records an error as a problem of the run.
 	// The fuzz binary's -regress uses it.
 	NewFailure func(input string) (note string, err error)
+	// Inited, when set, is called once (in the supervisor's goroutine),
+	// at the first status tick after a worker has run all of its seeds
+	// and corpus entries, with the executions, coverage and corpus
+	// entries of the run so far. libFuzzer mode prints its INITED line.
+	Inited func(execs, cov int64, corpus int)
 	// Codec writes and reads the input files of the work directory (nil:
 	// workdir.BytesCodec); it must be the codec of the workers' executor (see
 	// CodecExecutor).

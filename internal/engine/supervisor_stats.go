@@ -37,6 +37,9 @@ func (s *supervisor) noteCov(sl *slot) {
 	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
 	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
 	if sl.shm.load(offLoop)&loopReplayed != 0 {
+		if !s.replayed && s.cfg.Inited != nil {
+			s.cfg.Inited(s.totals().execs, s.maxCov, s.corpusCount())
+		}
 		s.replayed = true
 	}
 	s.noteMetrics(sl)
