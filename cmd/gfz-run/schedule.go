@@ -829,7 +829,15 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 			jr.perExec = el * float64(max(statInt(st, "workers"), 1)) / float64(execs)
 		}
 	}
-	if start := statInt(st, "start_time"); start >= sl.start.Unix() && start != jr.prevStart {
+	start := statInt(st, "start_time")
+	mine := start >= sl.start.Unix() && start != jr.prevStart
+	if pid := statInt(st, "fuzzer_pid"); pid != 0 && sl.cmd != nil && sl.cmd.Process != nil {
+		// The process that wrote them: a process restarted within the
+		// second its predecessor started has its start_time, and its
+		// executions were taken for the predecessor's (not counted).
+		mine = int(pid) == sl.cmd.Process.Pid
+	}
+	if mine {
 		sl.execs = statInt(st, "execs")
 		jr.liveExecs = sl.execs
 		if gains && !partial {

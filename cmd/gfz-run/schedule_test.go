@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -506,5 +507,33 @@ func TestStarts(t *testing.T) {
 		if got := starts(c.plan, c.free, c.last, c.can, c.worth); !slices.Equal(got, c.want) {
 			t.Errorf("%s: starts(%v, %d) = %v, want %v", c.name, c.plan, c.free, got, c.want)
 		}
+	}
+}
+
+// TestFiguresSameSecondRestart: a process restarted within the second its
+// predecessor started writes stats with the predecessor's start_time;
+// the writer's PID tells them apart (its executions went uncounted: a
+// target showed 1 execution of its 14 million).
+func TestFiguresSameSecondRestart(t *testing.T) {
+	wd := t.TempDir()
+	start := time.Now()
+	r := &runner{start: start, jobs: []*ciJob{{wd: wd}}, runs: []*jobRun{{prevStart: start.Unix()}}}
+	write := func(pid, execs int) {
+		t.Helper()
+		s := fmt.Sprintf("start_time: %d\nfuzzer_pid: %d\nelapsed_s: 2.0\nexecs: %d\nworkers: 1\ncorpus: 4\ntotal_cov: 10\n", start.Unix(), pid, execs)
+		if err := os.WriteFile(filepath.Join(wd, workdir.StatsFile), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sl := &slice{job: 0, start: start, cmd: &exec.Cmd{Process: &os.Process{Pid: 4242}}}
+	write(4241, 1) // the predecessor's
+	r.readFigures(sl, false, false)
+	if sl.execs != 0 {
+		t.Errorf("the predecessor's stats counted as this process's: %d executions", sl.execs)
+	}
+	write(4242, 14854235)
+	r.readFigures(sl, true, false)
+	if sl.execs != 14854235 {
+		t.Errorf("this process's stats (same start_time as its predecessor's): %d executions, want 14854235", sl.execs)
 	}
 }

@@ -2,6 +2,7 @@ package workdir
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ func (w *Dir) WriteRunStats(r RunStats, extra func(kv func(key string, v any))) 
 	kv("seed", r.Seed)
 	kv("state", r.State)
 	kv("start_time", r.Start.Unix())
+	kv("fuzzer_pid", os.Getpid()) // which process wrote them (a restart within the same second has the same start_time)
 	kv("last_update", r.Now.Unix())
 	kv("elapsed_s", fmt.Sprintf("%.1f", el.Seconds()))
 	kv("execs", r.Execs)
