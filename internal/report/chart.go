@@ -237,8 +237,11 @@ func charts(rows []plotRow) []chart {
 		vcov = append(vcov, point{x, r.validCov})
 		corpus = append(corpus, point{x, r.corpus})
 		fails = append(fails, point{x, r.failures})
-		if n := r.valid + r.invalid; n > 0 {
-			validPct = append(validPct, point{x, 100 * r.valid / n})
+		// Of every execution, failing ones included, as the headline and
+		// the stats' valid_pct (valid/(valid+invalid) showed 100% for a
+		// target failing on 8% of its inputs).
+		if r.execs > 0 {
+			validPct = append(validPct, point{x, 100 * r.valid / r.execs})
 		}
 		// Executions per second between consecutive rows of one run.
 		if i > 0 && !newRun(rows[i-1], r) && r.elapsed > rows[i-1].elapsed {

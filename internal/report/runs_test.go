@@ -205,3 +205,26 @@ func TestFailureTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestValidChartOfAllExecutions: the valid-input chart is of all
+// executions, failing ones included, as the headline and the stats'
+// valid_pct: 80 valid of 100 executions is 80% whether the other 20 were
+// invalid or 8 of them failed (valid/(valid+invalid) drew 87% there).
+func TestValidChartOfAllExecutions(t *testing.T) {
+	last := func(invalid float64) int {
+		rows := []plotRow{
+			{unix: 1000, elapsed: 1, execs: 50, valid: 40, invalid: invalid / 2},
+			{unix: 1001, elapsed: 2, execs: 100, valid: 80, invalid: invalid},
+		}
+		for _, c := range charts(rows) {
+			if strings.HasPrefix(c.Title, "valid inputs") {
+				return c.Series[0].LastY
+			}
+		}
+		t.Fatal("no valid-input chart")
+		return 0
+	}
+	if a, b := last(12), last(20); a != b {
+		t.Errorf("80 of 100 executions valid: y %d with 8 failing, %d with none failing; want the same", a, b)
+	}
+}
