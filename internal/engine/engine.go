@@ -66,6 +66,7 @@ type fuzzer struct {
 	cov        *coverage
 	queue      []*entry
 	known      map[string]string // signature -> input path
+	floodNoted map[string]bool   // frames of signature.MessageFlood noted (failure.go)
 	start      time.Time
 
 	execs, valid, invalid, failing int64

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 	gfzrt "github.com/gfz-dev/gfz/runtime"
@@ -706,4 +707,32 @@ func (c *paramsCounter) Exec(params []byte, ext uint64) Outcome {
 	out := c.Executor.Exec(params, ext)
 	c.n[string(out.Consumed)]++
 	return out
+}
+
+// messageFlood fails every input at the same frames with a message made
+// of its first byte (as panic("bad token " + s) does): a distinct
+// signature per byte value, which NormalizeMessage cannot make equal.
+type messageFlood struct{}
+
+func (messageFlood) Exec(params []byte, ext uint64) Outcome {
+	src := param.New(params, ext)
+	b := byte(src.Uint(1, param.Value))
+	msg := fmt.Sprintf("bad token %c", 'a'+b%26)
+	return Outcome{Result: Failure, Consumed: src.Consumed(), Failure: &FailureInfo{
+		Kind: "panic", Message: msg, Signature: "panic: " + msg + "\nexample.com/p.parse p.go:12\nexample.com/p.FuzzP.func1 p_test.go:9\n"}}
+}
+
+// TestMessageFloodCapped: failures at the same frames with messages that
+// vary with the input are saved up to signature.MaxMessagesPerFrames (a
+// target panicking with the input in its message made thousands), and
+// the cap is said once.
+func TestMessageFloodCapped(t *testing.T) {
+	var status bytes.Buffer
+	s := run(t, Config{Seed: 3, Runs: 2000, Workdir: t.TempDir(), Timeout: NoTimeout, ShrinkRuns: NoShrink, Status: &status}, messageFlood{})
+	if s.NewFailures != signature.MaxMessagesPerFrames {
+		t.Errorf("%d new failures at one place, want %d", s.NewFailures, signature.MaxMessagesPerFrames)
+	}
+	if n := strings.Count(status.String(), "with different messages (the message varies with the input)"); n != 1 {
+		t.Errorf("the cap is said %d times, want once:\n%s", n, status.String())
+	}
 }

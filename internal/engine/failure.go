@@ -32,6 +32,10 @@ func (f *fuzzer) failure(out Outcome) {
 			return
 		}
 	}
+	if signature.MessageFlood(sig, f.known) {
+		f.flooded(sig)
+		return
+	}
 	rep := &workdir.Report{
 		Target: f.cfg.Target, Result: out.Result.String(), Info: info, Signature: sig,
 		Input: append([]byte{}, out.Consumed...), Exec: f.execs,
@@ -123,6 +127,21 @@ func (f *fuzzer) recordFailure(rep *workdir.Report) (path string, claimed bool, 
 		f.newFailures = append(f.newFailures, path)
 	}
 	return path, claimed, nil
+}
+
+// flooded notes, once per frames, a failure not saved because its frames
+// have signature.MaxMessagesPerFrames failures with other messages.
+func (f *fuzzer) flooded(sig string) {
+	fr := signature.FramesOf(sig)
+	if f.floodNoted == nil {
+		f.floodNoted = map[string]bool{}
+	}
+	if f.floodNoted[fr] {
+		return
+	}
+	f.floodNoted[fr] = true
+	first, _, _ := strings.Cut(fr, "\n")
+	f.printf("gfz: more than %d failures at %s with different messages (the message varies with the input): the others there are not saved as new failures\n", signature.MaxMessagesPerFrames, first)
 }
 
 // signatureOf is the deduplication key of a failure.

@@ -83,11 +83,13 @@ type supervisor struct {
 	// cutInput is the longest an input had run in a worker the run's stop
 	// ended (0: none was running).
 	cutInput time.Duration
-	cfg      SupervisorConfig
-	wd       *workdir.Dir
-	known    map[string]string
-	before   int // unique failures known at start
-	newFiles []string
+	// floodNoted: the frames of signature.MessageFlood noted.
+	floodNoted map[string]bool
+	cfg        SupervisorConfig
+	wd         *workdir.Dir
+	known      map[string]string
+	before     int // unique failures known at start
+	newFiles   []string
 	// pending are the failures workers saved that are not yet announced
 	// (by signature: their input paths), until their shrink is done or
 	// the run has ended (workerFailure).

@@ -55,6 +55,18 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		}
 		return
 	}
+	if signature.MessageFlood(sig, s.known) {
+		// (see the engine's flooded; printed once per frames)
+		if fr := signature.FramesOf(sig); !s.floodNoted[fr] {
+			if s.floodNoted == nil {
+				s.floodNoted = map[string]bool{}
+			}
+			s.floodNoted[fr] = true
+			first, _, _ := strings.Cut(fr, "\n")
+			s.printf("gfz: more than %d failures at %s with different messages (the message varies with the input): the others there are not saved as new failures\n", signature.MaxMessagesPerFrames, first)
+		}
+		return
+	}
 	res := Failure
 	msg := fmt.Sprintf("worker %d died (%s) in its execution %d", sl.id, describeExit(ps, sl.Kill), n)
 	if kind == signature.KindTimeout {

@@ -465,6 +465,37 @@ func TrimInstrumentation(trace string) string {
 	return b.String()
 }
 
+// MaxMessagesPerFrames bounds the failures kept at the same frames with
+// different first lines (kind and message): a message built from the
+// input ("native panic " + s, fmt.Sprint of a drawn value), which
+// NormalizeMessage cannot make equal, made a failure of every failing
+// input (2,402 in 40 s at one panic line). Past it, a failure at those
+// frames is not saved as new (MessageFlood).
+const MaxMessagesPerFrames = 3
+
+// FramesOf returns the frame lines of a signature: all but its first line
+// ("" for a signature without frames).
+func FramesOf(sig string) string {
+	_, rest, _ := strings.Cut(sig, "\n")
+	return rest
+}
+
+// MessageFlood reports whether known (signatures, as keys) holds
+// MaxMessagesPerFrames or more other signatures with sig's frames.
+func MessageFlood(sig string, known map[string]string) bool {
+	fr := FramesOf(sig)
+	if fr == "" {
+		return false
+	}
+	n := 0
+	for k := range known {
+		if k != sig && FramesOf(k) == fr {
+			n++
+		}
+	}
+	return n >= MaxMessagesPerFrames
+}
+
 // SiteOf returns the site of a failure signature: its first two lines, the
 // kind and the innermost user frame that is not a standard-library helper
 // (the whole signature if it has no frame). Failures at one site are one
