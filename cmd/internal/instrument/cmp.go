@@ -286,7 +286,10 @@ func (p *Template) cmpSource() []byte {
 	var b bytes.Buffer
 	b.WriteString("\n// Comparison probes (gfz-build -cmp).\n\n")
 	pre := helper(p.Prefix, "")
-	fmt.Fprintf(&b, "type %[1]sI64 = int64\ntype %[1]sU64 = uint64\ntype %[1]sStr = string\n\n", pre)
+	// Defined types, not aliases: a package of a module whose go.mod says
+	// go 1.8 or older (github.com/google/go-cmp v0.5.5, a dependency of
+	// google.golang.org/protobuf) may not declare aliases.
+	fmt.Fprintf(&b, "type %[1]sI64 int64\ntype %[1]sU64 uint64\ntype %[1]sStr string\n\n", pre)
 	on, recI, recS := "_gfzrt.CmpOn", "_gfzrt.CmpInt", "_gfzrt.CmpStr"
 	if p.Std {
 		on, recI, recS = "_gfzCmpOnVar", "_gfzCmpInt", "_gfzCmpStr"
@@ -298,9 +301,9 @@ func (p *Template) cmpSource() []byte {
 	fmt.Fprintf(&b, "//go:norace\nfunc %sCmpOn() bool { return %s }\n\n", pre, on)
 	ops := []struct{ name, op string }{{"Eq", "=="}, {"Ne", "!="}, {"Lt", "<"}, {"Le", "<="}, {"Gt", ">"}, {"Ge", ">="}}
 	for _, o := range ops {
-		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sI(id uint32, w uint8, a, b int64) bool {\n\tif %s {\n\t\t%s(id, w, uint64(a), uint64(b))\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recI, o.op)
-		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sU(id uint32, w uint8, a, b uint64) bool {\n\tif %s {\n\t\t%s(id, w, a, b)\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recI, o.op)
-		fmt.Fprintf(&b, "//go:norace\nfunc %sCmp%sS(id uint32, a, b string) bool {\n\tif %s {\n\t\t%s(id, a, b)\n\t}\n\treturn a %s b\n}\n\n", pre, o.name, on, recS, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %[1]sCmp%[2]sI(id uint32, w uint8, a, b %[1]sI64) bool {\n\tif %[3]s {\n\t\t%[4]s(id, w, uint64(a), uint64(b))\n\t}\n\treturn a %[5]s b\n}\n\n", pre, o.name, on, recI, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %[1]sCmp%[2]sU(id uint32, w uint8, a, b %[1]sU64) bool {\n\tif %[3]s {\n\t\t%[4]s(id, w, uint64(a), uint64(b))\n\t}\n\treturn a %[5]s b\n}\n\n", pre, o.name, on, recI, o.op)
+		fmt.Fprintf(&b, "//go:norace\nfunc %[1]sCmp%[2]sS(id uint32, a, b %[1]sStr) bool {\n\tif %[3]s {\n\t\t%[4]s(id, string(a), string(b))\n\t}\n\treturn a %[5]s b\n}\n\n", pre, o.name, on, recS, o.op)
 	}
 	return b.Bytes()
 }

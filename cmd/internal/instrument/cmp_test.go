@@ -326,3 +326,29 @@ func typeCheckRewritten(t *testing.T, p *instrument.Package, out string) {
 		t.Errorf("the instrumented file does not type-check:\n%s\n%s", strings.Join(errs, "\n"), out)
 	}
 }
+
+// TestCmpOldLanguageVersion: the comparison probes' file declares no type
+// alias, which a package of a module saying go 1.8 or older may not (a
+// dependency of google.golang.org/protobuf, github.com/google/go-cmp
+// v0.5.5, stopped every native target's build that reached it).
+func TestCmpOldLanguageVersion(t *testing.T) {
+	const src = "package main\n\nfunc less(a, b int32) bool { return a < b }\n\nfunc same(a, b string) bool { return a == b }\n\nfunc main() { println(less(1, 2), same(\"a\", \"b\")) }\n\nfunc report() {}\n"
+	p, out := rewriteCmp(t, src)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for name, s := range map[string]string{"main.go": out, "zz.go": string(p.RegistrationSource(16))} {
+		f, err := parser.ParseFile(fset, name, s, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	var errs []string
+	conf := types.Config{GoVersion: "go1.8", Importer: importer.Default(), Error: func(err error) { errs = append(errs, err.Error()) }}
+	conf.Check("m", fset, files, nil)
+	for _, e := range errs {
+		if strings.Contains(e, "alias") || strings.Contains(e, "requires go1") {
+			t.Errorf("at go 1.8: %s", e)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func TestPrefixKeepsTestFilesApart(t *testing.T) {
 	}{
 		{ownSrc, []string{"_gfzHit(", "_gfzHitE(", "&_gfzBlocks[", "_gfzCmpGtI(", "_gfzI64(", "_gfzCmpOn()"}, []string{"_gfzT"}},
 		{testSrc, []string{"_gfzTHit(", "_gfzTHitE(", "&_gfzTBlocks[", "_gfzTCmpLtI(", "_gfzTI64(", "_gfzTCmpOn()"}, []string{"_gfzHit(", "_gfzBlocks[", "_gfzCmp", "_gfzI64("}},
-		{testReg, []string{"var _gfzTBlocks [", "func _gfzTHit(", "func _gfzTHitE(", "type _gfzTI64 = int64", "func _gfzTCmpEqS("}, []string{"_gfzBlocks", "func _gfzHit"}},
+		{testReg, []string{"var _gfzTBlocks [", "func _gfzTHit(", "func _gfzTHitE(", "type _gfzTI64 int64", "func _gfzTCmpEqS("}, []string{"_gfzBlocks", "func _gfzHit"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.src, w) {
