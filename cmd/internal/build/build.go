@@ -21,6 +21,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -362,6 +363,15 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	if noModule(envs[1], envs[2]) {
 		return nil, &NoModuleError{Dir: dir}
 	}
+	for _, f := range strings.Fields(envs[7]) {
+		if n := strings.TrimLeft(f, "-"); n == "modfile" || strings.HasPrefix(n, "modfile=") {
+			// go/packages runs go list outside modules with GOFLAGS as
+			// they are (golang/go#48482), and gfz-build builds against a
+			// copy of the module's go.mod: it failed with "build flag
+			// -modfile only valid when using modules".
+			return nil, fmt.Errorf("gfz-build: GOFLAGS holds %s, which gfz-build does not support (it builds against a copy of the module's go.mod); unset it (GOFLAGS= gfz-build ...), with the requirements the target needs in go.mod", f)
+		}
+	}
 	edit, err := planModuleEdit(envs[1], envs[2], LibraryDir, ToolVersion())
 	if err != nil {
 		return nil, err
@@ -406,7 +416,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 	ph.done("set-up")
 	g, err := loadGraph(ctx, dir, loadFlags, modEnv, opts.Patterns)
 	if err != nil {
-		return nil, err
+		return nil, userGoMod(err, work, envs[1])
 	}
 	ph.done("import graph")
 	broken := g.broken
@@ -418,7 +428,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		for i, b := range broken {
 			msgs[i] = b.Error()
 		}
-		return fmt.Errorf("load %s: %s", strings.Join(opts.Patterns, " "), strings.Join(msgs, "\n"))
+		return userGoMod(fmt.Errorf("load %s: %s", strings.Join(opts.Patterns, " "), strings.Join(msgs, "\n")), work, envs[1])
 	}
 	if len(g.matched) == 0 {
 		return nil, fatal()
@@ -754,6 +764,9 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		if w := edit.formatsWarning(); w != "" {
 			prep.Warnings = append(prep.Warnings, w)
 		}
+		if w := edit.vendorWarning(); w != "" {
+			prep.Warnings = append(prep.Warnings, w)
+		}
 		extra, prep.Env, err = edit.write(work, rel)
 		prep.BuildFlags = append(slices.Clone(flags), extra...)
 	}
@@ -932,9 +945,15 @@ func writePackage(work string, i int, t *instrument.Template, p *packages.Packag
 			return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
 		}
 	}
+	// The added file's name, made unique: a file of the package's
+	// directory by that name (whatever it holds, built or not) would be
+	// replaced in the overlay (it stopped the whole build).
 	reg := filepath.Join(filepath.Dir(p.GoFiles[0]), instrument.RegistrationFileName)
-	if _, err := os.Stat(reg); err == nil {
-		return fmt.Errorf("instrument %s: %s already exists in the package", p.PkgPath, instrument.RegistrationFileName)
+	for k := 1; ; k++ {
+		if _, err := os.Lstat(reg); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		reg = filepath.Join(filepath.Dir(p.GoFiles[0]), strings.TrimSuffix(instrument.RegistrationFileName, ".go")+"_"+strconv.Itoa(k)+".go")
 	}
 	if err := put(reg, t.RegistrationSource(bits)); err != nil {
 		return fmt.Errorf("instrument %s: %w", p.PkgPath, err)
@@ -968,6 +987,17 @@ func (e *BuildError) Error() string {
 // that fails to load or compile does not stop the others: Build then
 // returns the Result with the binaries it wrote and a *BuildError naming
 // each failed package.
+// userGoMod names the module's go.mod, not gfz-build's copy of it in work,
+// in the go command's error err ("go: /tmp/gfz-build-1/gfz.mod requires go
+// >= 1.27").
+func userGoMod(err error, work, gomod string) error {
+	tmp := filepath.Join(work, "gfz.mod")
+	if gomod == "" || !strings.Contains(err.Error(), tmp) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), tmp, gomod))
+}
+
 func Build(ctx context.Context, opts Options) (*Result, error) {
 	opts.defaults()
 	prep, err := Prepare(ctx, opts)

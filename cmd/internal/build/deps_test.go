@@ -316,3 +316,26 @@ func TestGoSumHint(t *testing.T) {
 		t.Errorf("hint for a compile error: %q", h)
 	}
 }
+
+// TestModfileInGOFLAGS: GOFLAGS=-modfile is refused by name, with what to
+// do (it failed with the go command's "build flag -modfile only valid
+// when using modules", from go/packages' probe outside modules).
+func TestModfileInGOFLAGS(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GOWORK", "off")
+	writeTree(t, dir, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "alt.mod": "module example.com/m\n\ngo 1.22\n", "x.go": "package x\n"})
+	t.Setenv("GOFLAGS", "-modfile=alt.mod")
+	_, err := Prepare(context.Background(), Options{Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), "GOFLAGS holds -modfile=alt.mod") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestUserGoMod: the go command's errors about gfz-build's copy of go.mod
+// name the module's go.mod.
+func TestUserGoMod(t *testing.T) {
+	err := userGoMod(errors.New("load ./...: go: /tmp/gfz-build-7/gfz.mod requires go >= 1.27 (running go 1.26.8)"), "/tmp/gfz-build-7", "/src/m/go.mod")
+	if got := err.Error(); got != "load ./...: go: /src/m/go.mod requires go >= 1.27 (running go 1.26.8)" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -307,3 +307,39 @@ func TestDeepElseIf(t *testing.T) {
 		t.Errorf("%d probes, want one per branch at least", n)
 	}
 }
+
+// TestVendoredWithoutGfzWarns: a module that vendors its dependencies but
+// does not require gfz (native targets only) is built from the module
+// cache, which gfz-build now says (an edit made in vendor/ was silently
+// not what was fuzzed).
+func TestVendoredWithoutGfzWarns(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"dep/go.mod":         "module example.com/lib\n\ngo 1.26.0\n",
+		"dep/lib.go":         libSrc,
+		"app/go.mod":         "module example.com/app\n\ngo 1.26.0\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../dep\n",
+		"app/app.go":         appSrc,
+		"app/native_test.go": "package app\n\nimport \"testing\"\n\nfunc FuzzNat(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, n int) { Describe(n, 0, 3, 12) })\n}\n",
+	})
+	dir := filepath.Join(root, "app")
+	cmd := exec.Command("go", "mod", "vendor")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	p := prepare(t, Options{Patterns: []string{"./..."}, Dir: dir})
+	found := false
+	for _, w := range p.Warnings {
+		found = found || strings.Contains(w, "not from vendor/")
+	}
+	if !found {
+		t.Errorf("warnings %q: none says vendor/ is not used", p.Warnings)
+	}
+	// A module that requires gfz and vendors it is built from vendor/:
+	// no such warning.
+	for _, w := range prepare(t, Options{Patterns: []string{"./..."}, Dir: vendoredApp(t, nil)}).Warnings {
+		if strings.Contains(w, "not from vendor/") {
+			t.Errorf("vendored gfz: %q", w)
+		}
+	}
+}

@@ -73,6 +73,22 @@ func (e *moduleEdit) mayNeedFormats() bool {
 	return e.lib == "" && !e.workspace() && e.vendoredWithout(FormatsPath)
 }
 
+// vendorWarning is the warning of a build that adds the library to a
+// module that vendors its dependencies ("" for none): vendor/ cannot list
+// the library, so the build reads the module cache (write's -mod=mod),
+// and an edit made in vendor/ is not what is fuzzed (it was silent).
+func (e *moduleEdit) vendorWarning() string {
+	if e.lib == "" || e.workspace() {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(e.gomod), "vendor", "modules.txt")); err != nil {
+		return ""
+	}
+	return "the module vendors its dependencies but does not require " + GfzPath + ": building from the module cache " +
+		"(-mod=mod), at the versions go.mod selects, not from vendor/ (a change made in vendor/ is not fuzzed); " +
+		"to build from vendor/, require " + GfzPath + " (go get " + GfzPath + ") and run go mod vendor"
+}
+
 // formatsFlags are the go command flags a build with native targets needs
 // in a module that vendors gfz without FormatsPath (which `go mod vendor`
 // leaves out: only gfz-build's rewrite imports it): build from the module

@@ -384,3 +384,22 @@ func TestBuildWithoutVet(t *testing.T) {
 		t.Fatalf("Build: %v\n%s", err, stderr.String())
 	}
 }
+
+// TestRegistrationNameTaken: a package holding a file named as gfz-build's
+// added file (zz_gfz_probes.go) is built with its file kept and the added
+// one named apart (it stopped the whole build).
+func TestRegistrationNameTaken(t *testing.T) {
+	dir := t.TempDir()
+	testmod.Write(t, dir, map[string]string{
+		"go.mod":               "module example.com/z\n\ngo 1.26.0\n\nrequire github.com/gfz-dev/gfz v0.0.0\n\nreplace github.com/gfz-dev/gfz => " + testmod.GfzRoot(t) + "\n",
+		"z/z.go":               "package z\n\nfunc F(s string) bool { return s == Registered }\n",
+		"z/zz_gfz_probes.go":   "package z\n\nvar Registered = \"x\"\n",
+		"z/zz_gfz_probes_1.go": "package z\n\nvar Other = 1\n",
+		"z/z_test.go":          "package z\n\nimport \"testing\"\n\nfunc FuzzZ(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s string) { _, _ = F(s), Other })\n}\n",
+	})
+	var stderr bytes.Buffer
+	res, err := Build(context.Background(), Options{Patterns: []string{"./z"}, Dir: dir, Output: filepath.Join(t.TempDir(), "z.gfz"), Stderr: &stderr})
+	if err != nil || len(res.Binaries) != 1 {
+		t.Fatalf("Build: %v\n%s", err, stderr.String())
+	}
+}
