@@ -74,6 +74,10 @@ func TestFailureHeadline(t *testing.T) {
 			"failure", "m", ""},
 		{"a message line over 1 MiB", "gfz failure report\nkind: panic\nreproduce: r\n\nmessage:\n\t" + long + "\n",
 			"panic", long[:workdir.MaxHeadline] + "…", "r"},
+		// A terminal's colour codes and bytes that are not UTF-8 reached
+		// the terminal and SUMMARY.txt as they were.
+		{"control bytes", "gfz failure report\nkind: panic: \x1b[31mx\nreproduce: r\n\nmessage:\n\t\x1b[31mred\x1b[0m \xff end\n",
+			"panic: \ufffd[31mx", "\ufffd[31mred\ufffd[0m \ufffd end", "r"},
 		{"not a report", "kind: panic\nreproduce: r\nmessage:\n\tm\n",
 			"failure", `(report unreadable: not a gfz failure report (first line is not "gfz failure report"))`, ""},
 	} {

@@ -85,7 +85,7 @@ func writeIndex(out string, entries []IndexEntry, s *Schedule, now time.Time) (s
 		return "", fmt.Errorf("report: %w", err)
 	}
 	path := filepath.Join(out, IndexFile)
-	if err := workdir.WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := workdir.WriteFileAtomic(path, cleanText(buf.Bytes())); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
 	return path, nil

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -85,10 +86,45 @@ type page struct {
 // Render renders the report of o.Workdir to w.
 func Render(w io.Writer, o Options) error {
 	p := build(o)
-	if err := pageTemplate.Execute(w, p); err != nil {
+	var buf bytes.Buffer
+	if err := pageTemplate.Execute(&buf, p); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if _, err := w.Write(cleanText(buf.Bytes())); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil
+}
+
+// cleanText replaces, in a rendered page, what a target's messages and
+// values may hold that HTML's escaping leaves as it is: bytes that are not
+// UTF-8 (the page says charset=utf-8) and control characters other than
+// tab, newline and carriage return (a terminal's colour codes), by U+FFFD.
+// The page's own markup has neither.
+func cleanText(b []byte) []byte {
+	bad := func(r rune, n int) bool {
+		return r == utf8.RuneError && n == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+	}
+	clean := true
+	for i := 0; i < len(b) && clean; {
+		r, n := utf8.DecodeRune(b[i:])
+		clean = !bad(r, n)
+		i += n
+	}
+	if clean {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if bad(r, n) {
+			out = utf8.AppendRune(out, utf8.RuneError)
+		} else {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	return out
 }
 
 func build(o Options) *page {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -276,6 +277,30 @@ func TestReportEscapes(t *testing.T) {
 	text, elems := checkWellFormed(t, page)
 	if elems["script"] != 0 || strings.Count(text, evil) < 5 { // title, heading, message, reproduce, value, source
 		t.Errorf("the values are not shown as text (%d times)", strings.Count(text, evil))
+	}
+}
+
+// TestReportControlBytes: a message holding a terminal's colour codes and
+// bytes that are not UTF-8 shows them as U+FFFD, in the heading as in the
+// body (only the body's <pre> was cleaned: raw ESC bytes and invalid UTF-8
+// in a page declared UTF-8).
+func TestReportControlBytes(t *testing.T) {
+	f := newFixture(t)
+	msg := "\x1b[31mred\x1b[0m \xff\xfe done"
+	write(t, filepath.Join(f.workdir, "failures", "aaaaaaaaaaaa.txt"), "gfz failure report\nkind: panic: "+msg+"\nreproduce: r\n\nmessage:\n\t"+msg+"\n")
+	var buf bytes.Buffer
+	if err := Render(&buf, f.options("")); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.Bytes()
+	if !utf8.Valid(page) || bytes.ContainsRune(page, 0x1b) {
+		t.Errorf("the page holds invalid UTF-8 or an ESC byte")
+	}
+	if !strings.Contains(string(page), "\ufffd[31mred\ufffd[0m \ufffd\ufffd done") {
+		t.Errorf("the message is not shown with U+FFFD for its control and invalid bytes")
+	}
+	if got := string(cleanText([]byte("a\tb\nc\r\n<p>é</p>"))); got != "a\tb\nc\r\n<p>é</p>" {
+		t.Errorf("clean text changed: %q", got)
 	}
 }
 
