@@ -530,7 +530,7 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw := tabwriter.NewWriter(&b, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "PACKAGE\tTARGET\tRESULT\tSHARE\tCPU\tEXECS\tCOVERAGE\tCORPUS\tNEW FAILURES\tKNOWN FAILURES")
 	nnew, nknown, nrefound := 0, 0, 0
-	var noInput []string
+	var noInput []*ciJob
 	var all float64
 	for _, j := range jobs {
 		all += j.coreSec
@@ -556,8 +556,8 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			execs = strconv.FormatInt(j.execs, 10)
 		}
 		if res == "ok" && execs == "0" {
-			res = "NO INPUT RUN" // its setup took its whole share: the binary's warning says so
-			noInput = append(noInput, j.bin.Package+" "+j.target)
+			res = "NO INPUT RUN" // its setup took its whole share, or its first input hung: the binary's warning says which
+			noInput = append(noInput, j)
 		}
 		share := "-"
 		if all > 0 {
@@ -570,8 +570,12 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 		nrefound += len(j.refound)
 	}
 	tw.Flush()
-	for _, t := range noInput {
-		fmt.Fprintf(&b, "\n%s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) when its time was up; give the run more -time, or make its setup faster\n", t)
+	for _, j := range noInput {
+		if len(j.newUnconfirmed()) > 0 {
+			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung, kept as unconfirmed (below); run its reproduce command\n", j.bin.Package, j.target)
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster\n", j.bin.Package, j.target)
 	}
 	for _, j := range jobs {
 		if un := j.newUnconfirmed(); j.ran && len(un) > 0 {

@@ -294,4 +294,14 @@ func TestCISummaryUnconfirmed(t *testing.T) {
 		!strings.Contains(out, filepath.Join(un, "bbbb.txt")) || strings.Contains(out, "aaaa.txt") {
 		t.Errorf("the run's unconfirmed hang is not named:\n%s", out)
 	}
+	// A target whose first input hung ran no input to its end: said so,
+	// not blamed on its setup.
+	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte("target: FuzzH\nexecs: 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j.stats, _, _ = workdir.ReadStats(filepath.Join(wd, "stats"))
+	out = summaryText([]*ciJob{j}, false, "", dir)
+	if !strings.Contains(out, "FuzzH: ran no input to its end: an input hung") || strings.Contains(out, "still starting") {
+		t.Errorf("a first input's hang is not named:\n%s", out)
+	}
 }
