@@ -716,6 +716,9 @@ func writeCopy(dir, name string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // as -regress and go test write them (CreateTemp's are 0600)
+	}
+	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {

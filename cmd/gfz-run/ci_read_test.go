@@ -305,3 +305,16 @@ func TestCISummaryUnconfirmed(t *testing.T) {
 		t.Errorf("a first input's hang is not named:\n%s", out)
 	}
 }
+
+// TestWriteCopyMode: -failures files are readable by others (0644, as
+// -regress and go test write them); they were 0600.
+func TestWriteCopyMode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "f")
+	if err := writeCopy(dir, "SUMMARY.txt", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "SUMMARY.txt"))
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v (%v), want 0644", fi.Mode().Perm(), err)
+	}
+}
