@@ -79,8 +79,11 @@ type page struct {
 	Charts    []chart
 	Runs      int // runs recorded in plot_data
 	Failures  []failure
-	Coverage  coverage
-	Arms      []armRow // the adaptive engine's arms (arms.go)
+	// Unconfirmed are the hangs and memory deaths kept apart because
+	// re-running their input alone did not repeat them, or could not.
+	Unconfirmed []failure
+	Coverage    coverage
+	Arms        []armRow // the adaptive engine's arms (arms.go)
 }
 
 // Render renders the report of o.Workdir to w.
@@ -151,6 +154,8 @@ func build(o Options) *page {
 		p.Runs = len(runs) + 1
 	}
 	p.Failures, notes = readFailures(filepath.Join(wd, "failures"))
+	p.Notes = append(p.Notes, notes...)
+	p.Unconfirmed, notes = readFailures(filepath.Join(wd, "unconfirmed"))
 	p.Notes = append(p.Notes, notes...)
 	dir := o.SourceDir
 	if dir == "" {

@@ -468,3 +468,19 @@ func TestFailureHeadline(t *testing.T) {
 		t.Errorf("Headline = %q", h)
 	}
 }
+
+// TestReportUnconfirmed: the hangs kept apart as unconfirmed are listed on
+// the target's page (they were only a count in the raw stats).
+func TestReportUnconfirmed(t *testing.T) {
+	f := newFixture(t)
+	write(t, filepath.Join(f.workdir, "unconfirmed", "bbbbbbbbbbbb.txt"), "gfz failure report\nkind: timeout\nreproduce: ./p.gfz -timeout 1s -repro x FuzzP\n\nmessage:\n\tworker 0: execution 3 ran for more than 1s\n")
+	var buf bytes.Buffer
+	if err := Render(&buf, f.options("")); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if !strings.Contains(page, "Unconfirmed hangs and memory deaths (1)") || !strings.Contains(page, "execution 3 ran for more than 1s") ||
+		!strings.Contains(page, "-timeout 1s -repro x FuzzP") {
+		t.Errorf("the unconfirmed hang is not on the page")
+	}
+}
