@@ -153,6 +153,7 @@ func TestCrashKinds(t *testing.T) {
 		// CPU time: a generous timeout keeps the case about the kind.
 		{"FuzzStack", "fatal error: stack overflow", "crashers.Recurse crashers.go:", []string{"-timeout", "10s"}, " -stack_limit_mb 64 -repro "},
 		{"FuzzExit", "exit status 3", "exit status 3", nil, ""},
+		{"FuzzLogFatal", "exit status 1", "exit status 1", nil, ""},
 		{"FuzzSegv", "signal SIGSEGV", "signal SIGSEGV", nil, ""},
 		{"FuzzGoexit", "runtime.Goexit", "crashers.FuzzGoexit.func1 crashers_test.go:", nil, ""},
 		{"FuzzHang", "timeout", `timeout\ngithub.com/gfz-dev/gfz/testdata/crashers.Spin\n`, []string{"-timeout", "500ms"}, " -timeout 500ms -repro "},
@@ -198,6 +199,11 @@ func TestCrashKinds(t *testing.T) {
 				}
 			} else if !strings.HasPrefix(m[1], bin+" -repro ") {
 				t.Errorf("reproduce command %q has flags for kind %q", m[1], c.kind)
+			}
+			// log.Fatal's message is in the report (a death without a
+			// stack showed only its exit status).
+			if c.target == "FuzzLogFatal" && (!strings.Contains(string(rep), "the target's last lines on stderr:") || !strings.Contains(string(rep), "crashers: log.Fatal on k == 7")) {
+				t.Errorf("the report lacks log.Fatal's message:\n%.2000s", rep)
 			}
 			if c.target == "FuzzStack" && !strings.Contains(string(rep), "goroutine stacks are limited to 64 MiB in fuzz workers (-stack_limit_mb 64;") {
 				t.Errorf("a stack overflow's report does not name the stack limit:\n%.2000s", rep)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +73,13 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 	if kind == signature.KindTimeout {
 		res = Timeout
 		msg = fmt.Sprintf("worker %d: execution %d ran for more than %v", sl.id, n, s.timeout)
+	}
+	if !framed && strings.HasPrefix(kind, "exit status ") {
+		// os.Exit or log.Fatal: no stack; what the target printed last
+		// says why (log.Fatal's message), which the report kept nowhere.
+		if last := lastLines(sl.tail.String(), 5); last != "" {
+			msg += "; the target's last lines on stderr:\n" + last
+		}
 	}
 	if kind == signature.KindStackOverflow && s.cfg.StackLimitMB > 0 {
 		msg += fmt.Sprintf("; goroutine stacks are limited to %d MiB in fuzz workers (-stack_limit_mb %d; raise it for a target that recurses this deep legitimately)", s.cfg.StackLimitMB, s.cfg.StackLimitMB)
@@ -357,4 +365,18 @@ func (s *supervisor) rememberKiller(input []byte) {
 // memory and stack limits.
 func (s *supervisor) reproLimits(kind string) []string {
 	return reproLimits(kind, s.timeout, s.cfg.RSSLimitMB, s.cfg.StackLimitMB)
+}
+
+// lastLines returns the last n lines of a worker's stderr tail that are not
+// gfz's own ("gfz: ..."), joined by newlines ("" if none).
+func lastLines(tail string, n int) string {
+	var keep []string
+	lines := strings.Split(strings.TrimRight(tail, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0 && len(keep) < n; i-- {
+		if l := strings.TrimRight(lines[i], "\r"); l != "" && !strings.HasPrefix(l, "gfz:") {
+			keep = append(keep, l)
+		}
+	}
+	slices.Reverse(keep)
+	return strings.Join(keep, "\n")
 }
