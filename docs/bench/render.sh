@@ -9,6 +9,7 @@
 #   hard-all-2026-11-28.md       every engine and auto at EVAL_COMMIT
 #   easy-2026-11-28.md           the other 20 bugs, every engine and auto
 #   targets-2026-11-28.md        the template targets' coverage, every engine
+#   rank-hard-2026-11-28.md      the ranking over the hard bugs alone
 #   rank-2026-11-28.md           one ranking over the hard and easy bugs and
 #                                the targets (every engine and auto at
 #                                EVAL_COMMIT)
@@ -43,6 +44,9 @@ easy=$(join "$here"/easy-2026-11-28*.jsonl)
 [ -n "$easy" ] && "$bench/gfz-bench" -bug-report "$easy" -o "$here/easy-2026-11-28.md"
 targets=$(join "$here"/targets-2026-11-28*.jsonl)
 [ -n "$targets" ] && "$bench/gfz-bench" -target-report "$targets" -o "$here/targets-2026-11-28.md"
+# The hard bugs alone (every contender, 10 runs each: goal 2 of issue 26
+# is decided on them).
+[ -n "$all" ] && "$bench/gfz-bench" -rank "$all" -check gfz-auto,gfz-zest -o "$here/rank-hard-2026-11-28.md"
 rank=$(join "$here"/hard-all-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
 [ -n "$rank" ] && "$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
 if ls "$here"/growth-2026-11-28/*.plot_data >/dev/null 2>&1; then
