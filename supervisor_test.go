@@ -806,6 +806,34 @@ func TestHelperProcessIdiom(t *testing.T) {
 	}
 }
 
+// TestStackLimitRepro: a stack overflow found under -stack_limit_mb 16
+// (a recursion of about 32 MiB, within the 64 MiB default) is shrunk and
+// reproduced under that limit: the -repro children took their own default
+// (the failure shrank "(flaky?)" and its reproduce command said VALID).
+func TestStackLimitRepro(t *testing.T) {
+	bin := crashersBinary(t)
+	wd := filepath.Join(t.TempDir(), "wd")
+	out, reports := failingRun(t, bin, wd, "-workers", "1", "-seed", "3", "-runs", "1500", "-timeout", "20s", "-stack_limit_mb", "16", "FuzzDeep")
+	if len(reports) != 1 {
+		t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
+	}
+	rep, err := os.ReadFile(reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(rep), "\nkind: fatal error: stack overflow\n") || strings.Contains(string(rep), "flaky?") {
+		t.Fatalf("report:\n%.2000s", rep)
+	}
+	m := regexp.MustCompile(`\nreproduce: (.*)\n`).FindStringSubmatch(string(rep))
+	if m == nil || !strings.Contains(m[1], " -stack_limit_mb 16 -repro ") {
+		t.Fatalf("reproduce line:\n%.2000s", rep)
+	}
+	args := strings.Fields(m[1])
+	if rout, code := runBin(t, args[0], args[1:]...); code != 1 || !strings.Contains(rout, "stack overflow") {
+		t.Errorf("its reproduce command: exit %d, want 1 and a stack overflow:\n%s", code, rout)
+	}
+}
+
 // TestSetupExitNamed: a target that exits in its setup, before gfz.Fuzz,
 // printing nothing, is a setup error naming how its worker ended (the
 // message sent the user to "the testing output above", which was empty).

@@ -250,13 +250,22 @@ func (c *config) reproTimeout() time.Duration {
 	return c.run.Timeout
 }
 
+// childArgsBase are the flags every -repro child gets from its parent (a
+// -repro run, or a run describing and shrinking failures): libFuzzer
+// mode's (lfChildArgs) and the goroutine stack limit, which a child takes
+// from its own command line (a stack overflow found with -stack_limit_mb
+// 16 replayed as VALID under the child's default).
+func (c *config) childArgsBase() []string {
+	return append(c.lfChildArgs(), "-stack_limit_mb", strconv.Itoa(c.run.StackLimitMB))
+}
+
 // reproArgs returns the arguments of a -repro child running files.
 func (c *config) reproArgs(files []string) []string {
 	var args []string
 	if c.verbose {
 		args = append(args, "-v")
 	}
-	args = append(args, c.lfChildArgs()...)
+	args = append(args, c.childArgsBase()...)
 	for _, f := range files {
 		args = append(args, "-repro", f)
 	}
@@ -414,7 +423,7 @@ func (c *config) describer(exe string) func(ctx context.Context, input []byte, t
 			}
 		}
 		st, err := runChild(exe, childOptions{
-			args: append(c.lfChildArgs(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
+			args: append(c.childArgsBase(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {

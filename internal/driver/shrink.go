@@ -37,7 +37,7 @@ func (c *config) prober(exe string) func(ctx context.Context, input []byte, time
 		// describer's and the workers do: without it a death reached
 		// through a dictionary token would not recur in any candidate.
 		st, err := runChild(exe, childOptions{
-			args: append(c.lfChildArgs(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
+			args: append(c.childArgsBase(), "-repro", f.Name(), c.run.Target), stdout: io.Discard,
 			timeout: timeout, rssLimitMB: c.rssLimitMB, ctx: ctx,
 		})
 		if err != nil {

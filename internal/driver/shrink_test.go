@@ -62,8 +62,10 @@ func TestProberLibFuzzerArgs(t *testing.T) {
 		lf   *libFuzzer
 		want []string // before -repro FILE FuzzX
 	}{
-		{"libFuzzer mode", &libFuzzer{dict: "/some/user.dict"}, []string{"-close_fd_mask=0", "-dict=/some/user.dict"}},
-		{"gfz mode", nil, nil},
+		{"libFuzzer mode", &libFuzzer{dict: "/some/user.dict"}, []string{"-close_fd_mask=0", "-dict=/some/user.dict", "-stack_limit_mb", "16"}},
+		// The run's stack limit: a child took its own default (a stack
+		// overflow found at 16 MiB replayed as VALID at 64).
+		{"gfz mode", nil, []string{"-stack_limit_mb", "16"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -74,6 +76,7 @@ func TestProberLibFuzzerArgs(t *testing.T) {
 			}
 			c := &config{lf: tc.lf}
 			c.run.Target = "FuzzX"
+			c.run.StackLimitMB = 16
 			// The child ends without running the input: errors, which
 			// do not matter here.
 			_, _ = c.describer(exe)(context.Background(), []byte("abc"), time.Second)

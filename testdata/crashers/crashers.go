@@ -78,3 +78,15 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// Deep recurses n levels with a kilobyte of stack each and returns: about
+// 32 MiB of stack for n = 30000, past a 16 MiB -stack_limit_mb and within
+// the 64 MiB default.
+func Deep(n int) int {
+	var buf [1024]byte
+	buf[n%len(buf)] = byte(n)
+	if n == 0 {
+		return int(buf[0])
+	}
+	return Deep(n-1) + int(buf[n%len(buf)])
+}

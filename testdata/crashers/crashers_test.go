@@ -245,6 +245,16 @@ func FuzzSeedExit(f *testing.F) {
 	})
 }
 
+// FuzzDeep recurses about 32 MiB deep when triggered, and returns: a stack
+// overflow only under a -stack_limit_mb below that.
+func FuzzDeep(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			Deep(30000)
+		}
+	})
+}
+
 // FuzzSetupExit exits with status 5 in its setup, before gfz.Fuzz, when
 // CRASHERS_SETUP_EXIT is set (so that plain go test passes).
 func FuzzSetupExit(f *testing.F) {
