@@ -364,7 +364,15 @@ func (s *supervisor) rememberKiller(input []byte) {
 // did (see the function of that name): the timeout in force, the run's
 // memory and stack limits.
 func (s *supervisor) reproLimits(kind string) []string {
-	return reproLimits(kind, s.timeout, s.cfg.RSSLimitMB, s.cfg.StackLimitMB)
+	// A hang is confirmed (or not) by a re-run with confirmTimeout, above
+	// the detection's: the command repeats that verdict (with the
+	// detection's 200 ms, an input the run found finishing within 1 s
+	// alone seemed to hang again).
+	to := s.timeout
+	if s.confirmTimeout > to {
+		to = s.confirmTimeout
+	}
+	return reproLimits(kind, to, s.cfg.RSSLimitMB, s.cfg.StackLimitMB)
 }
 
 // lastLines returns the last n lines of a worker's stderr tail that are not

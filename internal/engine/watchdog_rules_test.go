@@ -224,3 +224,22 @@ func TestCrashInputNotCutByAnotherDeath(t *testing.T) {
 		t.Errorf("saved %d bytes, want the whole extended input (%d bytes)", len(got), len(want))
 	}
 }
+
+// TestReproLimitsConfirmTimeout: a hang's reproduce command carries the
+// timeout its confirming re-run had (calibrated: above the detection's),
+// so that it repeats the run's verdict: with the detection's 200 ms, an
+// input the run found ending within 1 s alone seemed to hang again.
+func TestReproLimitsConfirmTimeout(t *testing.T) {
+	s := &supervisor{timeout: 200 * time.Millisecond, confirmTimeout: time.Second}
+	s.cfg.RSSLimitMB, s.cfg.StackLimitMB = 512, 16
+	for kind, want := range map[string]string{
+		"timeout":                     "-timeout 1s",
+		"out of memory":               "-rss_limit_mb 512",
+		"fatal error: stack overflow": "-stack_limit_mb 16",
+		"panic: x":                    "",
+	} {
+		if got := strings.Join(s.reproLimits(kind), " "); got != want {
+			t.Errorf("%s: %q, want %q", kind, got, want)
+		}
+	}
+}

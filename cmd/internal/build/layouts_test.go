@@ -343,3 +343,23 @@ func TestVendoredWithoutGfzWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestVendorWarningWords: the warning says why vendor/ is left: the
+// module does not require gfz, or requires another version (it said
+// "does not require" of a module that did).
+func TestVendorWarningWords(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"go.mod": "module m\n", "vendor/modules.txt": "# none\n"})
+	e := &moduleEdit{gomod: filepath.Join(dir, "go.mod"), lib: "/lib"}
+	if w := e.vendorWarning(); !strings.Contains(w, "does not require") {
+		t.Errorf("no requirement: %q", w)
+	}
+	e.Note = "the module requires github.com/gfz-dev/gfz v0.1.0; ..."
+	if w := e.vendorWarning(); !strings.Contains(w, "requires another version") || strings.Contains(w, "does not require") {
+		t.Errorf("another version: %q", w)
+	}
+	e.lib = ""
+	if w := e.vendorWarning(); w != "" {
+		t.Errorf("gfz vendored as required: %q", w)
+	}
+}

@@ -84,9 +84,13 @@ func (e *moduleEdit) vendorWarning() string {
 	if _, err := os.Stat(filepath.Join(filepath.Dir(e.gomod), "vendor", "modules.txt")); err != nil {
 		return ""
 	}
-	return "the module vendors its dependencies but does not require " + GfzPath + ": building from the module cache " +
+	why := "does not require " + GfzPath
+	if e.Note != "" {
+		why = "requires another version of " + GfzPath + " than this gfz-build's"
+	}
+	return "the module vendors its dependencies but " + why + ": building from the module cache " +
 		"(-mod=mod), at the versions go.mod selects, not from vendor/ (a change made in vendor/ is not fuzzed); " +
-		"to build from vendor/, require " + GfzPath + " (go get " + GfzPath + ") and run go mod vendor"
+		"to build from vendor/, require the gfz of this gfz-build and run go mod vendor"
 }
 
 // formatsFlags are the go command flags a build with native targets needs
