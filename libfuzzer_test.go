@@ -163,6 +163,11 @@ func TestLibFuzzerConformanceCrash(t *testing.T) {
 		`(?m)^stat::number_of_executed_units: [1-9]\d*$`,
 		`(?m)^stat::new_units_added: +[1-9]\d*$`,
 	)
+	// The replay's end comes before the crash fuzzing found after it, as
+	// in libFuzzer (it came at the next status tick, after the crash).
+	if i, e := strings.Index(out, "\tINITED cov: "), strings.Index(out, "ERROR: libFuzzer: deadly signal"); i < 0 || e < 0 || i > e {
+		t.Errorf("INITED at %d, the crash at %d: want INITED first:\n%s", i, e, out)
+	}
 	units := dirFiles(t, corpus)
 	if len(units) == 0 {
 		t.Fatalf("no input written to the corpus directory:\n%s", out)

@@ -572,7 +572,7 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw.Flush()
 	for _, j := range noInput {
 		if len(j.newUnconfirmed()) > 0 {
-			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung, kept as unconfirmed (below); run its reproduce command\n", j.bin.Package, j.target)
+			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung or exhausted memory, kept as unconfirmed (below); run its reproduce command\n", j.bin.Package, j.target)
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster\n", j.bin.Package, j.target)

@@ -767,15 +767,17 @@ func (lf *libFuzzer) reproDeath(cfg *config, st *childState) {
 // line, and ClusterFuzz's parser takes the crash state from the frames
 // after that line (a reproduced timeout's state was NULL).
 func goCrashReport(tail string) string {
-	loc := goHeadRE.FindStringIndex(tail)
-	if loc == nil {
-		return ""
+	// The last such line that goroutine traces follow: an earlier one may
+	// be text the target printed, or an earlier input's failure block.
+	locs := goHeadRE.FindAllStringIndex(tail, -1)
+	for i := len(locs) - 1; i >= 0; i-- {
+		if rest := tail[locs[i][0]:]; strings.Contains(rest, "\ngoroutine ") {
+			// The report's head line; a SIGQUIT dump's goroutines come
+			// after its register lines, a panic's after a blank line.
+			return rest
+		}
 	}
-	rest := tail[loc[0]:]
-	if !strings.Contains(rest, "goroutine ") {
-		return ""
-	}
-	return rest
+	return ""
 }
 
 // readInputFile reads a -repro input in libFuzzer mode: gfz's corpus

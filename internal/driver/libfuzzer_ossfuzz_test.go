@@ -294,8 +294,14 @@ func TestLibFuzzerTargetByExeInChildren(t *testing.T) {
 // reproduced failure's block after the ERROR line has its stacks.
 func TestGoCrashReport(t *testing.T) {
 	tail := "target output\npanic: not this line, no goroutines follow\nmore\nSIGQUIT: quit\nPC=0x1 m=0\n\ngoroutine 8 [runnable]:\nexample.com/p.Spin()\n\t/src/p/p.go:32 +0x1\n"
-	if got := goCrashReport(tail); !strings.HasPrefix(got, "panic: not this line") || !strings.Contains(got, "goroutine 8 [runnable]:") {
+	if got := goCrashReport(tail); !strings.HasPrefix(got, "SIGQUIT: quit\n") || !strings.Contains(got, "goroutine 8 [runnable]:") {
 		t.Errorf("goCrashReport = %q", got)
+	}
+	// An earlier input's failure block in the same child, then the
+	// death's: the death's.
+	two := "panic: first\n\ngoroutine 1 [running]:\nexample.com/p.A()\n\nfatal error: concurrent map writes\n\ngoroutine 5 [running]:\nexample.com/p.B()\n"
+	if got := goCrashReport(two); !strings.HasPrefix(got, "fatal error: concurrent map writes") {
+		t.Errorf("goCrashReport = %q, want the last report", got)
 	}
 	if got := goCrashReport("exit status 3\n"); got != "" {
 		t.Errorf("no Go report: %q", got)

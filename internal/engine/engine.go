@@ -67,6 +67,7 @@ type fuzzer struct {
 	queue      []*entry
 	known      map[string]string // signature -> input path
 	floodNoted map[string]bool   // frames of signature.MessageFlood noted (failure.go)
+	floodSigs  map[string]bool   // signatures not saved for signature.MessageFlood
 	start      time.Time
 
 	execs, valid, invalid, failing int64

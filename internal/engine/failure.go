@@ -22,7 +22,7 @@ func (f *fuzzer) failure(out Outcome) {
 		info = *out.Failure
 	}
 	sig := signatureOf(info)
-	if _, ok := f.known[sig]; ok {
+	if _, ok := f.known[sig]; ok || f.floodSigs[sig] {
 		return
 	}
 	if f.shm != nil {
@@ -132,6 +132,10 @@ func (f *fuzzer) recordFailure(rep *workdir.Report) (path string, claimed bool, 
 // flooded notes, once per frames, a failure not saved because its frames
 // have signature.MaxMessagesPerFrames failures with other messages.
 func (f *fuzzer) flooded(sig string) {
+	if f.floodSigs == nil {
+		f.floodSigs = map[string]bool{}
+	}
+	f.floodSigs[sig] = true // not looked up again (a scan of every known signature)
 	fr := signature.FramesOf(sig)
 	if f.floodNoted == nil {
 		f.floodNoted = map[string]bool{}

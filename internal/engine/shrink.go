@@ -116,9 +116,10 @@ func shrinkWith(input []byte, probe shrinkProbe, bounds shrinkBounds, args ArgSh
 		res.Input, res.Len, res.NotReproducing = res.orig, len(input), true
 		if s.bounds.stop != nil && s.bounds.stop() {
 			// The run stopped (Ctrl-C, the end of -time) while the input
-			// ran: the probe was cut short, which says nothing of the
-			// input (it was reported as flaky).
-			res.Stopped = "run stopped"
+			// ran: the probe may have been cut short, which says nothing
+			// of the input (it was reported as flaky); nor can it be
+			// told from a probe that ran to its end.
+			res.Stopped = "the run stopped while the input was run again (whether it fails again is not known)"
 		}
 		return res
 	}

@@ -669,7 +669,7 @@ func (s *supervisor) killerInput(sl *slot, input []byte, n uint64) {
 		}
 	}
 	s.warnf("worker %d died twice in a row on the same input (the second time at its execution %d), which it replays at start "+
-		"(%s; its death is reported above: a failure, or a hang or memory death kept apart as unconfirmed): the workers skip it from now on; "+
+		"(%s; a new failure is reported above, a known one is in "+s.wd.Failures+", an unconfirmed hang or memory death in "+s.wd.Unconfirmed+"): the workers skip it from now on; "+
 		"fix the target, or remove the input from the corpus", sl.id, n, what)
 }
 

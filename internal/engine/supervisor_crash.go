@@ -56,8 +56,13 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		}
 		return
 	}
-	if signature.MessageFlood(sig, s.known) {
-		// (see the engine's flooded; printed once per frames)
+	if s.floodNoted[sig] || signature.MessageFlood(sig, s.known) {
+		// (see the engine's flooded; printed once per frames; the
+		// signature is remembered under its own key)
+		if s.floodNoted == nil {
+			s.floodNoted = map[string]bool{}
+		}
+		s.floodNoted[sig] = true
 		if fr := signature.FramesOf(sig); !s.floodNoted[fr] {
 			if s.floodNoted == nil {
 				s.floodNoted = map[string]bool{}

@@ -950,8 +950,12 @@ func writePackage(work string, i int, t *instrument.Template, p *packages.Packag
 	// replaced in the overlay (it stopped the whole build).
 	reg := filepath.Join(filepath.Dir(p.GoFiles[0]), instrument.RegistrationFileName)
 	for k := 1; ; k++ {
-		if _, err := os.Lstat(reg); errors.Is(err, fs.ErrNotExist) {
+		_, err := os.Lstat(reg)
+		if errors.Is(err, fs.ErrNotExist) {
 			break
+		}
+		if err != nil || k > 100 {
+			return fmt.Errorf("instrument %s: no name for the added file beside %s: %v", p.PkgPath, reg, err)
 		}
 		reg = filepath.Join(filepath.Dir(p.GoFiles[0]), strings.TrimSuffix(instrument.RegistrationFileName, ".go")+"_"+strconv.Itoa(k)+".go")
 	}
