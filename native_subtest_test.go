@@ -19,7 +19,10 @@ import (
 func TestNativeSubtestPanic(t *testing.T) {
 	bin := crashersBinary(t)
 	wd := filepath.Join(t.TempDir(), "wd")
-	const runs = 500
+	// Enough executions for several deaths whatever the fixture package
+	// holds (its probes and literals steer the search: at 500, adding an
+	// unrelated target to testdata/crashers left one death).
+	const runs = 2000
 	out, reports := failingRun(t, bin, wd, "-workers", "1", "-seed", "3", "-runs", strconv.Itoa(runs), "FuzzNativeSubtest")
 	if len(reports) != 1 {
 		t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)
