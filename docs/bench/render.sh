@@ -10,6 +10,7 @@
 #   easy-2026-11-28.md           the other 20 bugs, every engine and auto
 #   targets-2026-11-28.md        the template targets' coverage, every engine
 #   rank-hard-2026-11-28.md      the ranking over the hard bugs alone
+#   rank-bugs-2026-11-28.md      the ranking over every bug (hard and easy)
 #   rank-2026-11-28.md           one ranking over the hard and easy bugs and
 #                                the targets (every engine and auto at
 #                                EVAL_COMMIT)
@@ -47,6 +48,9 @@ targets=$(join "$here"/targets-2026-11-28*.jsonl)
 # The hard bugs alone (every contender, 10 runs each: goal 2 of issue 26
 # is decided on them).
 [ -n "$all" ] && "$bench/gfz-bench" -rank "$all" -check gfz-auto,gfz-zest -o "$here/rank-hard-2026-11-28.md"
+# Every bug, hard and easy (complete before the targets).
+bugsall=$(join "$here"/hard-all-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl)
+[ -n "$bugsall" ] && "$bench/gfz-bench" -rank "$bugsall" -check gfz-auto,gfz-zest -o "$here/rank-bugs-2026-11-28.md"
 rank=$(join "$here"/hard-all-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl)
 [ -n "$rank" ] && "$bench/gfz-bench" -rank "$rank" -check gfz-auto,gfz-zest -o "$here/rank-2026-11-28.md"
 if ls "$here"/growth-2026-11-28/*.plot_data >/dev/null 2>&1; then
