@@ -175,6 +175,7 @@ type ciJob struct {
 	coreSec, cpu float64
 	execs        int64
 	sliced       bool
+	cov          int64 // sliced: the most coverage its processes reported (the last one may have run nothing)
 	// unconfirmed holds the unconfirmed/*.input files before the run, by
 	// name, with their modification times: a hang or memory death the run
 	// could not confirm replaces its signature's file.
@@ -563,8 +564,12 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 		if all > 0 {
 			share = fmtShare(j.coreSec / all)
 		}
+		cov := stat("total_cov")
+		if j.sliced && j.cov > 0 {
+			cov = strconv.FormatInt(j.cov, 10)
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", j.bin.Package, j.target, res, share, fmtCPU(j.cpu),
-			execs, stat("total_cov"), stat("corpus"), len(j.newFails), len(j.known)+len(j.refound))
+			execs, cov, stat("corpus"), len(j.newFails), len(j.known)+len(j.refound))
 		nnew += len(j.newFails)
 		nknown += len(j.known)
 		nrefound += len(j.refound)

@@ -91,6 +91,7 @@ type jobRun struct {
 	// seconds, as its last process of this run measured it (0: unknown).
 	perExec   float64
 	prevStart int64  // start_time of the stats its previous process owned
+	maxCov    int64  // the most coverage any of its stats said (the summary's figure)
 	reported  bool   // one of its processes has written its stats: its warm-up is over
 	refused   bool   // it exited 2 before any of its processes wrote stats: a usage or setup error
 	message   string // then its last gfz: line on stderr
@@ -277,6 +278,7 @@ func (r *runner) run() {
 		if st, _, err := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile)); err == nil {
 			jr := r.runs[i]
 			jr.cov, jr.corpus, jr.fails = statInt(st, "total_cov"), statInt(st, "corpus"), statInt(st, "unique_failures")
+			jr.maxCov = jr.cov
 			jr.best = [3]int64{jr.cov, jr.corpus, jr.fails}
 			jr.prevStart = statInt(st, "start_time")
 			// A complete figure of the previous run stands over this run's
@@ -323,9 +325,27 @@ func (r *runner) run() {
 			}
 		}
 		r.writeLive()
-		r.waitRound(now.Add(d))
+		r.waitRound(roundEnd(now, time.Now(), d, r.deadline))
 	}
 	r.finish()
+}
+
+// roundEnd is when a round of length d planned at now ends, its processes
+// started at started: d after now, or, when the processes stopped for it
+// took more than a quarter of d to exit (an input that holds its process
+// for seconds after the stop), d after started, so that the processes
+// started late get their round (they were stopped a few milliseconds
+// after their start, having run no input); never past the deadline (zero:
+// none).
+func roundEnd(now, started time.Time, d time.Duration, deadline time.Time) time.Time {
+	end := now.Add(d)
+	if started.Sub(now) > d/4 {
+		end = started.Add(d)
+	}
+	if !deadline.IsZero() {
+		end = minTime(end, deadline)
+	}
+	return end
 }
 
 // starts is how many cores each job's new process gets in a round: its
@@ -664,6 +684,7 @@ wait:
 		j := r.jobs[i]
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
 		j.coreSec, j.cpu, j.execs, j.sliced = jr.coreSec, jr.cpu, jr.execs, true
+		j.cov = max(jr.maxCov, statInt(j.stats, "total_cov"))
 	}
 	r.live.Wait()
 	r.writeLog()()
@@ -823,6 +844,7 @@ func (r *runner) readFigures(sl *slice, final, gains bool) sched.Yield {
 		jr.cov = statInt(st, "total_cov")
 		jr.covHere = !partial
 	}
+	jr.maxCov = max(jr.maxCov, jr.cov)
 	jr.corpus, jr.fails = statInt(st, "corpus"), statInt(st, "unique_failures")
 	if execs := statInt(st, "execs"); own && execs > 0 {
 		if el, ok := st.Float("elapsed_s"); ok {

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/cmd/internal/sched"
 	"github.com/gfz-dev/gfz/internal/testmod"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -535,5 +536,51 @@ func TestFiguresSameSecondRestart(t *testing.T) {
 	r.readFigures(sl, true, false)
 	if sl.execs != 14854235 {
 		t.Errorf("this process's stats (same start_time as its predecessor's): %d executions, want 14854235", sl.execs)
+	}
+}
+
+// TestRoundEnd: a round whose stopped processes took long to exit (an
+// input holding its process for seconds after the stop) is counted from
+// the start of its new processes, which were stopped a few milliseconds
+// after they started, having run nothing; never past the deadline.
+func TestRoundEnd(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	for _, c := range []struct {
+		started  time.Duration // after t0
+		d        time.Duration
+		deadline time.Duration // 0: none
+		want     time.Duration
+	}{
+		{10 * time.Millisecond, time.Second, 0, time.Second},                             // on time
+		{2 * time.Second, time.Second, 0, 3 * time.Second},                               // the stop took 2 s
+		{2 * time.Second, time.Second, 2500 * time.Millisecond, 2500 * time.Millisecond}, // the deadline first
+	} {
+		var dl time.Time
+		if c.deadline > 0 {
+			dl = t0.Add(c.deadline)
+		}
+		if got := roundEnd(t0, t0.Add(c.started), c.d, dl); !got.Equal(t0.Add(c.want)) {
+			t.Errorf("started %v, d %v, deadline %v: end %v, want %v", c.started, c.d, c.deadline, got.Sub(t0), c.want)
+		}
+	}
+}
+
+// TestSummaryCoverageSliced: a target that ran in several processes shows
+// the most coverage they reported, not its last process's (which may have
+// been stopped before it ran an input: coverage 0 shown).
+func TestSummaryCoverageSliced(t *testing.T) {
+	dir := t.TempDir()
+	wd := filepath.Join(dir, "w")
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte("target: FuzzT\nexecs: 0\ncorpus: 18\ntotal_cov: 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: "FuzzT", wd: wd, ran: true, sliced: true, execs: 114028, cov: 73}
+	j.stats, _, _ = workdir.ReadStats(filepath.Join(wd, "stats"))
+	out := summaryText([]*ciJob{j}, false, "", dir)
+	if !regexp.MustCompile(`(?m)^example\.com/p +FuzzT +ok +- +- +114028 +73 +18 +0 +0$`).MatchString(out) {
+		t.Errorf("summary:\n%s", out)
 	}
 }
