@@ -363,3 +363,20 @@ func TestVendorWarningWords(t *testing.T) {
 		t.Errorf("gfz vendored as required: %q", w)
 	}
 }
+
+// TestWorkspaceMissingModule: a go.work listing a module that is not there
+// (a published module's own go.work) is named with the way out (GOWORK=off).
+func TestWorkspaceMissingModule(t *testing.T) {
+	t.Setenv("GOWORK", "")
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.work":   "go 1.26.0\n\nuse (\n\t.\n\t./cmd/tool\n)\n",
+		"go.mod":    "module example.com/w\n\ngo 1.26.0\n",
+		"w.go":      "package w\n\nfunc F(b []byte) bool { return len(b) > 3 }\n",
+		"w_test.go": "package w\n\nimport \"testing\"\n\nfunc FuzzW(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b []byte) { F(b) })\n}\n",
+	})
+	_, err := Prepare(context.Background(), Options{Patterns: []string{"."}, Dir: root})
+	if err == nil || !strings.Contains(err.Error(), "go.work uses") || !strings.Contains(err.Error(), "GOWORK=off") {
+		t.Errorf("got %v, want the workspace named and GOWORK=off", err)
+	}
+}

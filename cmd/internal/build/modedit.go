@@ -213,6 +213,11 @@ func (e *moduleEdit) gfzRequirement() (gfzReq, error) {
 		}
 		data, err := os.ReadFile(m)
 		if err != nil {
+			if e.workspace() {
+				// A module the workspace file lists is missing (a published
+				// module's go.work naming a directory not in it).
+				return req, fmt.Errorf("gfz-build: read %s, a module %s uses: %w (GOWORK=off builds the module without its workspace)", m, e.gowork, err)
+			}
 			return req, fmt.Errorf("gfz-build: read %s: %w", m, err)
 		}
 		f, err := modfile.Parse(m, data, nil)
