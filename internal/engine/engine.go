@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
@@ -66,8 +67,7 @@ type fuzzer struct {
 	cov        *coverage
 	queue      []*entry
 	known      map[string]string // signature -> input path
-	floodNoted map[string]bool   // frames of signature.MessageFlood noted (failure.go)
-	floodSigs  map[string]bool   // signatures not saved for signature.MessageFlood
+	flood      signature.Flood   // failures not saved past signature.MaxMessagesPerFrames
 	start      time.Time
 
 	execs, valid, invalid, failing int64

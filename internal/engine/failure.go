@@ -22,7 +22,7 @@ func (f *fuzzer) failure(out Outcome) {
 		info = *out.Failure
 	}
 	sig := signatureOf(info)
-	if _, ok := f.known[sig]; ok || f.floodSigs[sig] {
+	if _, ok := f.known[sig]; ok || f.flood.Capped(sig) {
 		return
 	}
 	if f.shm != nil {
@@ -32,8 +32,10 @@ func (f *fuzzer) failure(out Outcome) {
 			return
 		}
 	}
-	if signature.MessageFlood(sig, f.known) {
-		f.flooded(sig)
+	if capped, note := f.flood.Check(sig, f.known); capped {
+		if note != "" {
+			f.printf("gfz: %s\n", note)
+		}
 		return
 	}
 	rep := &workdir.Report{
@@ -127,25 +129,6 @@ func (f *fuzzer) recordFailure(rep *workdir.Report) (path string, claimed bool, 
 		f.newFailures = append(f.newFailures, path)
 	}
 	return path, claimed, nil
-}
-
-// flooded notes, once per frames, a failure not saved because its frames
-// have signature.MaxMessagesPerFrames failures with other messages.
-func (f *fuzzer) flooded(sig string) {
-	if f.floodSigs == nil {
-		f.floodSigs = map[string]bool{}
-	}
-	f.floodSigs[sig] = true // not looked up again (a scan of every known signature)
-	fr := signature.FramesOf(sig)
-	if f.floodNoted == nil {
-		f.floodNoted = map[string]bool{}
-	}
-	if f.floodNoted[fr] {
-		return
-	}
-	f.floodNoted[fr] = true
-	first, _, _ := strings.Cut(fr, "\n")
-	f.printf("gfz: more than %d failures at %s with different messages (the message varies with the input): the others there are not saved as new failures\n", signature.MaxMessagesPerFrames, first)
 }
 
 // signatureOf is the deduplication key of a failure.

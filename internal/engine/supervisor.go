@@ -83,13 +83,12 @@ type supervisor struct {
 	// cutInput is the longest an input had run in a worker the run's stop
 	// ended (0: none was running).
 	cutInput time.Duration
-	// floodNoted: the frames of signature.MessageFlood noted.
-	floodNoted map[string]bool
-	cfg        SupervisorConfig
-	wd         *workdir.Dir
-	known      map[string]string
-	before     int // unique failures known at start
-	newFiles   []string
+	flood    signature.Flood // deaths not saved past signature.MaxMessagesPerFrames
+	cfg      SupervisorConfig
+	wd       *workdir.Dir
+	known    map[string]string
+	before   int // unique failures known at start
+	newFiles []string
 	// pending are the failures workers saved that are not yet announced
 	// (by signature: their input paths), until their shrink is done or
 	// the run has ended (workerFailure).

@@ -56,20 +56,9 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		}
 		return
 	}
-	if s.floodNoted[sig] || signature.MessageFlood(sig, s.known) {
-		// (see the engine's flooded; printed once per frames; the
-		// signature is remembered under its own key)
-		if s.floodNoted == nil {
-			s.floodNoted = map[string]bool{}
-		}
-		s.floodNoted[sig] = true
-		if fr := signature.FramesOf(sig); !s.floodNoted[fr] {
-			if s.floodNoted == nil {
-				s.floodNoted = map[string]bool{}
-			}
-			s.floodNoted[fr] = true
-			first, _, _ := strings.Cut(fr, "\n")
-			s.printf("gfz: more than %d failures at %s with different messages (the message varies with the input): the others there are not saved as new failures\n", signature.MaxMessagesPerFrames, first)
+	if capped, note := s.flood.Check(sig, s.known); capped {
+		if note != "" {
+			s.printf("gfz: %s\n", note)
 		}
 		return
 	}

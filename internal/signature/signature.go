@@ -496,6 +496,36 @@ func MessageFlood(sig string, known map[string]string) bool {
 	return n >= MaxMessagesPerFrames
 }
 
+// Flood applies MaxMessagesPerFrames for a process that records failures
+// (a worker, the supervisor). The zero Flood is ready to use.
+type Flood struct {
+	sigs   map[string]bool // signatures found past the cap (not scanned for again)
+	frames map[string]bool // the places whose cap was announced
+}
+
+// Capped reports whether sig was found past the cap before.
+func (fl *Flood) Capped(sig string) bool { return fl.sigs[sig] }
+
+// Check reports whether sig is past the cap given the known signatures,
+// remembering it if so; note is the line to print the first time a place
+// is capped ("" after that).
+func (fl *Flood) Check(sig string, known map[string]string) (capped bool, note string) {
+	if !fl.sigs[sig] && !MessageFlood(sig, known) {
+		return false, ""
+	}
+	if fl.sigs == nil {
+		fl.sigs, fl.frames = map[string]bool{}, map[string]bool{}
+	}
+	fl.sigs[sig] = true
+	fr := FramesOf(sig)
+	if fl.frames[fr] {
+		return true, ""
+	}
+	fl.frames[fr] = true
+	first, _, _ := strings.Cut(fr, "\n")
+	return true, fmt.Sprintf("more than %d failures at %s with different messages (the message varies with the input): the others there are not saved as new failures", MaxMessagesPerFrames, first)
+}
+
 // SiteOf returns the site of a failure signature: its first two lines, the
 // kind and the innermost user frame that is not a standard-library helper
 // (the whole signature if it has no frame). Failures at one site are one
