@@ -28,7 +28,6 @@ import (
 	"sync"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -778,19 +777,8 @@ func failureHeadline(txt string) (kind, msg, repro string) {
 	if kind == "" {
 		kind = "failure"
 	}
-	return printable(kind), printable(workdir.Headline(rf.Sections["message"])), rf.Get("reproduce")
-}
-
-// printable replaces the control characters (a terminal's colour codes)
-// and the bytes that are not UTF-8 of a target's message by U+FFFD, for
-// the summary a terminal and SUMMARY.txt show.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\t' || r == 0x7f {
-			return utf8.RuneError
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\ufffd"))
+	// (the summary a terminal and SUMMARY.txt show)
+	return workdir.Printable(kind), workdir.Printable(workdir.Headline(rf.Sections["message"])), rf.Get("reproduce")
 }
 
 // checkWritable creates dir if needed and checks that a file can be

@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz/cover"
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -104,31 +103,7 @@ func Render(w io.Writer, o Options) error {
 // UTF-8 (the page says charset=utf-8) and control characters other than
 // tab, newline and carriage return (a terminal's colour codes), by U+FFFD.
 // The page's own markup has neither.
-func cleanText(b []byte) []byte {
-	bad := func(r rune, n int) bool {
-		return r == utf8.RuneError && n == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
-	}
-	clean := true
-	for i := 0; i < len(b) && clean; {
-		r, n := utf8.DecodeRune(b[i:])
-		clean = !bad(r, n)
-		i += n
-	}
-	if clean {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if bad(r, n) {
-			out = utf8.AppendRune(out, utf8.RuneError)
-		} else {
-			out = append(out, b[i:i+n]...)
-		}
-		i += n
-	}
-	return out
-}
+func cleanText(b []byte) []byte { return []byte(workdir.Printable(string(b))) }
 
 func build(o Options) *page {
 	wd := o.Workdir

@@ -76,3 +76,37 @@ func isLocation(s string) bool {
 	}
 	return true
 }
+
+// Printable replaces, in text a target wrote (failure messages, values),
+// what a terminal or a page declared UTF-8 should not get as it is: each
+// control character other than tab, newline and carriage return (a
+// terminal's colour codes) and each byte that is not UTF-8, by U+FFFD.
+func Printable(s string) string {
+	bad := func(r rune, n int) bool {
+		return r == utf8.RuneError && n == 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+	}
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if bad(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if bad(r, n) {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
