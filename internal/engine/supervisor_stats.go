@@ -323,9 +323,12 @@ func (s *supervisor) printFinal() {
 	if sum.Partial && !(s.cfg.StopOnFailure && sum.NewFailures > 0) { // (stopped at its failure, as asked)
 		s.warnf("%s", PartialText)
 	}
-	if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly && len(s.errs) == 0 && s.cutInput >= time.Second {
+	// A run that ran no input (not stopped by an error, said above): its
+	// first input was still running, or its workers still starting.
+	switch idle := s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly && len(s.errs) == 0; {
+	case idle && s.cutInput >= time.Second:
 		s.warnf("no input finished: the first input a worker ran was still running %v later, when the run ended: a hang that -timeout had not stopped yet (it counts the input's CPU time, which a loaded machine stretches), or a slow input; run the seeds and corpus entries with -repro to find it", s.cutInput.Round(100*time.Millisecond))
-	} else if s.totals().execs == 0 && s.crashes == 0 && !s.cfg.ReplayOnly && len(s.errs) == 0 { // (an error, such as an unreadable corpus, stopped it: said above)
+	case idle:
 		s.warnf("no input was run: the workers were still starting when the run ended (the fuzz target's own setup before its gfz.Fuzz call, or loading its seeds, took the whole run): give the run more -time, or find what makes the target slow to start")
 	}
 	if n := len(s.errs); n > 0 {
