@@ -32,8 +32,11 @@ var gfzRootPrefix = strings.TrimSuffix(reflect.TypeOf(config{}).PkgPath(), "/int
 // fuzz target comes first.
 func clusterFuzzStack(st string) string {
 	blocks := strings.Split(st, "\n\n")
-	first, target := -1, -1
-	fuzzHead := signature.FuzzGoroutine(st) // a native target's goroutine, not the engine's waiting for it
+	// The target's goroutine: the one running the fuzz function (a native
+	// target's, not the engine's waiting for it), else the first holding a
+	// frame of gfz's root package.
+	fuzzHead := signature.FuzzGoroutine(st)
+	first, target, rooted := -1, -1, -1
 	for i, b := range blocks {
 		if !strings.HasPrefix(b, "goroutine ") {
 			continue
@@ -44,11 +47,12 @@ func clusterFuzzStack(st string) string {
 		if target < 0 && fuzzHead != "" && strings.HasPrefix(b, fuzzHead+"\n") {
 			target = i
 		}
-	}
-	for i, b := range blocks {
-		if target < 0 && strings.HasPrefix(b, "goroutine ") && strings.Contains("\n"+b, "\n"+gfzRootPrefix) {
-			target = i
+		if rooted < 0 && strings.Contains("\n"+b, "\n"+gfzRootPrefix) {
+			rooted = i
 		}
+	}
+	if target < 0 {
+		target = rooted
 	}
 	if target > first && first >= 0 {
 		b := blocks[target]
