@@ -37,18 +37,14 @@ func (s *supervisor) noteCov(sl *slot) {
 	s.maxCov = max(s.maxCov, int64(sl.shm.load(offTotalCov)))
 	s.maxValidCov = max(s.maxValidCov, int64(sl.shm.load(offValidCov)))
 	if sl.shm.load(offLoop)&loopReplayed != 0 {
-		s.markReplayed()
+		// (noted, for a worker that ends, before what it found is
+		// announced: INITED comes before a failure found after the replay)
+		if !s.replayed && s.cfg.Inited != nil {
+			s.cfg.Inited(s.totals().execs, s.maxCov, s.corpusCount())
+		}
+		s.replayed = true
 	}
 	s.noteMetrics(sl)
-}
-
-// markReplayed records that a worker has run all of its seeds and corpus
-// entries, calling SupervisorConfig.Inited the first time.
-func (s *supervisor) markReplayed() {
-	if !s.replayed && s.cfg.Inited != nil {
-		s.cfg.Inited(s.totals().execs, s.maxCov, s.corpusCount())
-	}
-	s.replayed = true
 }
 
 // partial reports whether the run's coverage stands for part of its seeds
@@ -199,14 +195,6 @@ func (s *supervisor) settled(p string) bool {
 // SupervisorConfig.NewFailure.
 func (s *supervisor) newFailure(input string) {
 	s.newFiles = append(s.newFiles, input)
-	// The replay's end is announced before a failure fuzzing found after
-	// it (Inited is otherwise called at a status tick, up to 3 s late).
-	for _, sl := range s.slots {
-		if sl.shm.load(offLoop)&loopReplayed != 0 {
-			s.markReplayed()
-			break
-		}
-	}
 	if s.cfg.NewFailure == nil {
 		return
 	}
