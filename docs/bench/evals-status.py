@@ -30,7 +30,8 @@ STAGES = [
     ("easy-2026-11-28c.jsonl", len(EASY_C) * len(ALL) * 5, 60, "core0"),
     ("targets-2026-11-28a.jsonl", len(ALL) * 5, 300, "core0"),
     ("targets-2026-11-28b.jsonl", 5 * 5, 300, "core1"),  # FuzzHTMLTemplate, 5 contenders
-    ("targets-2026-11-28c.jsonl", 3 * 5, 300, "core0"),  # FuzzHTMLTemplate, the other 3 (moved 2026-11-28)
+    ("targets-2026-11-28c.jsonl", 1 * 5, 300, "core0"),  # FuzzHTMLTemplate, ei (moved 2026-11-28)
+    ("targets-2026-11-28d.jsonl", 2 * 5, 300, "core1"),  # FuzzHTMLTemplate, bediv and zeugma
 ]
 OVERHEAD = 5  # seconds a run costs beyond its fuzzing (start, shrinking, report)
 

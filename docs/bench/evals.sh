@@ -22,8 +22,9 @@
 #       easy-2026-11-28{a,b,c}.jsonl (c: half of core1's, run by core0);
 #   (3) the template targets' coverage (core0 FuzzTemplate, core1
 #       FuzzHTMLTemplate), 5 reps of 5 minutes, gfz-bench's target mode,
-#       targets-2026-11-28{a,b,c}.jsonl (c: three of FuzzHTMLTemplate's
-#       contenders, run by core0): the coverage half of the ranking.
+#       targets-2026-11-28{a,b,c,d}.jsonl (c: ei on FuzzHTMLTemplate, run
+#       by core0; d: bediv and zeugma on it, after b on core1): the
+#       coverage half of the ranking.
 #   core0 first finishes the template targets' growth runs (35 minutes, at
 #   5f1bc79, seeds 1 and 2, growth-2026-11-28/).
 #   Earlier rounds, kept apart in the reports: the hard bugs' first round
@@ -148,7 +149,8 @@ EVAL_COMMIT=${EVAL_COMMIT:-f559d08}
 ALL=gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random,gfz-ei,gfz-bediv,gfz-zeugma
 # FuzzHTMLTemplate's contenders, split between the cores.
 ALL_B=gfz-auto,gfz-zest,gfz-bytes,gfz-fairfuzz,gfz-random
-ALL_C=gfz-ei,gfz-bediv,gfz-zeugma
+ALL_C=gfz-ei
+ALL_D=gfz-bediv,gfz-zeugma
 targets() {
 	local part=$1 spec=$2 contenders=${3:-$ALL} g
 	g=$(worktree "$EVAL_COMMIT") || return
@@ -173,12 +175,15 @@ core0) log "core0 start"; growth
 	# done and core1's had hours left), in their own results file.
 	easy c goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb hcl1-decodemap
 	targets a testdata/targets/tmpl:FuzzTemplate:text/template,text/template/parse
-	# Three contenders of core1's target (moved 2026-11-28, as the easy
-	# bugs were), in their own results file.
+	# One contender of core1's target (moved 2026-11-28, as the easy
+	# bugs were), in its own results file; two more run on core1 (d).
 	targets c testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_C"; log "core0 done" ;;
 core1) log "core1 start"
 	hardall b tiff-palette toml-escapes toml-lexvalue
 	easy b blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap
-	targets b testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_B"; log "core1 done" ;;
+	targets b testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_B"
+	# Two of the three contenders first moved to core0 (c), moved back
+	# 2026-11-29 to even the cores' last hours.
+	targets d testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_D"; log "core1 done" ;;
 *) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
