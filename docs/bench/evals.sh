@@ -183,7 +183,7 @@ core1) log "core1 start"
 	easy b blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap
 	targets b testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_B"
 	# Two of the three contenders first moved to core0 (c), moved back
-	# 2026-11-29 to even the cores' last hours.
+	# 2026-11-28 (thirteenth session) to even the cores' last hours.
 	targets d testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_D"; log "core1 done" ;;
 *) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -162,6 +162,11 @@ type Config struct {
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize). For
 	// a native target it grows to its longest seed, up to MaxNativeInput.
 	MaxInputSize int
+	// RecordBudget caps the bytes of call-tree records (tree.go) the
+	// queue keeps for the whole run; past it a queued input's record is
+	// made again, by one more execution, whenever the input is a parent.
+	// 0: DefaultRecordBudget; negative: none kept.
+	RecordBudget int64
 	// StackLimitMB, if positive, limits every goroutine's stack in the
 	// process to this many MiB (debug.SetMaxStack, process-wide; Run sets
 	// it at its start, a fuzz binary in all its children). An endless

@@ -327,8 +327,14 @@ func (s *autoTurns) turnTarget() int {
 	return s.zc
 }
 
-// startTurn picks the parent arm and, by it, the next parent.
+// startTurn picks the parent arm and, by it, the next parent, whose
+// record it then holds.
 func (s *autoTurns) startTurn() {
+	s.pickParent()
+	s.env.holdParent(s.parent)
+}
+
+func (s *autoTurns) pickParent() {
 	if s.parent != nil {
 		s.parent.byIndex = nil // its guided children's draw index: rebuilt if it is a parent again
 	}

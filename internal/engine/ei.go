@@ -48,6 +48,7 @@ func (s *eiTurns) turn() *entry {
 			s.parent.byIndex = nil // rebuilt if it is a parent again
 		}
 		s.parent = p
+		s.env.holdParent(p)
 		s.choices = choicesOf(p.rec, s.choices)
 	}
 	return p

@@ -100,6 +100,13 @@ type fuzzer struct {
 	// execution.
 	shrinkSeq uint64
 
+	// The queue's records (tree.go): the bytes kept for the run and the
+	// budget for them, the parent whose record is held, and how many
+	// records were dropped and made again.
+	recKept, recBudget  int64
+	recParent           *entry
+	recDropped, recMade int64
+
 	// Worker mode (cfg.SharedMem).
 	shm     *shm
 	seen    map[string]bool // corpus file names this worker has (cfg.Sync)
@@ -571,6 +578,9 @@ func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) 
 	}
 	f.queue = append(f.queue, e)
 	f.fb.credit(f.queue, len(f.queue)-1, m)
+	if e != f.recParent {
+		f.releaseRecord(e) // kept within the budget, else made again when needed
+	}
 	return e
 }
 

@@ -89,7 +89,7 @@ func (s *zeugmaTurns) lastParent() *entry  { return s.parent }
 // record (made by the stability recheck of a saved input, with recording
 // on for that one execution), so that children can be checked for zero
 // mutations. Entries queued before (seeds, a resumed corpus) are recorded
-// when they are first a parent (parentRecord). Other engines (args, whose
+// when they are first a parent (holdParent). Other engines (args, whose
 // children are re-encoded typed edits) check nothing, so record nothing.
 func (f *fuzzer) startMetrics() {
 	if _, bp := f.strat.(byteParent); bp && f.def.queue && f.recorder != nil && !f.def.records {
@@ -98,19 +98,16 @@ func (f *fuzzer) startMetrics() {
 		// The inputs queued before (seeds, a resumed corpus) get theirs
 		// now: the strategy caches what a parent offers (auto's arms,
 		// zeugma's donors) from its record.
+		// Past the record budget they are made when they are parents.
 		for _, e := range f.queue {
+			if f.recKept >= f.recBudget {
+				break
+			}
 			if e.rec == nil {
 				f.keepRecord(e, nil)
+				f.releaseRecord(e)
 			}
 		}
-	}
-}
-
-// parentRecord makes sure p has its record, executing it once more with
-// recording on if it has none (counted as a recheck).
-func (f *fuzzer) parentRecord(p *entry) {
-	if p.rec == nil && f.recorder != nil {
-		f.keepRecord(p, nil)
 	}
 }
 
@@ -213,7 +210,7 @@ func (f *fuzzer) skipZero(p *entry, child []byte) bool {
 	if f.recorder == nil {
 		return false
 	}
-	f.parentRecord(p)
+	f.holdParent(p)
 	if !m.zeroChild(p, child) {
 		m.streak = 0
 		return false

@@ -99,6 +99,13 @@ type strategyEnv interface {
 	// it; it may drop a parent's draw index (entry.byIndex) after its
 	// turn.
 	queue() []*entry
+	// holdParent makes p the parent whose record (entry.rec) is at hand,
+	// making it again if it was dropped; the previous parent's may be
+	// dropped (tree.go). Call it before reading a new parent's record.
+	holdParent(p *entry)
+	// peekRecord returns e's record, made again (and not kept in e) if it
+	// was dropped; nil without a recorder.
+	peekRecord(e *entry) *param.Record
 	// totalEdges is the number of edges in the total coverage (JQF's
 	// maxCoverage: zestChildren).
 	totalEdges() int
@@ -152,8 +159,12 @@ type strategyEnv interface {
 // loopView is the fuzzer's strategyEnv.
 type loopView struct{ f *fuzzer }
 
-func (v loopView) rand() *prng          { return v.f.r }
-func (v loopView) queue() []*entry      { return v.f.queue }
+func (v loopView) rand() *prng         { return v.f.r }
+func (v loopView) queue() []*entry     { return v.f.queue }
+func (v loopView) holdParent(p *entry) { v.f.holdParent(p) }
+
+func (v loopView) peekRecord(e *entry) *param.Record { return v.f.peekRecord(e) }
+
 func (v loopView) totalEdges() int      { return v.f.cov.edges }
 func (v loopView) maxSize() int         { return v.f.max }
 func (v loopView) sites() *siteKinds    { return v.f.sites }
@@ -293,6 +304,10 @@ func (f *fuzzer) setEngine(name string) error {
 		return fmt.Errorf("engine: engine %q needs an executor that records its draws (engine.Recorder)", name)
 	}
 	f.def = def
+	f.recBudget = f.cfg.RecordBudget
+	if f.recBudget == 0 {
+		f.recBudget = DefaultRecordBudget
+	}
 	f.sites = newSiteKinds()
 	f.div = newDiversity()
 	f.cov = newCoverageWith(def.classes)
@@ -314,9 +329,12 @@ type entry struct {
 	// For engines with records (engineDef.records; tree.go): its call
 	// tree, the hash of its shape, and an index of its draws by execution
 	// index (built when first needed, dropped after its turn).
+	// rec may be nil (dropped; tree.go): holdParent or peekRecord make it
+	// again. recKept: the record budget keeps it for the run.
 	rec     *param.Record
 	shape   uint64
 	byIndex map[uint64]int32
+	recKept bool
 
 	// trace is the hash of its saved execution's set of edges
 	// (diversity.go); hit lists those edges when the engine counts hits

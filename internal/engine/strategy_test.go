@@ -38,6 +38,11 @@ func (e *scriptEnv) handled() *Outcome    { return &e.out }
 func (e *scriptEnv) uniqueTrace() bool    { return e.unique }
 func (e *scriptEnv) execNumber() int64    { return e.execs }
 
+// holdParent and peekRecord: the test's entries keep the records it gives
+// them (nothing is dropped or made again).
+func (e *scriptEnv) holdParent(*entry)                 {}
+func (e *scriptEnv) peekRecord(p *entry) *param.Record { return p.rec }
+
 func (e *scriptEnv) otherInput() []byte {
 	if len(e.q) == 0 {
 		return nil

@@ -38,8 +38,8 @@ type spanKey struct {
 
 // spanRef is a span of a queued input.
 type spanRef struct {
-	entry int32 // index in the queue
-	span  int32 // index in the entry's rec.Spans
+	entry      int32 // index in the queue
+	start, end int32 // the span's bytes in the entry's data (its record may be dropped: tree.go)
 }
 
 // donors are the indexed spans of one key, in queue order; starts holds
@@ -102,6 +102,9 @@ func (s *zeugmaTurns) next(dst []byte) []byte {
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *zeugmaTurns) turn() *entry {
 	p := s.zest.advance()
+	if p != s.parent {
+		s.env.holdParent(p)
+	}
 	s.pointsOf(p)
 	return p
 }
@@ -125,11 +128,12 @@ func (s *zeugmaTurns) indexNew() {
 	q := s.env.queue()
 	for ; s.indexed < len(q); s.indexed++ {
 		e := q[s.indexed]
-		if e.rec == nil {
+		rec := s.env.peekRecord(e)
+		if rec == nil {
 			continue
 		}
-		for i := range e.rec.Spans {
-			sp := &e.rec.Spans[i]
+		for i := range rec.Spans {
+			sp := &rec.Spans[i]
 			if sp.End <= sp.Start || int(sp.End) > len(e.data) {
 				continue // consumed nothing: nothing to donate
 			}
@@ -142,7 +146,7 @@ func (s *zeugmaTurns) indexNew() {
 			if n := len(d.refs); n == 0 || d.refs[n-1].entry != int32(s.indexed) {
 				d.starts = append(d.starts, int32(n))
 			}
-			d.refs = append(d.refs, spanRef{entry: int32(s.indexed), span: int32(i)})
+			d.refs = append(d.refs, spanRef{entry: int32(s.indexed), start: sp.Start, end: sp.End})
 		}
 	}
 }
@@ -255,9 +259,7 @@ func (s *zeugmaTurns) donate(p *entry) (splice, bool) {
 			hi = int(dn.starts[i+1])
 		}
 		ref := dn.refs[lo+r.below(hi-lo)]
-		d := q[ref.entry]
-		ds := &d.rec.Spans[ref.span]
-		b := d.data[ds.Start:ds.End]
+		b := q[ref.entry].data[ref.start:ref.end]
 		if !bytes.Equal(b, old) {
 			return splice{start: pt.Start, end: pt.End, from: b}, true
 		}
