@@ -319,3 +319,30 @@ func TestCallTreeLibraryClosures(t *testing.T) {
 		}
 	}
 }
+
+// ctDeep draws one value at each of depth nested calls of a plain
+// recursive function.
+func ctDeep(t *gfz.T, depth int) int {
+	v := gen.IntRange(0, 9).Draw(t)
+	if depth == 0 {
+		return v
+	}
+	return v + ctDeep(t, depth-1)
+}
+
+// TestCallTreeDeepNoAlloc: a recorded draw finds its user frames without
+// allocating, however deep the recursion above it (40 plain calls: the
+// frames of each draw once took a new buffer past 16, which made most of
+// ei's garbage on the template targets).
+func TestCallTreeDeepNoAlloc(t *testing.T) {
+	ex := gfz.NewExecutor(func(t *gfz.T) { ctDeep(t, 40) })
+	ex.SetRecording(true)
+	in := make([]byte, 64)
+	out := ex.Exec(in, 0)
+	if n := len(out.Record.Spans); n < 40 {
+		t.Fatalf("%d spans for 40 nested calls", n)
+	}
+	if n := testing.AllocsPerRun(50, func() { ex.Exec(in, 0) }); n != 0 {
+		t.Errorf("a recorded execution of 41 draws under 40 nested calls allocates %v times", n)
+	}
+}

@@ -102,3 +102,16 @@ func BenchmarkExecFailingFull(b *testing.B)    { benchFailing(b, false, false) }
 func BenchmarkExecFailingBrief(b *testing.B)   { benchFailing(b, true, false) }
 func BenchmarkExecPanickingFull(b *testing.B)  { benchFailing(b, false, true) }
 func BenchmarkExecPanickingBrief(b *testing.B) { benchFailing(b, true, true) }
+
+// BenchmarkExecDeepRecording records an execution of 41 draws made under
+// 40 nested calls of a plain recursive function: each draw walks the
+// stack to the library for its user frames.
+func BenchmarkExecDeepRecording(b *testing.B) {
+	ex := gfz.NewExecutor(func(t *gfz.T) { ctDeep(t, 40) })
+	ex.SetRecording(true)
+	in := make([]byte, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		ex.Exec(in, 0)
+	}
+}

@@ -172,19 +172,27 @@ func userCalls(s *param.Source, site uintptr) {
 	if callsite.Library(site) {
 		return
 	}
-	var buf [16]param.Frame
-	frames, ok := callsite.User(1, site, asCallsiteFrames(buf[:])) // F is Draw
+	// The frames go into a buffer reused from draw to draw (a deep
+	// recursion has dozens of user frames above each draw: a buffer made
+	// for each would be most of a recording engine's garbage).
+	bp := framePool.Get().(*[]callsite.Frame)
+	frames, ok := callsite.User(1, site, (*bp)[:0]) // F is Draw
 	if ok {
 		s.Calls(asParamFrames(frames))
 	}
+	*bp = frames[:0] // keeps the larger array when User grew it
+	framePool.Put(bp)
 }
+
+// framePool holds the frame buffers of userCalls (Calls copies the frames,
+// so a buffer is free again once it returns).
+var framePool = sync.Pool{New: func() any {
+	b := make([]callsite.Frame, 0, 64)
+	return &b
+}}
 
 // callsite.Frame and param.Frame have the same fields (the two packages
 // may not import each other): the frames are passed without a copy.
-func asCallsiteFrames(fs []param.Frame) []callsite.Frame {
-	return unsafe.Slice((*callsite.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), cap(fs))[:len(fs)]
-}
-
 func asParamFrames(fs []callsite.Frame) []param.Frame {
 	return unsafe.Slice((*param.Frame)(unsafe.Pointer(unsafe.SliceData(fs))), len(fs))
 }
