@@ -314,7 +314,11 @@ func parseLocation(loc string) (string, int) {
 // stdHelper) if there is one: a std function the user's code called is not
 // the site of its failure. With noInnerLine the first frame is named
 // without its line (where a hung loop was interrupted varies, the function
-// does not).
+// does not). A standard-library helper's frame past the first is named
+// without its line too: which of its lines called on (an iterator's
+// several yields, one sort or another of sort.Slice) depends on the input,
+// not on the bug, and would split one failure into several (unless the
+// stack has no other frames: the std code is then the code under test).
 func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) string {
 	return frameLines(frames, skip, noInnerLine, Frames)
 }
@@ -323,6 +327,8 @@ func FrameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool) str
 func frameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool, max int) string {
 	user := func(f Frame) bool { return !IsInternalFrame(f.Func) && (skip == nil || !skip(f.Func)) }
 	start := sigStart(frames, user)
+	// Std frames are the code under test when they are all there is.
+	stdLines := start >= len(frames) || !user(frames[start]) || stdHelper(frames[start].Func, frames[start].File)
 	var b strings.Builder
 	n := 0
 	for _, f := range frames[start:] {
@@ -332,7 +338,7 @@ func frameLines(frames []Frame, skip func(fn string) bool, noInnerLine bool, max
 		if !user(f) {
 			continue
 		}
-		if n == 0 && noInnerLine {
+		if n == 0 && noInnerLine || n > 0 && !stdLines && stdHelper(f.Func, f.File) {
 			b.WriteString(f.Func + "\n")
 		} else {
 			b.WriteString(f.String() + "\n")
