@@ -1013,7 +1013,7 @@ func (r *runner) writeLive() {
 	if r.o.report.dir != "" {
 		sch = r.schedule(true)
 	}
-	entries := slices.Clone(r.o.report.entries)
+	entries := r.liveEntries()
 	writeLog := r.writeLog()
 	r.live.Add(1)
 	go func() {
@@ -1026,6 +1026,19 @@ func (r *runner) writeLive() {
 		}
 		writeLog()
 	}()
+}
+
+// liveEntries is the report index's entries while the run goes on: each
+// target's run column says what it is doing now (waiting for cores,
+// running, stopping, ended), not "running" for all.
+func (r *runner) liveEntries() []report.IndexEntry {
+	entries := slices.Clone(r.o.report.entries)
+	for i, j := range r.jobs {
+		if j.report >= 0 && j.report < len(entries) {
+			entries[j.report].Status = r.runs[i].state
+		}
+	}
+	return entries
 }
 
 // schedule is the report's view of the run.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/cmd/internal/sched"
+	"github.com/gfz-dev/gfz/internal/report"
 	"github.com/gfz-dev/gfz/internal/testmod"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -582,5 +583,25 @@ func TestSummaryCoverageSliced(t *testing.T) {
 	out := summaryText([]*ciJob{j}, false, "", dir)
 	if !regexp.MustCompile(`(?m)^example\.com/p +FuzzT +ok +- +- +114028 +73 +18 +0 +0$`).MatchString(out) {
 		t.Errorf("summary:\n%s", out)
+	}
+}
+
+// TestLiveEntries: while a scheduled run goes on, the report index shows
+// each target's state (a target waiting for cores is not "running").
+func TestLiveEntries(t *testing.T) {
+	o := &options{}
+	o.report.entries = []report.IndexEntry{{Target: "FuzzA", Status: "running"}, {Target: "FuzzB", Status: "running"}, {Target: "FuzzC", Status: "running"}}
+	r := &runner{o: o,
+		jobs: []*ciJob{{target: "FuzzA", report: 0}, {target: "FuzzX", report: -1}, {target: "FuzzB", report: 1}, {target: "FuzzC", report: 2}},
+		runs: []*jobRun{{state: "running"}, {state: "running"}, {state: "waiting"}, {state: "stopping"}}}
+	var got []string
+	for _, e := range r.liveEntries() {
+		got = append(got, e.Target+"="+e.Status)
+	}
+	if g, want := strings.Join(got, " "), "FuzzA=running FuzzB=waiting FuzzC=stopping"; g != want {
+		t.Errorf("live index: %s, want %s", g, want)
+	}
+	if o.report.entries[1].Status != "running" {
+		t.Errorf("the entries themselves were changed")
 	}
 }
