@@ -140,6 +140,7 @@ type autoTurns struct {
 	infoLast   *autoInfo
 	choices    []int32
 	choicesFor *entry
+	choicesGen uint32 // choicesFor.recGen when made
 	fairEdge   int
 
 	// The arms' machinery.
@@ -229,16 +230,22 @@ func (s *autoTurns) nextGuide() *childGuide {
 		s.ops.reassign(armEI)
 		fallthrough
 	case armEI:
-		if s.choicesFor != p {
-			s.choices, s.choicesFor = choicesOf(p.rec, s.choices), p
-		}
-		s.bd.ei.mutate(p, s.choices)
+		s.bd.ei.mutate(p, s.eiChoices(p))
 	default:
 		return nil
 	}
 	g := s.bd.ei.guide
 	g.reset(p, s.bd.ei.over, r.next())
 	return g
+}
+
+// eiChoices returns p's choices (indexes into its record's draws), kept
+// while p and its record stay the same.
+func (s *autoTurns) eiChoices(p *entry) []int32 {
+	if s.choicesFor != p || s.choicesGen != p.recGen {
+		s.choices, s.choicesFor, s.choicesGen = choicesOf(p.rec, s.choices), p, p.recGen
+	}
+	return s.choices
 }
 
 // next makes the child nextGuide planned (or plans one without guided
@@ -390,7 +397,8 @@ type autoInfo struct {
 	rareAt   int64  // edgeHits.seen when the rare edge was computed (-1: never)
 	rare     bool
 	fairEdge int
-	learned  int // structural sites learned when avail was computed
+	learned  int    // structural sites learned when avail was computed
+	recGen   uint32 // the parent's recGen then
 
 	all     uint64 // every arm available, as of checkAt
 	checkAt int64  // execNumber when all was computed (-1: never)
@@ -414,7 +422,7 @@ func (s *autoTurns) available(p *entry) uint64 {
 	}
 	now := s.env.execNumber()
 	q := len(s.env.queue())
-	if in.at == q && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
+	if in.at == q && in.recGen == p.recGen && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
 		return in.all
 	}
 	in.checkAt, in.masks = now, s.fm.made
@@ -422,8 +430,8 @@ func (s *autoTurns) available(p *entry) uint64 {
 	if k := s.env.sites(); k != nil {
 		learned = len(k.structural)
 	}
-	if in.at != q || in.learned != learned {
-		in.at, in.learned, in.avail = q, learned, 0
+	if in.at != q || in.learned != learned || in.recGen != p.recGen {
+		in.at, in.learned, in.recGen, in.avail = q, learned, p.recGen, 0
 		if p.rec != nil && len(p.data) > 0 {
 			if hasChoice(p.rec) && s.bd.ei.guided() {
 				in.avail |= 1 << armEI

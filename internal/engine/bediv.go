@@ -76,6 +76,7 @@ type bedivTurns struct {
 	// split).
 	cand     [2][]int32
 	split    *entry
+	splitGen uint32 // split.recGen when made
 	nlearned int
 	// n[x] children of type x executed, u[x] of them with a unique trace.
 	n, u [2]int64
@@ -122,10 +123,10 @@ func (s *bedivTurns) nextGuide() *childGuide {
 func (s *bedivTurns) splitChoices(p *entry) {
 	sites := s.env.sites()
 	learned := len(sites.structural)
-	if p == s.split && learned == s.nlearned {
+	if p == s.split && p.recGen == s.splitGen && learned == s.nlearned {
 		return
 	}
-	s.split, s.nlearned = p, learned
+	s.split, s.splitGen, s.nlearned = p, p.recGen, learned
 	s.cand[mutStructure] = s.cand[mutStructure][:0]
 	s.cand[mutValue] = s.cand[mutValue][:0]
 	for i := range p.rec.Draws {

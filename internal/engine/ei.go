@@ -27,6 +27,7 @@ type eiTurns struct {
 	bufs   [][]byte
 	picks  []int32
 	parent *entry
+	gen    uint32 // parent.recGen when its choices were made
 	// choices of the current parent (indexes into its draws), and the
 	// one choice a single-choice child changed (-1: several).
 	choices []int32
@@ -43,12 +44,12 @@ func (s *eiTurns) next(dst []byte) []byte { return s.zest.next(dst) }
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *eiTurns) turn() *entry {
 	p := s.zest.advance()
-	if p != s.parent {
-		if s.parent != nil {
+	s.env.holdParent(p)
+	if p != s.parent || p.recGen != s.gen {
+		if s.parent != nil && s.parent != p {
 			s.parent.byIndex = nil // rebuilt if it is a parent again
 		}
-		s.parent = p
-		s.env.holdParent(p)
+		s.parent, s.gen = p, p.recGen
 		s.choices = choicesOf(p.rec, s.choices)
 	}
 	return p

@@ -59,11 +59,13 @@ type metrics struct {
 	// the draw that consumed byte o of zp.data; zok is false when zp's
 	// record does not cover its data draw after draw (undecidable).
 	zp     *entry
+	zgen   uint32 // zp.recGen when indexed
 	drawAt []int32
 	zok    bool
 
 	// The distance pattern of parent dp: its choice tokens.
 	dp   *entry
+	dgen uint32 // dp.recGen when its pattern was built
 	pat  distPattern
 	ptok []uint64
 	ctok []uint64
@@ -122,7 +124,7 @@ func (f *fuzzer) startMetrics() {
 // from the child's own PRNG extension) or p's record does not cover its
 // data.
 func (m *metrics) zeroChild(p *entry, child []byte) bool {
-	if m.zp != p {
+	if m.zp != p || m.zgen != p.recGen {
 		m.index(p)
 	}
 	pd := p.data
@@ -176,7 +178,7 @@ func sameDecoded(d *param.Draw, a, b []byte) bool {
 
 // index builds the zero-mutation index of p (once per parent turn).
 func (m *metrics) index(p *entry) {
-	m.zp, m.zok = p, false
+	m.zp, m.zgen, m.zok = p, p.recGen, false
 	if p.rec == nil {
 		return
 	}
@@ -237,8 +239,8 @@ func (m *metrics) noteDistance(p *entry, rec *param.Record, data []byte) {
 	if p == nil || p.rec == nil || rec == nil {
 		return
 	}
-	if m.dp != p {
-		m.dp = p
+	if m.dp != p || m.dgen != p.recGen {
+		m.dp, m.dgen = p, p.recGen
 		m.ptok = choiceTokens(p.rec, p.data, m.ptok)
 		m.pat.build(m.ptok)
 	}

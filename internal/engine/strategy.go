@@ -330,11 +330,15 @@ type entry struct {
 	// tree, the hash of its shape, and an index of its draws by execution
 	// index (built when first needed, dropped after its turn).
 	// rec may be nil (dropped; tree.go): holdParent or peekRecord make it
-	// again. recKept: the record budget keeps it for the run.
+	// again. recKept: the record budget keeps it for the run. recGen
+	// counts the records made for it: what a strategy derives from a
+	// record (indexes into its draws) is keyed by entry and recGen, since
+	// a record made again may differ (a target that is not deterministic).
 	rec     *param.Record
 	shape   uint64
 	byIndex map[uint64]int32
 	recKept bool
+	recGen  uint32
 
 	// trace is the hash of its saved execution's set of edges
 	// (diversity.go); hit lists those edges when the engine counts hits

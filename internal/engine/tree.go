@@ -55,6 +55,7 @@ func (f *fuzzer) keepRecord(e *entry, rec *param.Record) {
 	}
 	e.rec = rec.Clone()
 	e.shape = shapeOf(e.rec)
+	e.recGen++
 	if n := recordBytes(e.rec); f.recKept+n <= f.recBudget {
 		f.recKept += n
 		e.recKept = true

@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/gfz-dev/gfz/param"
 )
 
 // TestRecordBudget pins the record budget (tree.go): records that fit stay
@@ -70,4 +73,108 @@ func TestRecordBudget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecordMadeAgainInvalidates pins one rule per cache: what a strategy
+// derived from a parent's record (indexes into its draws or spans) is
+// made again when the parent's record is made again (entry.recGen), as it
+// may then differ (a target that does not draw the same every time: here
+// the new record is empty, as when the execution drew past the input).
+// With the old indexes kept, the zero-mutation check would read past the
+// new record's draws, and ei, bediv, zeugma and auto would mutate choices
+// or splice spans it does not have.
+func TestRecordMadeAgainInvalidates(t *testing.T) {
+	remade := func(p *entry) {
+		p.rec = &param.Record{}
+		p.recGen++
+	}
+	fresh := func() *entry {
+		var vals []figVal
+		src := param.New(nil, 0)
+		src.SetRecording(true)
+		src.Reset([]byte{3, 1, 4, 1, 5, 1, 6, 0, 0, 0, 0, 0}, 0)
+		figNode(src, 0, 0, &vals)
+		rec := src.Record().Clone()
+		return &entry{data: bytes.Clone(src.Consumed()), edges: 1, valid: true, rec: rec, shape: shapeOf(rec)}
+	}
+
+	t.Run("zero-mutation index", func(t *testing.T) {
+		var m metrics
+		p := fresh()
+		child := bytes.Clone(p.data)
+		child[0] += 10 // the root's value: a draw of 10 values, so the same value
+		if !m.zeroChild(p, child) {
+			t.Fatal("a child decoding to the parent's values is not a zero mutation")
+		}
+		m.noteDistance(p, p.rec, p.data)
+		if len(m.ptok) == 0 {
+			t.Fatal("no distance pattern")
+		}
+		remade(p)
+		if m.zeroChild(p, child) {
+			t.Error("zero mutation decided from the record dropped (the new one covers no data)")
+		}
+		m.noteDistance(p, p.rec, p.data)
+		if len(m.ptok) != 0 {
+			t.Errorf("distance pattern of %d tokens from the record dropped", len(m.ptok))
+		}
+	})
+	env := &scriptEnv{r: newPRNG(1), edges: 1, max: 64, guides: true, labels: newSiteKinds()}
+	t.Run("ei", func(t *testing.T) {
+		p := fresh()
+		env.q = []*entry{p}
+		s := newEITurns(env)
+		if s.turn(); len(s.choices) == 0 {
+			t.Fatal("no choices")
+		}
+		remade(p)
+		if s.turn(); len(s.choices) != 0 {
+			t.Errorf("%d choices of the record dropped", len(s.choices))
+		}
+	})
+	t.Run("bediv", func(t *testing.T) {
+		p := fresh()
+		s := newBedivTurns(env)
+		if s.splitChoices(p); len(s.cand[mutValue])+len(s.cand[mutStructure]) == 0 {
+			t.Fatal("no candidates")
+		}
+		remade(p)
+		if s.splitChoices(p); len(s.cand[mutValue])+len(s.cand[mutStructure]) != 0 {
+			t.Errorf("candidates of the record dropped: %v", s.cand)
+		}
+	})
+	t.Run("zeugma", func(t *testing.T) {
+		p, q := fresh(), fresh()
+		q.data[0] = 7
+		env.q = []*entry{p, q}
+		s := newZeugmaTurns(env)
+		s.indexNew()
+		if len(s.pointsOf(p)) == 0 {
+			t.Fatal("no application points")
+		}
+		remade(p)
+		if n := len(s.pointsOf(p)); n != 0 {
+			t.Errorf("%d application points of the record dropped", n)
+		}
+	})
+	t.Run("auto", func(t *testing.T) {
+		p, q := fresh(), fresh()
+		env.q = []*entry{p, q}
+		s := newAutoTurns(env)
+		if a := s.available(p); a&(1<<armEI) == 0 || a&(1<<armZeugma) == 0 {
+			t.Fatalf("arms %b: want ei and zeugma", a)
+		}
+		remade(p)
+		if a := s.available(p); a&(1<<armEI) != 0 || a&(1<<armZeugma) != 0 {
+			t.Errorf("arms %b offered from the record dropped", a)
+		}
+		p = fresh()
+		if len(s.eiChoices(p)) == 0 {
+			t.Fatal("no choices")
+		}
+		remade(p)
+		if n := len(s.eiChoices(p)); n != 0 {
+			t.Errorf("ei's %d choices of the record dropped", n)
+		}
+	})
 }

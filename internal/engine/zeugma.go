@@ -75,6 +75,7 @@ type zeugmaTurns struct {
 	// spans that have a donor candidate), and the queue length when they
 	// were computed (new entries may bring new donors).
 	parent   *entry
+	gen      uint32 // parent.recGen when its points were computed
 	points   []int32
 	pointsAt int
 	draws    []int32 // scratch: draws per span
@@ -102,9 +103,7 @@ func (s *zeugmaTurns) next(dst []byte) []byte {
 // turn advances the turn as zestTurns does and returns the parent.
 func (s *zeugmaTurns) turn() *entry {
 	p := s.zest.advance()
-	if p != s.parent {
-		s.env.holdParent(p)
-	}
+	s.env.holdParent(p)
 	s.pointsOf(p)
 	return p
 }
@@ -114,8 +113,8 @@ func (s *zeugmaTurns) turn() *entry {
 // indexes new entries first: indexNew).
 func (s *zeugmaTurns) pointsOf(p *entry) []int32 {
 	q := s.env.queue()
-	if p != s.parent || s.pointsAt != len(q) {
-		s.parent = p
+	if p != s.parent || s.pointsAt != len(q) || s.gen != p.recGen {
+		s.parent, s.gen = p, p.recGen
 		s.pointsAt = len(q)
 		s.points = s.zeugmaPoints(p, s.points)
 	}
