@@ -398,7 +398,7 @@ type autoInfo struct {
 	rare     bool
 	fairEdge int
 	learned  int    // structural sites learned when avail was computed
-	recGen   uint32 // the parent's recGen then
+	recGen   uint32 // the parent's recGen when avail was last checked
 
 	all     uint64 // every arm available, as of checkAt
 	checkAt int64  // execNumber when all was computed (-1: never)
@@ -420,9 +420,21 @@ func (s *autoTurns) available(p *entry) uint64 {
 		}
 		s.infoP, s.infoLast = p, in
 	}
+	if in.recGen != p.recGen && in.at >= 0 {
+		// p's record was made again (tree.go). A deterministic target's
+		// is the same, and so are the arms it offers, until the next
+		// check as before; another target's may have no choice left,
+		// and ei, struct and value could not make a child.
+		in.recGen = p.recGen
+		if p.rec == nil || !hasChoice(p.rec) {
+			const choiceArms = 1<<armEI | 1<<armStruct | 1<<armValue
+			in.avail &^= choiceArms
+			in.all &^= choiceArms
+		}
+	}
 	now := s.env.execNumber()
 	q := len(s.env.queue())
-	if in.at == q && in.recGen == p.recGen && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
+	if in.at == q && in.checkAt >= 0 && now-in.checkAt < autoAvailEvery && in.masks == s.fm.made {
 		return in.all
 	}
 	in.checkAt, in.masks = now, s.fm.made
@@ -430,7 +442,7 @@ func (s *autoTurns) available(p *entry) uint64 {
 	if k := s.env.sites(); k != nil {
 		learned = len(k.structural)
 	}
-	if in.at != q || in.learned != learned || in.recGen != p.recGen {
+	if in.at != q || in.learned != learned {
 		in.at, in.learned, in.recGen, in.avail = q, learned, p.recGen, 0
 		if p.rec != nil && len(p.data) > 0 {
 			if hasChoice(p.rec) && s.bd.ei.guided() {

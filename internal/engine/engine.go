@@ -578,6 +578,9 @@ func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) 
 	}
 	f.queue = append(f.queue, e)
 	f.fb.credit(f.queue, len(f.queue)-1, m)
+	if w, ok := f.strat.(queueWatcher); ok && e.rec != nil {
+		w.queued()
+	}
 	if e != f.recParent {
 		f.releaseRecord(e) // kept within the budget, else made again when needed
 	}

@@ -106,8 +106,10 @@ func (f *fuzzer) startMetrics() {
 				break
 			}
 			if e.rec == nil {
-				f.keepRecord(e, nil)
-				f.releaseRecord(e)
+				if f.keepRecord(e, nil); !e.recKept {
+					f.releaseRecord(e)
+					break // the budget is full
+				}
 			}
 		}
 	}

@@ -156,6 +156,15 @@ type strategyEnv interface {
 	tokenChild(dst, parent []byte) (child []byte, ok bool)
 }
 
+// queueWatcher is implemented by strategies that read an input's record
+// when it is queued (zeugma's donor index): the loop calls queued right
+// after an input is queued with a record and credited, while the record
+// is at hand (past the record budget it is dropped next: tree.go).
+type queueWatcher interface{ queued() }
+
+func (s *zeugmaTurns) queued() { s.indexNew() }
+func (s *autoTurns) queued()   { s.zg.indexNew() }
+
 // loopView is the fuzzer's strategyEnv.
 type loopView struct{ f *fuzzer }
 

@@ -19,8 +19,9 @@ import (
 // for a 5 KiB input of the template generators, 20 times its bytes), so
 // the queue keeps them within a budget (Config.RecordBudget): the first
 // records kept while they fit stay for the run; any other is kept only
-// while it is needed (the input just queued, until the strategy has seen
-// it; the current parent, for its turn) and made again, by one more
+// while it is needed (the input just queued, until the feedback has
+// credited it and zeugma has indexed its spans: queueWatcher; the current
+// parent, for its turn) and made again, by one more
 // execution with recording on (a recheck), when the input is a parent
 // again. A deterministic target records the same tree every time, so a run
 // makes the same choices whatever the budget; only its rechecks differ.

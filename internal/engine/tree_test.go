@@ -164,10 +164,23 @@ func TestRecordMadeAgainInvalidates(t *testing.T) {
 		if a := s.available(p); a&(1<<armEI) == 0 || a&(1<<armZeugma) == 0 {
 			t.Fatalf("arms %b: want ei and zeugma", a)
 		}
+		// The same record made again (a deterministic target): the arms
+		// stay as checked until the next check, even if one that needs
+		// no record has come since (cmp, whose first token came): the
+		// run does not depend on the budget.
+		before := s.available(p)
+		env.toks = [][]byte{[]byte("tok")}
+		p.recGen++
+		if a := s.available(p); a != before {
+			t.Errorf("arms %b after the same record was made again, %b before", a, before)
+		}
+		// Another record, without choices: ei, struct and value can no
+		// longer make a child.
 		remade(p)
-		if a := s.available(p); a&(1<<armEI) != 0 || a&(1<<armZeugma) != 0 {
+		if a := s.available(p); a&(1<<armEI|1<<armStruct|1<<armValue) != 0 {
 			t.Errorf("arms %b offered from the record dropped", a)
 		}
+		env.toks = nil
 		p = fresh()
 		if len(s.eiChoices(p)) == 0 {
 			t.Fatal("no choices")
@@ -177,4 +190,42 @@ func TestRecordMadeAgainInvalidates(t *testing.T) {
 			t.Errorf("ei's %d choices of the record dropped", n)
 		}
 	})
+}
+
+// TestRecordIndexedWhenQueued: zeugma (and auto's zeugma arm) index an
+// input's spans as it is queued, while its record is at hand, so that past
+// the record budget the record dropped right after is not made again (one
+// more execution of every queued input) just for the index.
+func TestRecordIndexedWhenQueued(t *testing.T) {
+	for _, eng := range []string{"zeugma", "auto"} {
+		t.Run(eng, func(t *testing.T) {
+			var vals []figVal
+			f := newTestFuzzer(t, eng, figExec(&vals, true), 0)
+			f.recBudget = -1
+			f.init()
+			f.startMetrics() // as the loop does: auto keeps records from then on
+			var zg *zeugmaTurns
+			switch s := f.strat.(type) {
+			case *zeugmaTurns:
+				zg = s
+			case *autoTurns:
+				zg = s.zg
+			}
+			zg.indexNew() // the seeds
+			data := []byte{3, 1, 4, 1, 5, 1, 6, 0, 0, 0, 0, 0}
+			e := f.enqueue(data, &f.mbuf, f.recordRun(data), true)
+			if e.rec != nil {
+				t.Fatal("the record of an input queued past the budget was not dropped")
+			}
+			before, made := f.rechecks, f.recMade
+			zg.indexNew()
+			if f.rechecks != before || f.recMade != made || zg.indexed != len(f.queue) {
+				t.Errorf("indexing the input queued took %d more executions (%d records made again); %d of %d indexed",
+					f.rechecks-before, f.recMade-made, zg.indexed, len(f.queue))
+			}
+			if d := zg.index[spanKey{gen: 7, typ: figNodeType}]; d == nil || int(d.refs[len(d.refs)-1].entry) != len(f.queue)-1 {
+				t.Errorf("the input queued is not a donor of its nodes")
+			}
+		})
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gfz_test
+
+const raceEnabled = false
