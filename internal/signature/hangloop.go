@@ -44,7 +44,7 @@ func HangLoop(a, b string) Loop {
 			break
 		}
 		n++
-		if x.Line != y.Line {
+		if !sameCall(x, y) {
 			break // the innermost shared frame: the same function, elsewhere in it
 		}
 	}
@@ -97,13 +97,21 @@ func onPath(s, d []Frame) bool {
 		}
 		ok := true
 		for i := 1; ok && i < LoopFrames && i < len(s) && j+i < len(d); i++ {
-			ok = s[i] == d[j+i]
+			ok = s[i].Func == d[j+i].Func && sameCall(s[i], d[j+i])
 		}
 		if ok {
 			return true
 		}
 	}
 	return false
+}
+
+// sameCall reports whether frames a and b of one function are at the same
+// call: the same line, or any line of a standard-library helper (which of
+// its lines called on, an iterator's several yields, depends on the input:
+// signatures name such frames without their line, FrameLines).
+func sameCall(a, b Frame) bool {
+	return a.File == b.File && (a.Line == b.Line || stdHelper(a.Func, a.File))
 }
 
 // Apart returns l with a signature that differs from those of others

@@ -394,3 +394,21 @@ func TestHangLoopsThroughOneHelper(t *testing.T) {
 		t.Errorf("a loop without frames (%q) and a loop with frames", none.Sig)
 	}
 }
+
+// TestHangLoopThroughStdIterator: a loop in the body of a range over a
+// std iterator, dumped twice with the iterator's yield at different lines
+// (strings.SplitSeq yields at two): the two dumps share the frames down to
+// the body, which is the loop's signature, and the loops of two such pairs
+// are one loop.
+func TestHangLoopThroughStdIterator(t *testing.T) {
+	dump := func(body, yield string) string {
+		return dumpOf("m.fields-range1 m.go:"+body, "strings.SplitSeq.splitSeq.func1 iter.go:"+yield, "m.fields m.go:20", "m.FuzzM.func1 m_test.go:9")
+	}
+	l1, l2 := HangLoop(dump("22", "54"), dump("23", "59")), HangLoop(dump("23", "59"), dump("22", "54"))
+	if want := "timeout\nm.fields-range1\nstrings.SplitSeq.splitSeq.func1\nm.fields m.go:20\n"; l1.Sig != want || l2.Sig != want {
+		t.Errorf("loop signatures %q, %q; want %q", l1.Sig, l2.Sig, want)
+	}
+	if !l1.Same(HangLoop(dump("22", "59"), dump("23", "59"))) {
+		t.Error("one loop, dumped with the iterator's yield at another line, is another loop")
+	}
+}
