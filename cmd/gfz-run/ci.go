@@ -399,20 +399,12 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		}
 	}
 	interrupted := ctx.Err() != nil
-	code := 0
 	for _, j := range jobs {
-		switch r := j.result(); {
-		case !j.ran:
-			if j.report >= 0 {
-				o.report.entries[j.report].Status = "not run"
-			}
-		case r == 0 && len(j.newFails) == 0:
-		case r == 0 || r == 1:
-			code = max(code, 1)
-		default:
-			code = 2
+		if !j.ran && j.report >= 0 {
+			o.report.entries[j.report].Status = "not run"
 		}
 	}
+	code := ciExit(jobs, interrupted)
 	summary := summaryText(jobs, o.regress, failDir, cwd)
 	fmt.Fprint(stdout, "\n"+summary)
 	if interrupted {
@@ -522,6 +514,46 @@ func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, 
 	}
 }
 
+// ciExit is -ci's exit status: 1 for a new failure; 2 for an error, which
+// takes precedence, or for a target that ran but ran no input to its end
+// (its setup took its whole share, or its first input never ended: the
+// job fuzzed nothing of it and must not pass), unless the job was
+// interrupted; else 0.
+func ciExit(jobs []*ciJob, interrupted bool) int {
+	code := 0
+	for _, j := range jobs {
+		switch r := j.result(); {
+		case !j.ran:
+		case j.ranNoInput() && !interrupted:
+			code = 2
+		case r == 0 && len(j.newFails) == 0:
+		case r == 0 || r == 1:
+			code = max(code, 1)
+		default:
+			code = 2
+		}
+	}
+	return code
+}
+
+// execsText is j's executions as the summary shows them: of its stats,
+// or, for a target run in several processes, their sum.
+func (j *ciJob) execsText() string {
+	if j.sliced {
+		return strconv.FormatInt(j.execs, 10)
+	}
+	if v, ok := j.stats.Get("execs"); ok && v != "" {
+		return v
+	}
+	return "-"
+}
+
+// ranNoInput reports whether j ran, without an error or a failure, but
+// ran no input to its end.
+func (j *ciJob) ranNoInput() bool {
+	return j.ran && j.code >= 0 && j.code < 2 && len(j.newFails) == 0 && j.result() != 1 && j.execsText() == "0"
+}
+
 // summaryText is the summary table, then each new failure with its
 // reproduce commands. failDir is -ci's -failures directory ("": not
 // -ci).
@@ -551,11 +583,8 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			}
 			return "-"
 		}
-		execs := stat("execs")
-		if j.sliced {
-			execs = strconv.FormatInt(j.execs, 10)
-		}
-		if res == "ok" && execs == "0" {
+		execs := j.execsText()
+		if j.ranNoInput() {
 			res = "NO INPUT RUN" // its setup took its whole share, or its first input hung: the binary's warning says which
 			noInput = append(noInput, j)
 		}
@@ -576,10 +605,10 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw.Flush()
 	for _, j := range noInput {
 		if len(j.newUnconfirmed()) > 0 {
-			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung or exhausted memory, kept as unconfirmed (below); run its reproduce command\n", j.bin.Package, j.target)
+			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung or exhausted memory, kept as unconfirmed (below); run its reproduce command (exit status 2: nothing of it was fuzzed)\n", j.bin.Package, j.target)
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster\n", j.bin.Package, j.target)
+		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster (exit status 2: nothing of it was fuzzed)\n", j.bin.Package, j.target)
 	}
 	for _, j := range jobs {
 		if un := j.newUnconfirmed(); j.ran && len(un) > 0 {

@@ -140,6 +140,17 @@ func TestCISummaryStats(t *testing.T) {
 			t.Errorf("summary lacks %s:\n%s", want, out)
 		}
 	}
+	// A target that ran no input fails the job (exit status 2), unless the
+	// job was interrupted; the others alone pass it.
+	if c := ciExit(jobs, false); c != 2 {
+		t.Errorf("exit status %d with a target that ran no input, want 2", c)
+	}
+	if c := ciExit(jobs, true); c != 0 {
+		t.Errorf("exit status %d, interrupted, want 0", c)
+	}
+	if c := ciExit(jobs[:4], false); c != 0 {
+		t.Errorf("exit status %d without it, want 0", c)
+	}
 }
 
 // TestFailureInputsGlobMetachars: the failures of a work directory whose

@@ -1226,8 +1226,8 @@ func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		if j.report >= 0 {
 			o.report.setStatus(j.report, j.result())
 		}
-		if j.code >= 2 {
-			code = 2
+		if j.code >= 2 || j.ranNoInput() && ctx.Err() == nil {
+			code = 2 // an error, or a target of which nothing was fuzzed
 		}
 	}
 	for _, j := range jobs {
