@@ -112,7 +112,7 @@ func parse(args []string, stderr io.Writer) (*options, int) {
 	fs.StringVar(&o.schedule, "schedule", "", "how the targets share the cores and the budget: adaptive (by what each found recently), equal (equal shares), rounds (one run per target: one after the other, with -ci in parallel rounds); default adaptive, rounds with -runs and no -time")
 	fs.StringVar(&o.schedLog, "schedlog", "", "write the schedule to `FILE` as JSON (every process: target, start, end, worker processes, CPU time, what it found), rewritten as the run goes")
 	fs.Int64Var(&seed, "seed", 1, "seed of every random choice")
-	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList())
+	fs.StringVar(&engine, "engine", gfzengine.DefaultEngine, "fuzzing engine: "+gfzengine.EngineList()+"; a native target's default is args (passed to the binaries only when given)")
 	fs.StringVar(&feedback, "feedback", "", "feedback beside coverage, a comma-separated `list` of "+gfzengine.FeedbackList()+", or none (the fuzz binaries' -feedback; perf also builds with -counts, cmp with -cmp; default: the binaries' own, cmp for native targets)")
 	fs.StringVar(&format, "format", "auto", "native targets: the format generator whose near misses are mixed into the run (the fuzz binaries' -format: auto, none or one of "+strings.Join(formatreg.Names, ", ")+"); passed only when given")
 	fs.BoolVar(&grimoire, "grimoire", false, "native targets under -engine args: Grimoire-style generalisation and recombined children (the fuzz binaries' -grimoire); passed only when given")
@@ -400,7 +400,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "gfz-run: no fuzz target named %q\n", o.only)
 		return 2
 	}
+	noInput := false
+	for _, j := range jobs {
+		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
+		noInput = noInput || j.ranNoInput()
+	}
+	fmt.Fprint(stdout, "\n"+summaryText(jobs, o.regress, "", b.cwd))
 	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)
+	if noInput {
+		return 2 // a target of which nothing was fuzzed
+	}
 	if buildErr != nil {
 		fmt.Fprintln(stderr, "gfz-run: some packages did not build (see above)")
 		return 1

@@ -97,6 +97,11 @@ func TestRunRegress(t *testing.T) {
 	if code := run(context.Background(), []string{"-workdir", work, "-workers", "1", "-runs", "500", "-regress", "./p"}, &out, &errb); code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
+	// -runs alone runs the targets one after the other (rounds), and ends
+	// with the summary table as a shared budget does.
+	if !regexp.MustCompile(`(?m)^example\.com/m/p +FuzzF +NEW FAILURE `).MatchString(out.String()) {
+		t.Errorf("no summary row for FuzzF:\n%s", out.String())
+	}
 	saved, _ := filepath.Glob(filepath.Join(work, "example.com", "m", "p", "FuzzF", "failures", "*.input"))
 	written, _ := filepath.Glob(filepath.Join(dir, "p", "testdata", "fuzz", "FuzzF", "*"))
 	if len(saved) != 1 || len(written) != 1 {

@@ -88,7 +88,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	fs.StringVar(&cfg.run.Workdir, "workdir", "", "work directory (corpus/, failures/, plot_data, stats); default: one per package and target in gfz's cache ($GFZCACHE, default "+filepath.Join(userCacheHint, "gfz")+"), outside the source tree, named in the first status line; resumed if it exists")
 	fs.Int64Var(&cfg.run.Seed, "seed", 1, "seed of every random choice, 0 or more: with -workers 1, the same seed, binary and -runs give the same run for a target whose coverage is the same every time it runs an input (see the stability figure)")
 	fs.Var(&repro, "repro", "re-run the input `FILE` (and the files named after the flags), print the generated values, result and stack")
-	fs.StringVar(&cfg.run.Engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList())
+	fs.StringVar(&cfg.run.Engine, "engine", engine.DefaultEngine, "fuzzing engine: "+engine.EngineList()+"; a native target's default is args")
 	feedback := fs.String("feedback", "", "feedback beside coverage, a comma-separated `list` of "+engine.FeedbackList()+", or none; default: cmp for a native target under -engine args in a binary with comparison probes (gfz-build's default for native targets), else none (docs/CLI.md)")
 	fs.Var(&timeoutFlag, "timeout", "per-input timeout `D`, a duration with a unit such as 2s or 500ms; auto: calibrated from the measured execution times (-repro: 10s); 0: no timeout")
 	fs.StringVar(&cfg.coverprofile, "coverprofile", "", "write a go tool cover profile of the instrumented packages to `FILE` at the end")
