@@ -548,6 +548,14 @@ func (j *ciJob) execsText() string {
 	return "-"
 }
 
+// skipped reports whether j's target skipped itself (f.Skip before
+// gfz.Fuzz): its binary's stats say state skipped.
+func (j *ciJob) skipped() bool {
+	st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+	v, _ := st.Get("state")
+	return j.ran && j.code == 0 && v == "skipped"
+}
+
 // ranNoInput reports whether j ran, without an error or a failure, but
 // ran no input to its end.
 func (j *ciJob) ranNoInput() bool {
@@ -576,6 +584,8 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 			res = fmt.Sprintf("error (exit status %d)", j.code)
 		case len(j.newFails) > 0 || j.result() == 1:
 			res = "NEW FAILURE"
+		case j.skipped():
+			res = "skipped" // f.Skip before gfz.Fuzz: the binary said so above
 		}
 		stat := func(k string) string {
 			if v, ok := j.stats.Get(k); ok && v != "" {

@@ -121,7 +121,8 @@ func TestCISummaryStats(t *testing.T) {
 		{"FuzzB", "target: FuzzB\r\nexecs: 12\r\ncorpus: 3\r\ntotal_cov: \r\n"}, // CRLF, empty coverage
 		{"FuzzC", "execs: 1\ngarbage\nexecs: 7\ncorpus"},                        // the last execs; corpus cut
 		{"FuzzD", ""}, // no stats file
-		{"FuzzE", "target: FuzzE\nexecs: 0\ncorpus: 0\n"}, // its setup took its whole time
+		{"FuzzE", "target: FuzzE\nexecs: 0\ncorpus: 0\n"},           // its setup took its whole time
+		{"FuzzS", "target: FuzzS\nstate: skipped\nstart_time: 1\n"}, // f.Skip before gfz.Fuzz
 	} {
 		j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: tc.target, wd: write(tc.target, tc.stats), ran: true}
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
@@ -135,6 +136,7 @@ func TestCISummaryStats(t *testing.T) {
 		`(?m)^example\.com/p +FuzzD +ok +- +- +- +- +- +0 +0$`,
 		`(?m)^example\.com/p +FuzzE +NO INPUT RUN +- +- +0 +- +0 +0 +0$`,
 		`(?m)^example\.com/p FuzzE: ran no input`,
+		`(?m)^example\.com/p +FuzzS +skipped +- +- +- +- +- +0 +0$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("summary lacks %s:\n%s", want, out)
@@ -148,7 +150,7 @@ func TestCISummaryStats(t *testing.T) {
 	if c := ciExit(jobs, true); c != 0 {
 		t.Errorf("exit status %d, interrupted, want 0", c)
 	}
-	if c := ciExit(jobs[:4], false); c != 0 {
+	if c := ciExit(append(jobs[:4:4], jobs[5]), false); c != 0 {
 		t.Errorf("exit status %d without it, want 0", c)
 	}
 }
