@@ -155,6 +155,7 @@ type ciJob struct {
 	wd     string
 	args   []string // all but -workers, -time and the target
 	report int      // index of its -report entry, or -1
+	skip   bool     // its binary said the target skipped itself (f.Skip)
 	known  []string // failures/*.input before the run
 	// testdata holds the files of the package's testdata/fuzz/<FuzzTarget>/
 	// before the run, by the name -regress gives their content
@@ -500,6 +501,7 @@ func runRounds(ctx context.Context, o *options, jobs []*ciJob, workBase string, 
 				errw.flush()
 				mu.Lock()
 				defer mu.Unlock()
+				j.skip = j.skip || errw.skipped
 				j.code, j.cpu = code, cpu
 				j.coreSec = float64(plan.workers[i]) * t1.Sub(t0).Seconds()
 				st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
@@ -549,17 +551,25 @@ func (j *ciJob) execsText() string {
 }
 
 // skipped reports whether j's target skipped itself (f.Skip before
-// gfz.Fuzz): its binary's stats say state skipped.
-func (j *ciJob) skipped() bool {
-	st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
-	v, _ := st.Get("state")
-	return j.ran && j.code == 0 && v == "skipped"
-}
+// gfz.Fuzz: its binary said so on stderr, j.skip) and ended without an
+// error.
+func (j *ciJob) skipped() bool { return j.ran && j.skip && j.code == 0 }
 
 // ranNoInput reports whether j ran, without an error or a failure, but
-// ran no input to its end.
+// ran no input to its end; not a target that skipped itself, nor one whose
+// every input failed (a known failure: its executions died before they
+// were counted).
 func (j *ciJob) ranNoInput() bool {
-	return j.ran && j.code >= 0 && j.code < 2 && len(j.newFails) == 0 && j.result() != 1 && j.execsText() == "0"
+	if !j.ran || j.code < 0 || j.code >= 2 || len(j.newFails) > 0 || j.result() == 1 || j.skipped() || j.execsText() != "0" {
+		return false
+	}
+	st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+	for _, k := range []string{"failing", "crashes", "timeouts", "ooms"} {
+		if n, ok := st.Int(k); ok && n > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // summaryText is the summary table, then each new failure with its
@@ -615,10 +625,10 @@ func summaryText(jobs []*ciJob, regress bool, failDir, cwd string) string {
 	tw.Flush()
 	for _, j := range noInput {
 		if len(j.newUnconfirmed()) > 0 {
-			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung or exhausted memory, kept as unconfirmed (below); run its reproduce command (exit status 2: nothing of it was fuzzed)\n", j.bin.Package, j.target)
+			fmt.Fprintf(&b, "\n%s %s: ran no input to its end: an input hung or exhausted memory, kept as unconfirmed (below); run its reproduce command (exit status 2 unless the run was interrupted: nothing of it was fuzzed)\n", j.bin.Package, j.target)
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster (exit status 2: nothing of it was fuzzed)\n", j.bin.Package, j.target)
+		fmt.Fprintf(&b, "\n%s %s: ran no input: the target was still starting (its setup before gfz.Fuzz, or loading its seeds) or its first input still running when its time was up (see its warning above); give the run more -time, or make its setup faster (exit status 2 unless the run was interrupted: nothing of it was fuzzed)\n", j.bin.Package, j.target)
 	}
 	for _, j := range jobs {
 		if un := j.newUnconfirmed(); j.ran && len(un) > 0 {
@@ -846,6 +856,9 @@ type lineWriter struct {
 	// lastGfz is the last line written that starts with "gfz: " (the
 	// fuzz binary's messages), shown or not.
 	lastGfz string
+	// skipped: the binary said its target skipped itself (f.Skip before
+	// gfz.Fuzz).
+	skipped bool
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
@@ -872,6 +885,7 @@ func (l *lineWriter) flush() {
 func (l *lineWriter) emit(line []byte) {
 	if strings.HasPrefix(string(line), "gfz: ") {
 		l.lastGfz = strings.TrimSuffix(string(line), "\n")
+		l.skipped = l.skipped || strings.HasPrefix(l.lastGfz, "gfz: fuzz target ") && strings.Contains(l.lastGfz, " skipped itself before fuzzing (f.Skip)")
 	}
 	if l.keep != nil && !l.keep(strings.TrimSuffix(string(line), "\n")) {
 		return

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
@@ -121,10 +124,16 @@ func TestCISummaryStats(t *testing.T) {
 		{"FuzzB", "target: FuzzB\r\nexecs: 12\r\ncorpus: 3\r\ntotal_cov: \r\n"}, // CRLF, empty coverage
 		{"FuzzC", "execs: 1\ngarbage\nexecs: 7\ncorpus"},                        // the last execs; corpus cut
 		{"FuzzD", ""}, // no stats file
-		{"FuzzE", "target: FuzzE\nexecs: 0\ncorpus: 0\n"},           // its setup took its whole time
-		{"FuzzS", "target: FuzzS\nstate: skipped\nstart_time: 1\n"}, // f.Skip before gfz.Fuzz
+		{"FuzzE", "target: FuzzE\nexecs: 0\ncorpus: 0\n"}, // its setup took its whole time
+		{"FuzzS", ""}, // f.Skip before gfz.Fuzz (its binary said so)
+		{"FuzzK", "target: FuzzK\nexecs: 0\ncorpus: 0\ncrashes: 12\n"}, // every input died of a known failure
+		{"FuzzT", "target: FuzzT\nexecs: 0\ncorpus: 0\n"},              // its setup took its whole time, but it was sliced: its processes' sum
 	} {
 		j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: tc.target, wd: write(tc.target, tc.stats), ran: true}
+		j.skip = tc.target == "FuzzS"
+		if tc.target == "FuzzT" {
+			j.sliced, j.execs = true, 1234
+		}
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		jobs = append(jobs, j)
 	}
@@ -137,6 +146,8 @@ func TestCISummaryStats(t *testing.T) {
 		`(?m)^example\.com/p +FuzzE +NO INPUT RUN +- +- +0 +- +0 +0 +0$`,
 		`(?m)^example\.com/p FuzzE: ran no input`,
 		`(?m)^example\.com/p +FuzzS +skipped +- +- +- +- +- +0 +0$`,
+		`(?m)^example\.com/p +FuzzK +ok +- +- +0 +- +0 +0 +0$`,
+		`(?m)^example\.com/p +FuzzT +ok +- +- +1234 +- +0 +0 +0$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {
 			t.Errorf("summary lacks %s:\n%s", want, out)
@@ -150,7 +161,7 @@ func TestCISummaryStats(t *testing.T) {
 	if c := ciExit(jobs, true); c != 0 {
 		t.Errorf("exit status %d, interrupted, want 0", c)
 	}
-	if c := ciExit(append(jobs[:4:4], jobs[5]), false); c != 0 {
+	if c := ciExit(append(jobs[:4:4], jobs[5:]...), false); c != 0 {
 		t.Errorf("exit status %d without it, want 0", c)
 	}
 }
@@ -329,5 +340,26 @@ func TestWriteCopyMode(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(dir, "SUMMARY.txt"))
 	if err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v (%v), want 0644", fi.Mode().Perm(), err)
+	}
+}
+
+// TestLineWriterSkipped: the line a fuzz binary prints when its target
+// skipped itself marks the process's output (the runners then show the
+// target skipped, not as a target that ran no input); other gfz lines do
+// not.
+func TestLineWriterSkipped(t *testing.T) {
+	var mu sync.Mutex
+	var out bytes.Buffer
+	l := &lineWriter{mu: &mu, w: &out}
+	fmt.Fprint(l, "gfz: FuzzS: work directory /w\nsome output mentioning skipped itself before fuzzing (f.Skip)\n")
+	if l.skipped {
+		t.Fatal("skipped from a line that is not the binary's")
+	}
+	fmt.Fprint(l, "gfz: fuzz target FuzzS skipped itself before fuzzing (f.Skip): s_test.go:13: SKIPME is set: nothing fuzzed\n")
+	if !l.skipped {
+		t.Error("the binary's skip line not seen")
+	}
+	if !strings.Contains(out.String(), "SKIPME is set") {
+		t.Errorf("the line was not passed on:\n%s", out.String())
 	}
 }

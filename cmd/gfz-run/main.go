@@ -378,7 +378,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		j.snapshot()
 		ran++
 		j.ran = true
-		j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr)
+		t0 := time.Now().Unix()
+		j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr) // the terminal itself: the binary's live status
+		// A binary that exits 0 without writing its stats never ran the
+		// engine: its target skipped itself (f.Skip before gfz.Fuzz).
+		st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+		if started, ok := st.Int("start_time"); j.code == 0 && ctx.Err() == nil && (!ok || started < t0) {
+			j.skip = true
+		}
 		j.sortFailures()
 		c := j.result()
 		if j.report >= 0 {
@@ -403,7 +410,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	noInput := false
 	for _, j := range jobs {
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
-		noInput = noInput || j.ranNoInput()
+		noInput = noInput || j.ranNoInput() && ctx.Err() == nil
 	}
 	fmt.Fprint(stdout, "\n"+summaryText(jobs, o.regress, "", b.cwd))
 	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)

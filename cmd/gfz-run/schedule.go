@@ -886,6 +886,7 @@ func (r *runner) ended(sl *slice) {
 	sl.end = now
 	sl.out.flush()
 	sl.err.flush()
+	r.jobs[sl.job].skip = r.jobs[sl.job].skip || sl.err.skipped
 	ps := sl.cmd.ProcessState
 	sl.cpu = (ps.UserTime() + ps.SystemTime()).Seconds()
 	r.cpuTotal += sl.cpu

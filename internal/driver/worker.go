@@ -188,11 +188,6 @@ func superviseWorkers(cfg *config) int {
 			// f.Skip before fuzzing: go test -fuzz passes such a target;
 			// nothing to fuzz is not a setup error.
 			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s skipped itself before fuzzing (f.Skip)%s: nothing fuzzed\n", cfg.run.Target, reason)
-			// The stats say so, for gfz-run (its summary's skipped, not ok).
-			stats := fmt.Sprintf("target: %s\nstate: skipped\nstart_time: %d\nfuzzer_pid: %d\n", cfg.run.Target, time.Now().Unix(), os.Getpid())
-			if err := workdir.WriteFileAtomic(filepath.Join(cfg.run.Workdir, workdir.StatsFile), []byte(stats)); err != nil {
-				fmt.Fprintf(cfg.stderr, "gfz: writing the stats: %v\n", err)
-			}
 			return ExitOK
 		}
 		if perr == nil && st.seedsFailed {
