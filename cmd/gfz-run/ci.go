@@ -395,9 +395,7 @@ func runCI(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		if !j.sliced {
 			j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		}
-		if j.report >= 0 {
-			o.report.setStatus(j.report, j.result())
-		}
+		o.report.setJob(j)
 	}
 	interrupted := ctx.Err() != nil
 	for _, j := range jobs {

@@ -363,3 +363,40 @@ func TestLineWriterSkipped(t *testing.T) {
 		t.Errorf("the line was not passed on:\n%s", out.String())
 	}
 }
+
+// TestReportJobStatus: the report index says how each target's run ended
+// as the summary does: a target that skipped itself or ran no input is not
+// "ok".
+func TestReportJobStatus(t *testing.T) {
+	dir := t.TempDir()
+	wd := statsDir(t, dir, "target: FuzzE\nexecs: 0\n")
+	r := &reports{dir: dir}
+	var got []string
+	for _, j := range []*ciJob{
+		{target: "FuzzOK", wd: filepath.Join(dir, "none"), ran: true},
+		{target: "FuzzS", wd: filepath.Join(dir, "none"), ran: true, skip: true},
+		{target: "FuzzE", wd: wd, ran: true},
+	} {
+		r.args("example.com/p", j.target, j.wd)
+		j.report = len(r.entries) - 1
+		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
+		r.setJob(j)
+		got = append(got, j.target+"="+r.entries[j.report].Status)
+	}
+	if g, want := strings.Join(got, " "), "FuzzOK=ok FuzzS=skipped FuzzE=no input run"; g != want {
+		t.Errorf("statuses %s, want %s", g, want)
+	}
+}
+
+// statsDir makes the work directory dir/w holding a stats file of text.
+func statsDir(t *testing.T, dir, text string) string {
+	t.Helper()
+	wd := filepath.Join(dir, "w")
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}

@@ -388,9 +388,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		}
 		j.sortFailures()
 		c := j.result()
-		if j.report >= 0 {
-			o.report.setStatus(j.report, c)
-		}
+		o.report.setJob(j)
 		switch c {
 		case 0:
 			if j.code == 1 {
@@ -411,6 +409,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	for _, j := range jobs {
 		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		noInput = noInput || j.ranNoInput() && ctx.Err() == nil
+		if j.ran {
+			o.report.setJob(j) // again, now that its stats are read
+		}
 	}
 	fmt.Fprint(stdout, "\n"+summaryText(jobs, o.regress, "", b.cwd))
 	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)

@@ -41,6 +41,21 @@ func (r *reports) setStatus(i, code int) {
 	r.entries[i].Status = s
 }
 
+// setJob records how j's run ended: its exit, or that it skipped itself
+// or ran no input (as the summary table says).
+func (r *reports) setJob(j *ciJob) {
+	if j.report < 0 {
+		return
+	}
+	r.setStatus(j.report, j.result())
+	switch {
+	case j.skipped():
+		r.entries[j.report].Status = "skipped"
+	case j.ranNoInput():
+		r.entries[j.report].Status = "no input run"
+	}
+}
+
 // write writes the index and, if it cannot, makes *code 2.
 func (r *reports) write(stdout, stderr io.Writer, code *int) {
 	if r.dir == "" || len(r.entries) == 0 {

@@ -1224,9 +1224,7 @@ func runShared(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 		if len(j.newFails) > 0 || j.result() == 1 {
 			failed++
 		}
-		if j.report >= 0 {
-			o.report.setStatus(j.report, j.result())
-		}
+		o.report.setJob(j)
 		if j.code >= 2 || j.ranNoInput() && ctx.Err() == nil {
 			code = 2 // an error, or a target of which nothing was fuzzed
 		}

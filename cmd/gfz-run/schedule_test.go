@@ -571,13 +571,7 @@ func TestRoundEnd(t *testing.T) {
 // been stopped before it ran an input: coverage 0 shown).
 func TestSummaryCoverageSliced(t *testing.T) {
 	dir := t.TempDir()
-	wd := filepath.Join(dir, "w")
-	if err := os.MkdirAll(wd, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(wd, "stats"), []byte("target: FuzzT\nexecs: 0\ncorpus: 18\ntotal_cov: 0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	wd := statsDir(t, dir, "target: FuzzT\nexecs: 0\ncorpus: 18\ntotal_cov: 0\n")
 	j := &ciJob{bin: build.Binary{Package: "example.com/p"}, target: "FuzzT", wd: wd, ran: true, sliced: true, execs: 114028, cov: 73}
 	j.stats, _, _ = workdir.ReadStats(filepath.Join(wd, "stats"))
 	out := summaryText([]*ciJob{j}, false, "", dir)

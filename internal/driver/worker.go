@@ -367,6 +367,7 @@ func (c *config) runTarget(t Target, seeds [][]byte, status *statusWriter) int {
 		ecfg.Seed, ecfg.Runs, ecfg.Time = w.Seed, w.Runs, w.Time
 		ecfg.SharedMem, ecfg.Sync = w.SharedMem, w.Sync
 		ecfg.Restarted = w.Incarnation > 0
+		ecfg.QuietSetup = w.ID != 0 || w.Incarnation > 0
 		ecfg.SkipInputs, ecfg.AvoidInputs = w.Skip, w.Avoid
 		ecfg.ResumeAfter = w.Resume
 		// No debug.SetMemoryLimit soft guard: near the limit the garbage

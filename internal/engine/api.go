@@ -162,6 +162,12 @@ type Config struct {
 	// MaxInputSize caps parameter sequences (0: param.DefaultMaxSize). For
 	// a native target it grows to its longest seed, up to MaxNativeInput.
 	MaxInputSize int
+	// QuietSetup leaves the warnings about the run's setup (the same in
+	// every worker: -feedback perf without exact counts, an oversized
+	// seed) to another process: a fuzz binary sets it in every worker but
+	// slot 0's first process, so that they are printed once, not once per
+	// worker and again at every restart.
+	QuietSetup bool
 	// RecordBudget caps the bytes of call-tree records (tree.go) the
 	// queue keeps for the whole run; past it a queued input's record is
 	// made again, by one more execution, whenever the input is a parent.

@@ -182,7 +182,7 @@ func Run(ctx context.Context, cfg Config, ex Executor) (*Summary, error) {
 		// MaxNativeInput, the room the supervisor keeps for the input
 		// in flight.
 		for i, s := range cfg.Seeds {
-			if len(s) > MaxNativeInput {
+			if len(s) > MaxNativeInput && !cfg.QuietSetup {
 				f.warnf("seed %d is %d bytes, above the %d-byte limit of a native target's inputs: it runs whole, but its children are cut to the limit and, should it crash the worker, the input saved is cut too", i+1, len(s), MaxNativeInput)
 			}
 			f.max = min(max(f.max, len(s)), MaxNativeInput)

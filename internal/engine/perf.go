@@ -61,7 +61,7 @@ func newPerfDomain() domain { return &perfDomain{slowest: -1} }
 func (p *perfDomain) name() string { return "perf" }
 
 func (p *perfDomain) start(f *fuzzer) error {
-	if !gfzrt.CountLaps {
+	if !gfzrt.CountLaps && !f.cfg.QuietSetup {
 		f.warnf("-feedback perf: this binary counts edge hits modulo 256; build it with gfz-build -counts for exact counts")
 	}
 	f.cov.clearLaps = true

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -104,5 +106,20 @@ func TestFeedbackDeterministic(t *testing.T) {
 	a, b := corpus(), corpus()
 	if len(a) < 5 || fmt.Sprint(sortedKeys(a)) != fmt.Sprint(sortedKeys(b)) {
 		t.Errorf("two runs with seed 7 saved %d and %d inputs, or different ones", len(a), len(b))
+	}
+}
+
+// TestQuietSetup: the setup warning of -feedback perf without exact
+// counts is printed by a run, and not by one told that another process
+// prints it (Config.QuietSetup: every worker of a fuzz binary but slot
+// 0's first process).
+func TestQuietSetup(t *testing.T) {
+	const warning = "-feedback perf: this binary counts edge hits modulo 256"
+	for _, quiet := range []bool{false, true} {
+		var status bytes.Buffer
+		run(t, Config{Seed: 1, Runs: 10, Workdir: t.TempDir(), Feedback: []string{"perf"}, Timeout: NoTimeout, Status: &status, QuietSetup: quiet}, newChainExec())
+		if got := strings.Contains(status.String(), warning); got == quiet {
+			t.Errorf("QuietSetup %v: warning printed %v:\n%s", quiet, got, status.String())
+		}
 	}
 }
