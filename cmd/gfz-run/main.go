@@ -379,7 +379,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		ran++
 		j.ran = true
 		t0 := time.Now().Unix()
-		j.code = runBinary(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr) // the terminal itself: the binary's live status
+		j.code, j.cpu = runBinaryCPU(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr) // the terminal itself: the binary's live status
 		// A binary that exits 0 without writing its stats never ran the
 		// engine: its target skipped itself (f.Skip before gfz.Fuzz).
 		st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))

@@ -99,7 +99,7 @@ func TestRunRegress(t *testing.T) {
 	}
 	// -runs alone runs the targets one after the other (rounds), and ends
 	// with the summary table as a shared budget does.
-	if !regexp.MustCompile(`(?m)^example\.com/m/p +FuzzF +NEW FAILURE `).MatchString(out.String()) {
+	if !regexp.MustCompile(`(?m)^example\.com/m/p +FuzzF +NEW FAILURE +- +[0-9.]+m?s `).MatchString(out.String()) {
 		t.Errorf("no summary row for FuzzF:\n%s", out.String())
 	}
 	saved, _ := filepath.Glob(filepath.Join(work, "example.com", "m", "p", "FuzzF", "failures", "*.input"))
