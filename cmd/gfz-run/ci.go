@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/gfz-dev/gfz/cmd/internal/build"
+	gfzengine "github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -561,9 +562,8 @@ func (j *ciJob) ranNoInput() bool {
 	if !j.ran || j.code < 0 || j.code >= 2 || len(j.newFails) > 0 || j.result() == 1 || j.skipped() || j.execsText() != "0" {
 		return false
 	}
-	st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
 	for _, k := range []string{"failing", "crashes", "timeouts", "ooms"} {
-		if n, ok := st.Int(k); ok && n > 0 {
+		if n, ok := j.stats.Int(k); ok && n > 0 {
 			return false
 		}
 	}
@@ -883,7 +883,7 @@ func (l *lineWriter) flush() {
 func (l *lineWriter) emit(line []byte) {
 	if strings.HasPrefix(string(line), "gfz: ") {
 		l.lastGfz = strings.TrimSuffix(string(line), "\n")
-		l.skipped = l.skipped || strings.HasPrefix(l.lastGfz, "gfz: fuzz target ") && strings.Contains(l.lastGfz, " skipped itself before fuzzing (f.Skip)")
+		l.skipped = l.skipped || strings.HasPrefix(l.lastGfz, "gfz: fuzz target ") && strings.Contains(l.lastGfz, " "+gfzengine.SkippedText)
 	}
 	if l.keep != nil && !l.keep(strings.TrimSuffix(string(line), "\n")) {
 		return

@@ -382,8 +382,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 		j.code, j.cpu = runBinaryCPU(ctx, j.bin.Output, j.bin.Dir, args, stdout, stderr) // the terminal itself: the binary's live status
 		// A binary that exits 0 without writing its stats never ran the
 		// engine: its target skipped itself (f.Skip before gfz.Fuzz).
-		st, _, _ := workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
-		if started, ok := st.Int("start_time"); j.code == 0 && ctx.Err() == nil && (!ok || started < t0) {
+		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, workdir.StatsFile))
+		if started, ok := j.stats.Int("start_time"); j.code == 0 && ctx.Err() == nil && (!ok || started < t0) {
 			j.skip = true
 		}
 		j.sortFailures()
@@ -407,11 +407,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int
 	}
 	noInput := false
 	for _, j := range jobs {
-		j.stats, _, _ = workdir.ReadStats(filepath.Join(j.wd, "stats"))
 		noInput = noInput || j.ranNoInput() && ctx.Err() == nil
-		if j.ran {
-			o.report.setJob(j) // again, now that its stats are read
-		}
 	}
 	fmt.Fprint(stdout, "\n"+summaryText(jobs, o.regress, "", b.cwd))
 	fmt.Fprintf(stdout, "gfz-run: %d target(s) run, %d found a new failure\n", ran, failed)

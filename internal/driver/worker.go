@@ -187,7 +187,7 @@ func superviseWorkers(cfg *config) int {
 		if reason, ok := skipped(testOut.String(), cfg.run.Target); perr == nil && ok {
 			// f.Skip before fuzzing: go test -fuzz passes such a target;
 			// nothing to fuzz is not a setup error.
-			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s skipped itself before fuzzing (f.Skip)%s: nothing fuzzed\n", cfg.run.Target, reason)
+			fmt.Fprintf(cfg.stderr, "gfz: fuzz target %s %s%s: nothing fuzzed\n", cfg.run.Target, engine.SkippedText, reason)
 			return ExitOK
 		}
 		if perr == nil && st.seedsFailed {

@@ -137,6 +137,11 @@ type WorkerSpec struct {
 // failing before that).
 var ErrNoEngine = errors.New("the worker ended without running the engine")
 
+// SkippedText is what a fuzz binary says, after "gfz: fuzz target
+// <FuzzTarget> ", of a target that skipped itself (f.Skip) before gfz.Fuzz:
+// gfz-run reads it to show the target skipped.
+const SkippedText = "skipped itself before fuzzing (f.Skip)"
+
 // NoEngineError is the ErrNoEngine of a run (errors.Is(err, ErrNoEngine)
 // holds): Output is the end of what the worker wrote on stderr (a panic
 // before gfz.Fuzz was called, the testing package's own messages), of
