@@ -20,7 +20,7 @@ import (
 // and checks what the long soak below checks, on a smaller scale.
 func TestSoakShort(t *testing.T) {
 	bin := crashersBinary(t)
-	soak(t, bin, []string{"-runs", "500000"}, 200*time.Millisecond, t.Logf)
+	soak(t, bin, []string{"-runs", "500000"}, 50*time.Millisecond, t.Logf)
 }
 
 // TestSoak is the supervisor soak benchmark; it runs only with GFZ_SOAK=1
@@ -122,9 +122,15 @@ func soak(t *testing.T, bin string, budget []string, period time.Duration, logf 
 	sample := func() {
 		// Memory from /proc, fresh at every sample; counters from the
 		// stats file, which the supervisor rewrites every few seconds.
+		// A worker that has died and is not yet reaped reads 0, and
+		// between a death and the restart there may be no worker at all:
+		// such a sample has no worker reading (workKB 0) and is left out
+		// of the workers' statistic below.
 		s := soakSample{superKB: rssKB(cmd.Process.Pid)}
 		for _, pid := range childPIDs(cmd.Process.Pid) {
-			s.workKB = max(s.workKB, rssKB(pid))
+			if !isZombie(pid) {
+				s.workKB = max(s.workKB, rssKB(pid))
+			}
 		}
 		if s.superKB == 0 {
 			return // exited
@@ -224,13 +230,20 @@ loop:
 	}
 	super := func(s soakSample) int64 { return s.superKB }
 	work := func(s soakSample) int64 { return s.workKB }
-	median := func(ss []soakSample, f func(soakSample) int64) int64 {
-		v := make([]int64, len(ss))
-		for i, s := range ss {
-			v[i] = f(s)
+	// median is over the samples with a reading (f > 0); ok is false
+	// when fewer than 3 have one.
+	median := func(ss []soakSample, f func(soakSample) int64) (m int64, ok bool) {
+		var v []int64
+		for _, s := range ss {
+			if x := f(s); x > 0 {
+				v = append(v, x)
+			}
+		}
+		if len(v) < 3 {
+			return 0, false
 		}
 		slices.Sort(v)
-		return v[len(v)/2]
+		return v[len(v)/2], true
 	}
 	// The supervisor lives the whole run: its peak per half is what a
 	// leak (a record per crash or per execution) raises. Margins: 25% plus
@@ -246,7 +259,14 @@ loop:
 	// carried from incarnation to incarnation (state handed to every new
 	// worker) raises is the typical worker: the median per half, with a
 	// margin of 50% plus 4 MiB for workers sampled at different ages.
-	first, second = median(samples[:half], work), median(samples[half:], work)
+	first, ok1 := median(samples[:half], work)
+	second, ok2 := median(samples[half:], work)
+	if !ok1 || !ok2 {
+		t.Fatalf("fewer than 3 samples with a live worker in a half of the run (%d samples): cannot judge the workers' memory", len(samples))
+	}
+	if logf != nil {
+		logf("  largest worker, median: %d KiB in the first half, %d KiB in the second", first, second)
+	}
 	if second > first*3/2+4096 {
 		t.Errorf("largest worker resident memory grew: median %d KiB in the first half of the run, %d KiB in the second", first, second)
 	}
