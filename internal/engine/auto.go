@@ -65,6 +65,20 @@ import (
 // choices.
 //
 // Saving is Zest's (zestFeedback), hit-count classes Zest's.
+//
+// The generation share (autoGenerateShare): half of the children, drawn
+// child by child from the run's PRNG, are fresh random generation made
+// outside the bandits, whatever they have learned; the other half are the
+// bandits'. Random generation's worth lies in the generator's distribution,
+// not in the coverage it adds: late in a campaign it rarely adds an edge,
+// so a bandit paid in coverage gives it next to nothing, while on the real
+// bugs it was the best engine on more bugs than any other (BENCHMARKS.md).
+// Half is the split that minimises the worst slowdown against either
+// family alone (a share g of the executions makes a way at most 1/g times
+// slower: max(1/g, 1/(1-g)) is least at g = 1/2); it was not tuned. The
+// share's children are credited to the random arm's posterior (they are
+// its executions) but not to its decisions' cost, nor to a parent arm, and
+// do not count towards the turn's children.
 
 // Operator arms.
 const (
@@ -95,6 +109,10 @@ const (
 var schedNames = []string{"turns", "fast", "rare"}
 
 const (
+	// autoGenerateShare is the share of children made by fresh random
+	// generation outside the bandits (see above).
+	autoGenerateShare = 0.5
+
 	fastTournament = 4
 	fastMaxEnergy  = childrenBaseline * childrenFavoredMul
 	// autoZeroCost is what a child skipped as a zero mutation costs its
@@ -153,10 +171,17 @@ type autoTurns struct {
 
 	// The decision in flight: its operator arm, whether it awaits found
 	// (else, at the next decision, it was skipped as a zero mutation),
-	// and whether next was planned by nextGuide.
-	arm     int
-	pending bool
-	planned bool
+	// whether next was planned by nextGuide, and whether the child is
+	// the generation share's (no bandit decision).
+	arm      int
+	pending  bool
+	planned  bool
+	generate bool
+	// genCut is autoGenerateShare as a fraction of 2^64 (0: no share,
+	// when autoArmsEnv leaves random out); generated counts the share's
+	// children.
+	genCut    uint64
+	generated int64
 }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
@@ -166,9 +191,18 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
 		rnd: newRandomStrategy(env), info: map[*entry]*autoInfo{},
 	}
-	s.opsMask, s.schedMask = autoArms(os.Getenv(autoArmsEnv))
+	s.restrict(autoArms(os.Getenv(autoArmsEnv)))
 	s.am, s.ag = nativeArgs(env)
 	return s
+}
+
+// restrict allows only the operator and parent arms of the masks; without
+// the random arm there is no generation share either.
+func (s *autoTurns) restrict(ops, sched uint64) {
+	s.opsMask, s.schedMask, s.genCut = ops, sched, 0
+	if ops&(1<<armRandom) != 0 {
+		s.genCut = exploreCut(autoGenerateShare)
+	}
 }
 
 // autoArms parses autoArmsEnv's value into the masks of allowed operator
@@ -209,8 +243,11 @@ func (s *autoTurns) nextGuide() *childGuide {
 		s.arm, s.pending = armFair, true
 		return nil
 	}
-	p := s.advance()
 	r := s.env.rand()
+	if s.generateNext(r) {
+		return nil
+	}
+	p := s.advance()
 	s.arm = s.ops.choose(r, s.offer(p))
 	s.fairEdge = s.infoLast.fairEdge
 	s.pending = true
@@ -255,7 +292,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 		s.settle()
 		if s.fm.busy() {
 			s.arm, s.pending = armFair, true
-		} else {
+		} else if !s.generateNext(s.env.rand()) {
 			p := s.advance()
 			s.arm = max(s.ops.choose(s.env.rand(), s.offer(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
 			s.fairEdge = s.infoLast.fairEdge
@@ -300,14 +337,31 @@ func (s *autoTurns) next(dst []byte) []byte {
 	return mutateZest(r, dst, p.data)
 }
 
+// generateNext decides whether the next child is the generation share's
+// (a fresh random child outside the bandits, autoGenerateShare of the
+// children) and if so plans it.
+func (s *autoTurns) generateNext(r *prng) bool {
+	if s.genCut == 0 || r.next() >= s.genCut {
+		return false
+	}
+	s.arm, s.pending, s.generate = armRandom, true, true
+	s.generated++
+	return true
+}
+
 // settle closes a decision whose child was never executed (the loop
-// skipped it as a zero mutation): no execution, nothing to credit.
+// skipped it as a zero mutation): no execution, nothing to credit. A
+// generation share's child skipped (a killer input) was no decision and
+// costs nothing.
 func (s *autoTurns) settle() {
 	if s.pending {
 		s.pending = false
-		s.ops.charge(s.arm, autoZeroCost)
-		s.sched.charge(s.sch, autoZeroCost)
+		if !s.generate {
+			s.ops.charge(s.arm, autoZeroCost)
+			s.sched.charge(s.sch, autoZeroCost)
+		}
 	}
+	s.generate = false
 	s.fm.settle()
 }
 
@@ -546,10 +600,15 @@ func (s *autoTurns) found(y yield) {
 		return
 	}
 	s.pending = false
+	r := rewardOf(y)
+	if s.generate {
+		s.generate = false
+		s.ops.creditOutside(armRandom, r)
+		return
+	}
 	if s.arm == armFair && s.fm.busy() && s.fm.out {
 		s.fm.probed((y.result == Valid || y.result == Invalid) && s.env.lastHit(s.fm.job.edge))
 	}
-	r := rewardOf(y)
 	s.ops.credit(s.arm, r)
 	s.sched.credit(s.sch, r)
 }
@@ -582,6 +641,7 @@ func (s *autoTurns) stats(kv func(string, any)) {
 		}
 	}
 	kv("arm_fairfuzz_masks", s.fm.made)
+	kv("arm_random_share", s.generated)
 }
 
 // armsSummary makes the final summary's lines about the arms from the

@@ -178,3 +178,93 @@ func TestEdgeHitsRarestSkipsUncounted(t *testing.T) {
 		t.Errorf("rarest of an uncounted edge alone: %d, want -1 (none)", e)
 	}
 }
+
+// TestAutoGenerateShare: half of the children are fresh random generation
+// made outside the bandits, whatever they learn (here the bandit learns
+// that bytes pays and random does not, and gives random little of its
+// decisions); those children are credited to the random arm's executions,
+// not to a parent arm, and do not count towards a turn; without the random
+// arm (GFZ_AUTO_ARMS) there is no share.
+func TestAutoGenerateShare(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		const n = 20000
+		s, arms := autoScript(t, seed, n, func(i, arm int) bool { return arm == armBytes })
+		gen, random := 0, 0
+		for _, a := range arms {
+			switch a {
+			case -1:
+				gen++
+			case armRandom:
+				random++
+			}
+		}
+		if share := float64(gen) / n; share < 0.48 || share > 0.52 {
+			t.Errorf("seed %d: the generation share made %.3f of the children, want 1/2", seed, share)
+		}
+		if int64(gen) != s.generated {
+			t.Errorf("seed %d: %d children of the share, counted %d", seed, gen, s.generated)
+		}
+		// The bandit learned that random does not pay: little of its own.
+		if d := float64(random) / float64(n-gen); d > 0.1 {
+			t.Errorf("seed %d: random has %.3f of the bandit's decisions while it never pays; want little", seed, d)
+		}
+		if got := s.ops.execs[armRandom]; got != int64(gen+random) {
+			t.Errorf("seed %d: random credited with %d executions, want its decisions' %d and the share's %d", seed, got, random, gen)
+		}
+		var sched int64
+		for _, e := range s.sched.execs {
+			sched += e
+		}
+		if sched != int64(n-gen) {
+			t.Errorf("seed %d: the parent arms were credited %d executions, want the %d children with a parent", seed, sched, n-gen)
+		}
+	}
+
+	// The turn counts only its parent's children.
+	env := &scriptEnv{r: newPRNG(4), q: []*entry{{data: []byte("parent"), edges: 2}}, edges: 4, max: 32}
+	s := newAutoTurns(env)
+	var child []byte
+	made := 0
+	for range 200 {
+		child = s.next(child)
+		if !s.generate {
+			made++
+		}
+		s.found(yield{result: Valid})
+		if s.made > made {
+			t.Fatalf("the turn counts %d children, %d were its parent's", s.made, made)
+		}
+		if s.made < made {
+			made = s.made // a new turn started
+		}
+	}
+
+	s = newAutoTurns(env)
+	s.restrict(1<<armZest|1<<armBytes, 1<<schedTurns)
+	for range 2000 {
+		child = s.next(child)
+		if s.generate || s.arm == armRandom {
+			t.Fatal("a random child with the random arm left out")
+		}
+		s.found(yield{result: Valid})
+	}
+}
+
+// TestBanditCreditOutside: an execution no decision made counts in the
+// arm's posterior and totals, not in the cost of the decision in flight.
+func TestBanditCreditOutside(t *testing.T) {
+	b := newBandit("a", "b")
+	r := newPRNG(1)
+	if b.choose(r, 1) != 0 {
+		t.Fatal("arm a not chosen")
+	}
+	b.credit(0, 0)
+	b.creditOutside(1, 1)
+	b.creditOutside(1, 0)
+	if b.spent != 1 {
+		t.Errorf("the decision in flight cost %g executions, want its own 1", b.spent)
+	}
+	if b.execs[1] != 2 || b.finds[1] != 1 || b.s[1] == 0 || b.f[1] != 1 || b.chosen[1] != 0 {
+		t.Errorf("arm b: execs %d finds %d s %g f %g chosen %d; want 2, 1, >0, 1, 0", b.execs[1], b.finds[1], b.s[1], b.f[1], b.chosen[1])
+	}
+}

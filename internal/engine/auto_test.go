@@ -39,7 +39,11 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 				t.Fatalf("child of %d bytes, limit %d", len(child), env.max)
 			}
 		}
-		arms = append(arms, s.arm)
+		if s.generate {
+			arms = append(arms, -1) // the generation share's: no decision
+		} else {
+			arms = append(arms, s.arm)
+		}
 		y := yield{result: Valid}
 		if pay(i, s.arm) && world.next()%20 == 0 {
 			y.queued, y.novelty = q[0], newEdge|newKey
@@ -49,14 +53,19 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 	return s, arms
 }
 
+// armShare is arm's share of the bandit's decisions among arms (-1: a
+// child of the generation share, no decision).
 func armShare(arms []int, arm int) float64 {
-	n := 0
+	n, d := 0, 0
 	for _, a := range arms {
 		if a == arm {
 			n++
 		}
+		if a >= 0 {
+			d++
+		}
 	}
-	return float64(n) / float64(len(arms))
+	return float64(n) / float64(max(d, 1))
 }
 
 // TestAutoLearnsArm: an operator arm whose children find things (one in
@@ -205,7 +214,7 @@ func TestAutoChargesFairMask(t *testing.T) {
 	h.setAll(1, 1, 2, 1000) // edge 1 is rare (and every mutant hits it)
 	h.refresh()
 	s := newAutoTurns(env)
-	s.opsMask = 1 << armFair
+	s.restrict(1<<armFair, s.schedMask)
 	var child []byte
 	execs := 0
 	for s.fm.made == 0 {
@@ -289,7 +298,7 @@ func TestAutoFairMaskCostKnown(t *testing.T) {
 		h.setAll(1, 1, 2, 1000) // edge 1 is rare
 		h.refresh()
 		s := newAutoTurns(env)
-		s.opsMask = 1<<armZest | 1<<armFair
+		s.restrict(1<<armZest|1<<armFair, s.schedMask)
 		if masked {
 			s.fm.masks[p] = &fairMask{edge: 1, done: true, bits: make([]uint8, 40)}
 		}

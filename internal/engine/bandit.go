@@ -318,6 +318,16 @@ func (b *bandit) credit(arm int, r float64) {
 	b.event = true
 }
 
+// creditOutside records one execution of arm that no decision of this
+// bandit made (auto's generation share): it counts in the arm's posterior
+// and totals as credit does, but not in the cost of the decision in
+// flight.
+func (b *bandit) creditOutside(arm int, r float64) {
+	spent := b.spent
+	b.credit(arm, r)
+	b.spent = spent
+}
+
 // pooled is the rate of all arms together, (1 + sum S) / (2 + sum S + sum
 // F).
 func (b *bandit) pooled() float64 {

@@ -164,7 +164,7 @@ func TestAutoFastSchedule(t *testing.T) {
 	common := &entry{data: []byte("common path"), edges: 2, trace: 9}
 	env := &scriptEnv{r: newPRNG(5), q: []*entry{common, rare}, edges: 10, max: 64}
 	s := newAutoTurns(env)
-	s.schedMask = 1 << schedFast
+	s.restrict(s.opsMask, 1<<schedFast)
 	h := env.hits()
 	h.paths[7], h.paths[9] = 2, 1000
 	turns, rareTurns := 400, 0
@@ -184,7 +184,7 @@ func TestAutoFastSchedule(t *testing.T) {
 	// Energy: one input, f = 2, zestChildren = 50 * 2/10 = 10.
 	env.q = []*entry{rare}
 	s = newAutoTurns(env)
-	s.schedMask = 1 << schedFast
+	s.restrict(s.opsMask, 1<<schedFast)
 	var got []int
 	for range 10 {
 		s.startTurn()
@@ -198,7 +198,7 @@ func TestAutoFastSchedule(t *testing.T) {
 	}
 	h.paths[7] = 1000
 	s = newAutoTurns(env)
-	s.schedMask = 1 << schedFast
+	s.restrict(s.opsMask, 1<<schedFast)
 	if s.startTurn(); s.target != 1 {
 		t.Errorf("energy %d for a path exercised 1,000 times (10 * 1/1000): want the floor 1", s.target)
 	}

@@ -42,7 +42,7 @@ func TestResumeTurns(t *testing.T) {
 			if a, ok := f.strat.(*autoTurns); ok {
 				// The round robin (fast draws its parents) and an arm with a
 				// parent (random's children have none).
-				a.schedMask, a.opsMask = 1<<schedTurns, 1<<armZest
+				a.restrict(1<<armZest, 1<<schedTurns)
 			}
 			f.cfg.ResumeAfter = resume(f.queue)
 			f.resumeTurns()
