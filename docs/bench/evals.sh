@@ -6,7 +6,11 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1
+#   gen0, gen1: the generation share's round (2026-11-29, below: auto at
+#   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
+#   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
+#   the four other hard bugs), results in *-gen-2026-11-29*.jsonl.
 #   The evaluation of issue 26 at EVAL_COMMIT (every engine and auto at one
 #   commit, so that they compare under the same conditions; every engine:
 #   zest, bytes, fairfuzz, random, ei, bediv, zeugma, not rl nor args, the
@@ -166,7 +170,35 @@ hardall() {
 	bugs "$EVAL_COMMIT" "$ALL" 3m "hard-all-2026-11-28$part.jsonl" "$@"
 }
 
+# The generation share's round (2026-11-29): auto with half of its children
+# fresh random generation (GEN_COMMIT), the only contender; the other
+# engines' runs are those of the f559d08 round, at the same budgets
+# (render.sh ranks them together, without f559d08's auto).
+GEN_COMMIT=${GEN_COMMIT:-1985832}
+EASY_BUGS="goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash html-isindex html-templatens
+	html-nodestack yaml3-stemcomment blackfriday-listitem goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb
+	hcl1-decodemap blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap"
+TMPL=testdata/targets/tmpl
+gen() {
+	local part=$1 g
+	case $part in
+	a)
+		# shellcheck disable=SC2086 # the list splits into bugs
+		REPS=5 bugs "$GEN_COMMIT" gfz-auto 1m easy-gen-2026-11-29a.jsonl $EASY_BUGS
+		bugs "$GEN_COMMIT" gfz-auto 3m hard-gen-2026-11-29a.jsonl html-fragloop html-selectloop yaml3-unknownevent
+		g=$(worktree "$GEN_COMMIT") || return
+		for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
+			"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
+			(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-auto \
+				-reps 5 -time 5m -results "$here/targets-gen-2026-11-29a.jsonl" -work "$EV/targets-gen/work" -v)
+		done ;;
+	b) bugs "$GEN_COMMIT" gfz-auto 3m hard-gen-2026-11-29b.jsonl gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue ;;
+	esac
+}
+
 case ${1:-} in
+gen0) log "gen0 start"; gen a; log "gen0 done" ;;
+gen1) log "gen1 start"; gen b; log "gen1 done" ;;
 core0) log "core0 start"; growth
 	hardall a html-fragloop html-selectloop yaml3-unknownevent gomarkdown-deflist
 	easy a goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash html-isindex html-templatens \
