@@ -641,7 +641,7 @@ func (s *autoTurns) stats(kv func(string, any)) {
 		}
 	}
 	kv("arm_fairfuzz_masks", s.fm.made)
-	kv("arm_random_share", s.generated)
+	kv("arm_random_share", s.generated) // the generation share's children
 }
 
 // armsSummary makes the final summary's lines about the arms from the
@@ -655,21 +655,26 @@ func armsSummary(kvs []kvPair) []string {
 	line := func(names string) string {
 		var total int64
 		type arm struct {
-			name         string
-			execs, finds int64
+			name                string
+			execs, finds, share int64
 		}
 		var arms []arm
 		for _, n := range strings.Split(names, ",") {
 			e, _ := strconv.ParseInt(lookup(kvs, "arm_"+n+"_execs"), 10, 64)
 			f, _ := strconv.ParseInt(lookup(kvs, "arm_"+n+"_finds"), 10, 64)
+			g, _ := strconv.ParseInt(lookup(kvs, "arm_"+n+"_share"), 10, 64)
 			total += e
 			if e > 0 {
-				arms = append(arms, arm{n, e, f})
+				arms = append(arms, arm{n, e, f, g})
 			}
 		}
 		var parts []string
 		for _, a := range arms {
-			parts = append(parts, fmt.Sprintf("%s %.1f%% (%s)", a.name, 100*float64(a.execs)/float64(total), signature.Plural(int(a.finds), "find")))
+			gen := ""
+			if a.share > 0 {
+				gen = fmt.Sprintf(", %.1f%% the generation share", 100*float64(a.share)/float64(total))
+			}
+			parts = append(parts, fmt.Sprintf("%s %.1f%% (%s%s)", a.name, 100*float64(a.execs)/float64(total), signature.Plural(int(a.finds), "find"), gen))
 		}
 		return strings.Join(parts, ", ")
 	}

@@ -180,21 +180,22 @@ func TestAutoArmsEnv(t *testing.T) {
 // lists taken once), and the final summary's line gives each arm's share
 // of the executions and its finds, arms without executions left out.
 func TestArmsMergeAndSummary(t *testing.T) {
-	w := func(ze, zf, be int) []kvPair {
-		return []kvPair{{"arms", "zest,bytes,cmp"}, {"arms_parents", "turns"},
+	w := func(ze, zf, be, re int) []kvPair {
+		return []kvPair{{"arms", "zest,bytes,cmp,random"}, {"arms_parents", "turns"},
 			{"arm_zest_execs", strconv.Itoa(ze)}, {"arm_zest_finds", strconv.Itoa(zf)},
 			{"arm_bytes_execs", strconv.Itoa(be)}, {"arm_bytes_finds", "0"},
 			{"arm_cmp_execs", "0"}, {"arm_cmp_finds", "0"},
+			{"arm_random_execs", strconv.Itoa(re)}, {"arm_random_finds", "1"}, {"arm_random_share", strconv.Itoa(re - 10)},
 			{"arm_turns_execs", strconv.Itoa(ze + be)}, {"arm_turns_finds", strconv.Itoa(zf)}}
 	}
-	m := mergeFeedback([][]kvPair{w(300, 2, 100), w(200, 1, 400)})
-	for k, want := range map[string]string{"arms": "zest,bytes,cmp", "arm_zest_execs": "500", "arm_zest_finds": "3", "arm_bytes_execs": "500", "arm_turns_execs": "1000"} {
+	m := mergeFeedback([][]kvPair{w(300, 2, 100, 410), w(200, 1, 400, 610)})
+	for k, want := range map[string]string{"arms": "zest,bytes,cmp,random", "arm_zest_execs": "500", "arm_zest_finds": "3", "arm_bytes_execs": "500", "arm_turns_execs": "1000", "arm_random_share": "1000"} {
 		if got := lookup(m, k); got != want {
 			t.Errorf("merged %s = %q, want %q", k, got, want)
 		}
 	}
 	got := armsSummary(m)
-	want := "arms: executions and finds by operator: zest 50.0% (3 finds), bytes 50.0% (0 finds); by parent schedule: turns 100.0% (3 finds)"
+	want := "arms: executions and finds by operator: zest 24.8% (3 finds), bytes 24.8% (0 finds), random 50.5% (2 finds, 49.5% the generation share); by parent schedule: turns 100.0% (3 finds)"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("summary %q\nwant %q", got, want)
 	}

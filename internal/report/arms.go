@@ -10,8 +10,10 @@ import (
 
 // The adaptive engine's arms (engine auto: internal/engine/auto.go): the
 // stats file lists them ("arms", "arms_parents") with each one's decisions,
-// executions and finds ("arm_<name>_chosen", "_execs", "_finds"); the
-// report shows them as a table, arms never used left out.
+// executions and finds ("arm_<name>_chosen", "_execs", "_finds"), and the
+// random arm's children of the generation share, made outside the
+// decisions ("arm_random_share"); the report shows them as a table, arms
+// never used left out.
 
 // armRow is one arm of the table.
 type armRow struct {
@@ -44,6 +46,10 @@ func readArms(st *workdir.Stats) []armRow {
 			}
 			r := armRow{Kind: kind.label, Name: n, Chosen: groupDigits(fmt.Sprint(c)), Execs: groupDigits(fmt.Sprint(e)),
 				Finds: groupDigits(fmt.Sprint(f)), Share: "-", PerThousand: "-"}
+			if g := num("arm_" + n + "_share"); g > 0 {
+				// auto's generation share: executions of the arm no decision made.
+				r.Chosen += " + " + groupDigits(fmt.Sprint(g)) + " of the generation share"
+			}
 			if total > 0 {
 				r.Share = fmt.Sprintf("%.1f%%", 100*float64(e)/float64(total))
 			}

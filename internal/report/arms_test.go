@@ -12,7 +12,8 @@ import (
 func TestReportArms(t *testing.T) {
 	f := newFixture(t)
 	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 4000\n"+
-		"arms: zest,bytes,cmp\narms_parents: turns,fast\n"+
+		"arms: zest,bytes,cmp,random\narms_parents: turns,fast\n"+
+		"arm_random_chosen: 10\narm_random_execs: 4010\narm_random_finds: 3\narm_random_share: 4000\n"+
 		"arm_zest_chosen: 3000\narm_zest_execs: 2990\narm_zest_finds: 12\n"+
 		"arm_bytes_chosen: 1000\narm_bytes_execs: 1000\narm_bytes_finds: 1\n"+
 		"arm_cmp_chosen: 0\narm_cmp_execs: 0\narm_cmp_finds: 0\n"+
@@ -20,8 +21,9 @@ func TestReportArms(t *testing.T) {
 		"arm_fast_chosen: 0\narm_fast_execs: 0\narm_fast_finds: 0\n")
 	p := build(f.options(""))
 	want := []armRow{
-		{Kind: "operator", Name: "zest", Chosen: "3,000", Execs: "2,990", Finds: "12", Share: "74.9%", PerThousand: "4.013"},
-		{Kind: "operator", Name: "bytes", Chosen: "1,000", Execs: "1,000", Finds: "1", Share: "25.1%", PerThousand: "1.000"},
+		{Kind: "operator", Name: "zest", Chosen: "3,000", Execs: "2,990", Finds: "12", Share: "37.4%", PerThousand: "4.013"},
+		{Kind: "operator", Name: "bytes", Chosen: "1,000", Execs: "1,000", Finds: "1", Share: "12.5%", PerThousand: "1.000"},
+		{Kind: "operator", Name: "random", Chosen: "10 + 4,000 of the generation share", Execs: "4,010", Finds: "3", Share: "50.1%", PerThousand: "0.748"},
 		{Kind: "parent schedule", Name: "turns", Chosen: "40", Execs: "3,990", Finds: "13", Share: "100.0%", PerThousand: "3.258"},
 	}
 	if len(p.Arms) != len(want) {
