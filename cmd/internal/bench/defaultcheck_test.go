@@ -48,6 +48,7 @@ func TestDefaultCheck(t *testing.T) {
 	out := check(good, targets)
 	for _, want := range []string{
 		"never significantly worse than the best other contender: **yes** (5 benchmarks)",
+		"never significantly worse than gfz-zest: **yes**",
 		"best mean rank: **yes**",
 		"| bug `hard` | 6/8 | gfz-bytes 5/8 | 2/8 | yes | yes |",
 		"| 3/8 | yes | no |",
@@ -66,6 +67,7 @@ func TestDefaultCheck(t *testing.T) {
 	out = check(bad, targets)
 	for _, want := range []string{
 		"never significantly worse than the best other contender: **no**, on bug `easy`",
+		"never significantly worse than gfz-zest: **no**, on bug `easy` (p ",
 		"best mean rank: **no**",
 		"| bug `hard` | 1/8 | gfz-bytes 5/8 | 2/8 | no | no |",
 		"at least the best other contender's share on 0 (all: **no**), more than gfz-zest on 0 (a third or more: **no**)",
