@@ -18,6 +18,11 @@
 #   tuning-native-2026-11-28.md  the tuning bugs' native targets, gfz-native
 #                                against go test -fuzz
 #   native-cover-2026-11-27b/table.md  the native coverage table
+#   bugs-gen-2026-11-29.md, targets-gen-2026-11-29.md  auto with the
+#                                generation share (evals.sh gen0, gen1)
+#   rank-gen-2026-11-29.md       it ranked with the f559d08 round's other
+#                                engines, and checked as the default
+#   rank-gen-both-2026-11-29.md  the same with f559d08's auto beside it
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -58,6 +63,28 @@ if ls "$here"/growth-2026-11-28/*.plot_data >/dev/null 2>&1; then
 fi
 tuning=$(join "$here"/tuning-native-2026-11-28*.jsonl)
 [ -n "$tuning" ] && "$bench/gfz-bench" -bug-report "$tuning" -o "$here/tuning-native-2026-11-28.md"
+
+# The generation share's round (2026-11-29): auto at GEN_COMMIT alone
+# (*-gen-2026-11-29*.jsonl), its own reports, then ranked with the other
+# engines' runs of the f559d08 round: without f559d08's auto (the decision
+# rule's ranking, rank-gen-2026-11-29.md) and with it, as gfz-auto-f559d08
+# (rank-gen-both-2026-11-29.md).
+genbugs=$(join "$here"/hard-gen-2026-11-29*.jsonl "$here"/easy-gen-2026-11-29*.jsonl)
+[ -n "$genbugs" ] && "$bench/gfz-bench" -bug-report "$genbugs" -o "$here/bugs-gen-2026-11-29.md"
+gentargets=$(join "$here"/targets-gen-2026-11-29*.jsonl)
+[ -n "$gentargets" ] && "$bench/gfz-bench" -target-report "$gentargets" -o "$here/targets-gen-2026-11-29.md"
+if [ -n "$genbugs" ]; then
+	others=() both=()
+	for f in "$here"/hard-all-2026-11-28*.jsonl "$here"/easy-2026-11-28*.jsonl "$here"/targets-2026-11-28*.jsonl; do
+		[ -s "$f" ] || continue
+		grep -v '"Contender":"gfz-auto"' "$f" >"$bench/others-$(basename "$f")" || true
+		sed 's/"Contender":"gfz-auto"/"Contender":"gfz-auto-f559d08"/' "$f" >"$bench/both-$(basename "$f")"
+		others+=("$bench/others-$(basename "$f")") both+=("$bench/both-$(basename "$f")")
+	done
+	gen=$(join "$here"/*-gen-2026-11-29*.jsonl)
+	"$bench/gfz-bench" -rank "$(join "${others[@]}"),$gen" -check gfz-auto,gfz-zest -o "$here/rank-gen-2026-11-29.md"
+	"$bench/gfz-bench" -rank "$(join "${both[@]}"),$gen" -o "$here/rank-gen-both-2026-11-29.md"
+fi
 
 # cover.sh -table reads OUT/results/*.tsv.
 out=$(mktemp -d)
