@@ -1,0 +1,16 @@
+module example.com/bugs/gojqifelse
+
+go 1.26.0
+
+replace (
+	example.com/bugkit => ../bugkit
+	github.com/gfz-dev/gfz => ../../..
+)
+
+require (
+	example.com/bugkit v0.0.0-00010101000000-000000000000
+	github.com/gfz-dev/gfz v0.0.0-00010101000000-000000000000
+	github.com/itchyny/gojq v0.12.5
+)
+
+require github.com/itchyny/timefmt-go v0.1.3 // indirect
