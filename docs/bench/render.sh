@@ -23,6 +23,8 @@
 #   rank-gen-2026-11-29.md       it ranked with the f559d08 round's other
 #                                engines, and checked as the default
 #   rank-gen-both-2026-11-29.md  the same with f559d08's auto beside it
+#   heldout3-2026-11-29.md, rank-heldout3-2026-11-29.md  the third
+#                                held-out set, every engine and auto
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -84,6 +86,13 @@ if [ -n "$genbugs" ]; then
 	gen=$(join "$here"/*-gen-2026-11-29*.jsonl)
 	"$bench/gfz-bench" -rank "$(join "${others[@]}"),$gen" -check gfz-auto,gfz-zest -o "$here/rank-gen-2026-11-29.md"
 	"$bench/gfz-bench" -rank "$(join "${both[@]}"),$gen" -o "$here/rank-gen-both-2026-11-29.md"
+fi
+
+# The third held-out set (evals.sh h30, h31): every engine and auto, apart.
+h3=$(join "$here"/heldout3-2026-11-29*.jsonl)
+if [ -n "$h3" ]; then
+	"$bench/gfz-bench" -bug-report "$h3" -o "$here/heldout3-2026-11-29.md"
+	"$bench/gfz-bench" -rank "$h3" -check gfz-auto,gfz-zest -o "$here/rank-heldout3-2026-11-29.md"
 fi
 
 # cover.sh -table reads OUT/results/*.tsv.
