@@ -14,8 +14,10 @@ import (
 // it (an operator arm) and, for every parent's turn, how to pick the
 // parent and its number of children (a parent arm), each by a bandit
 // (bandit.go: discounted Thompson sampling) that credits every execution
-// to the arms that made it, with what it found per execution, and charges
-// each decision the executions it committed.
+// of a child it decided to the arms that made it, with what it found per
+// execution, and charges each decision the executions it committed; half
+// of the children are made outside the bandits (the generation share,
+// below).
 //
 // Operator arms (a child of the turn's parent P; an arm is offered only
 // when it can make a child of P):
@@ -179,7 +181,7 @@ type autoTurns struct {
 	generate bool
 	// genCut is autoGenerateShare as a fraction of 2^64 (0: no share,
 	// when autoArmsEnv leaves random out); generated counts the share's
-	// children.
+	// children executed.
 	genCut    uint64
 	generated int64
 }
@@ -345,7 +347,6 @@ func (s *autoTurns) generateNext(r *prng) bool {
 		return false
 	}
 	s.arm, s.pending, s.generate = armRandom, true, true
-	s.generated++
 	return true
 }
 
@@ -603,6 +604,7 @@ func (s *autoTurns) found(y yield) {
 	r := rewardOf(y)
 	if s.generate {
 		s.generate = false
+		s.generated++
 		s.ops.creditOutside(armRandom, r)
 		return
 	}

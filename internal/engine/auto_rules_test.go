@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"math"
 	"testing"
 
@@ -217,6 +218,67 @@ func TestAutoGenerateShare(t *testing.T) {
 		}
 		if sched != int64(n-gen) {
 			t.Errorf("seed %d: the parent arms were credited %d executions, want the %d children with a parent", seed, sched, n-gen)
+		}
+		// No mask here: each decision costs its one execution, the share's
+		// children between two decisions not counted in it.
+		for i, name := range s.ops.names {
+			if s.ops.dn[i] > 1 {
+				if c := s.ops.dcost[i] / s.ops.dn[i]; c < 0.99 || c > 1.01 {
+					t.Errorf("seed %d: %s's cost per decision %.3f, want 1", seed, name, c)
+				}
+			}
+		}
+	}
+
+	// A share child the loop skips (a killer input) is no decision: no arm
+	// is charged for it, and it is not counted.
+	{
+		env := &scriptEnv{r: newPRNG(4), q: []*entry{{data: []byte("parent"), edges: 2}}, edges: 4, max: 32}
+		s := newAutoTurns(env)
+		var child []byte
+		skipped := 0
+		for range 2000 {
+			if child = s.next(child); s.generate {
+				skipped++
+				continue // skipped: found is not called
+			}
+			s.found(yield{result: Valid})
+		}
+		for i, name := range s.ops.names {
+			if s.ops.zero[i] != 0 {
+				t.Errorf("%s charged %d zero mutations; %d share children were skipped, none by the bandit's", name, s.ops.zero[i], skipped)
+			}
+		}
+		if skipped == 0 || s.generated != 0 {
+			t.Errorf("%d share children skipped, %d counted as executed; want some skipped, none counted", skipped, s.generated)
+		}
+	}
+
+	// A fairfuzz mask's mutants come first: no share child while it is
+	// being made.
+	{
+		p := &entry{data: bytes.Repeat([]byte{7}, 40), edges: 2, hit: []uint32{1, 2}}
+		env := &scriptEnv{r: newPRNG(1), q: []*entry{p}, edges: 2, max: 64, edges1: map[int]bool{1: true}}
+		h := env.hits()
+		h.setAll(1, 1, 2, 1000) // edge 1 is rare
+		h.refresh()
+		s := newAutoTurns(env)
+		s.restrict(1<<armFair|1<<armRandom, s.schedMask)
+		var child []byte
+		inMask := 0
+		for range 2000 {
+			busy := s.fm.busy()
+			child = s.next(child)
+			if busy {
+				inMask++
+				if s.generate {
+					t.Fatal("a share child while a mask was being made")
+				}
+			}
+			s.found(yield{result: Valid})
+		}
+		if inMask < 3*len(p.data)-1 {
+			t.Errorf("%d children while a mask was being made, want a whole mask's (%d)", inMask, 3*len(p.data))
 		}
 	}
 

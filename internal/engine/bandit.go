@@ -36,8 +36,10 @@ import (
 // Carlo rounds and reused until banditEpoch more executions have been
 // credited (banditMinEpoch after a reward event, while finds come fast):
 // counted in executions, not decisions, so that a bandit deciding once per
-// parent's turn (hundreds of executions) re-estimates as often as one
-// deciding for every child.
+// parent's turn (hundreds of executions) re-estimates about as often as one
+// deciding for every child (auto's parent bandit is credited only the
+// children with a parent, about half of them: see auto.go's generation
+// share).
 //
 // Charging by cost. The posterior is over the reward of one execution, but
 // a decision may commit many executions (a fairfuzz mask: 3 a byte of the

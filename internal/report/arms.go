@@ -22,9 +22,10 @@ type armRow struct {
 	Share, PerThousand   string
 }
 
-// readArms returns the table's rows from the stats (none without arms).
-func readArms(st *workdir.Stats) []armRow {
-	var rows []armRow
+// readArms returns the table's rows from the stats (none without arms),
+// and whether an arm made children outside the decisions (auto's
+// generation share).
+func readArms(st *workdir.Stats) (rows []armRow, share bool) {
 	for _, kind := range []struct{ key, label string }{{"arms", "operator"}, {"arms_parents", "parent schedule"}} {
 		list := statValue(st, kind.key)
 		if list == "" {
@@ -49,6 +50,7 @@ func readArms(st *workdir.Stats) []armRow {
 			if g := num("arm_" + n + "_share"); g > 0 {
 				// auto's generation share: executions of the arm no decision made.
 				r.Chosen += " + " + groupDigits(fmt.Sprint(g)) + " of the generation share"
+				share = true
 			}
 			if total > 0 {
 				r.Share = fmt.Sprintf("%.1f%%", 100*float64(e)/float64(total))
@@ -59,5 +61,5 @@ func readArms(st *workdir.Stats) []armRow {
 			rows = append(rows, r)
 		}
 	}
-	return rows
+	return rows, share
 }

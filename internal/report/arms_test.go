@@ -42,6 +42,21 @@ func TestReportArms(t *testing.T) {
 	if !strings.Contains(text, "Arms of the adaptive engine") || !strings.Contains(text, "4.013") {
 		t.Errorf("report without the arms table:\n%s", text)
 	}
+	const shareText = "Half of the children are fresh random generation"
+	if !p.ArmsShare || !strings.Contains(text, shareText) {
+		t.Errorf("a run with a generation share: the report does not say so (ArmsShare %v)", p.ArmsShare)
+	}
+	// A run without the share (GFZ_AUTO_ARMS without random) does not
+	// mention it.
+	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 10\narms: zest\narms_parents: turns\n"+
+		"arm_zest_chosen: 10\narm_zest_execs: 10\narm_zest_finds: 1\narm_turns_chosen: 1\narm_turns_execs: 10\narm_turns_finds: 1\n")
+	b.Reset()
+	if err := Render(&b, f.options("")); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := checkWellFormed(t, b.String()); strings.Contains(text, shareText) {
+		t.Error("a run without a generation share: the report mentions one")
+	}
 
 	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: zest\n")
 	if p := build(f.options("")); len(p.Arms) != 0 {

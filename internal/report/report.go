@@ -83,6 +83,7 @@ type page struct {
 	Unconfirmed []failure
 	Coverage    coverage
 	Arms        []armRow // the adaptive engine's arms (arms.go)
+	ArmsShare   bool     // ... and a generation share made some of its children
 }
 
 // Render renders the report of o.Workdir to w.
@@ -120,7 +121,7 @@ func build(o Options) *page {
 	}
 	stats, notes := readStats(filepath.Join(wd, "stats"))
 	p.Stats, p.Notes = stats.Lines(), append(p.Notes, notes...)
-	p.Arms = readArms(stats)
+	p.Arms, p.ArmsShare = readArms(stats)
 	rows, notes := readPlot(filepath.Join(wd, "plot_data"))
 	p.Notes = append(p.Notes, notes...)
 	if len(rows) > 0 {
