@@ -24,8 +24,14 @@ const Issue = "https://github.com/mvdan/sh/issues/1098"
 // literal scanners end their literals there too).
 var Site = bugkit.Site{Func: "mvdan.cc/sh/v3/syntax.(*Parser).endLit", File: "lexer.go", Lines: []int{827}}
 
+// AssignSite is where the same shortened literal panics when it is an
+// assignment (`a=\$\\0` inside backquotes): the parser slices the
+// assignment's name and value out of it in getAssign. Such inputs panic
+// at the fix's parent and not at the fix (0068634d): the same bug.
+var AssignSite = bugkit.Site{Func: "mvdan.cc/sh/v3/syntax.(*Parser).getAssign", File: "parser.go", Lines: []int{1475}}
+
 // IsBug reports whether a failure's stack trace is this bug.
-func IsBug(stack string) bool { return Site.MatchPanic(stack) }
+func IsBug(stack string) bool { return Site.MatchPanic(stack) || AssignSite.MatchPanic(stack) }
 
 // Format parses a Bash script keeping its comments and prints it back
 // in the canonical format, as shfmt does.

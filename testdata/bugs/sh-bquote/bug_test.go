@@ -104,6 +104,8 @@ func TestReproducer(t *testing.T) {
 	bugkit.ReproducerPanics(t, func() { _, _ = Format(reproducer) }, "slice bounds out of range [:-1]", IsBug)
 	// The same with the backquote closed, inside a valid script.
 	bugkit.ReproducerPanics(t, func() { _, _ = Format("x=`echo \\$\\\\000`\n") }, "slice bounds out of range [:-1]", IsBug)
+	// The shortened literal as an assignment: the panic is getAssign's.
+	bugkit.ReproducerPanics(t, func() { _, _ = Format("`a=\\$\\\\0`") }, "slice bounds out of range", IsBug)
 }
 
 // TestOracleRejectsOtherPanics checks that another panic of v3.9.0 is not

@@ -33,7 +33,12 @@ func IsBug(stack string) bool {
 	if Site.MatchPanic(stack) {
 		return true
 	}
-	return bytes.Contains([]byte(stack), []byte("fatal error: runtime: out of memory")) && Site.MatchHang(stack)
+	// The runtime spells it two ways: "runtime: out of memory" when the
+	// heap cannot grow, "out of memory" when it cannot reserve the
+	// address space (a count of 2^43 or more, or under a ulimit).
+	oom := bytes.Contains([]byte(stack), []byte("fatal error: runtime: out of memory")) ||
+		bytes.Contains([]byte(stack), []byte("fatal error: out of memory"))
+	return oom && Site.MatchHang(stack)
 }
 
 // Decompress reads a whole .xz file, as an archive tool or a package

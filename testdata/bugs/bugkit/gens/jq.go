@@ -29,7 +29,7 @@ func (c JQConfig) withDefaults() JQConfig {
 var (
 	jqNumber = gen.OneOfWeighted(
 		gen.W(4, gen.Map(gen.IntRange(0, 20), func(n int) string { return itoa(n) })),
-		gen.W(1, gen.Tokens("0.5", "1e3", "1.5e-3", "100000000000000000000", "1E1000", ".5", "007", "-0")),
+		gen.W(1, gen.Tokens("0.5", "1e3", "1.5e-3", "100000000000000000000", "1E1000", ".5", "007")),
 	)
 	jqStrChar = gen.OneOfWeighted(
 		gen.W(8, gen.StringFrom("abcfoo ,:-_/019", 1, 1)),
