@@ -203,7 +203,7 @@ gen() {
 # (3)"): every engine and auto (with the generation share) at H3_COMMIT, the
 # first commit that has those bugs, 5 reps of 3 minutes; reported apart
 # from the other bugs (render.sh: heldout3-2026-11-29.md and its ranking).
-H3_COMMIT=${H3_COMMIT:-4358e69}
+H3_COMMIT=${H3_COMMIT:-91ac9c3}
 h3() {
 	case $1 in
 	a) bugs "$H3_COMMIT" "$ALL" 3m heldout3-2026-11-29a.jsonl cbor-timefield gojq-ifelse sh-bquote ;;
