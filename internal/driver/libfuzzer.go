@@ -358,6 +358,11 @@ func (c *config) applyLibFuzzer(set map[string]bool) error {
 		if err != nil {
 			return err
 		}
+		// An empty dictionary is not an error (libFuzzer takes it), but
+		// a run without the tokens its user meant to give must say so.
+		if len(tokens) == 0 {
+			fmt.Fprintf(c.stderr, "INFO: gfz: -dict=%s has no entries (only blank lines and comments): fuzzing without a dictionary\n", lf.dict)
+		}
 		userdict.Set(tokens)
 	}
 	c.repro = append(c.repro, lf.inputs...)

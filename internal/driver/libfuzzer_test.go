@@ -163,6 +163,15 @@ func TestReadDictionary(t *testing.T) {
 	if _, code := parseArgs(testInfo, []string{"-dict=" + filepath.Join(dir, "bad.dict"), "FuzzA"}, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "bad.dict:1") {
 		t.Errorf("bad -dict: code %d, %q", code, errb.String())
 	}
+	// A dictionary of comments only: accepted, with a warning.
+	empty := filepath.Join(dir, "empty.dict")
+	os.WriteFile(empty, []byte("# nothing yet\n\n"), 0o644)
+	t.Cleanup(func() { userdict.Set(nil); readInputFile = nil })
+	out.Reset()
+	errb.Reset()
+	if _, code := parseArgs(testInfo, []string{"-dict=" + empty, "FuzzA"}, &out, &errb); code != -1 || !strings.Contains(errb.String(), "empty.dict has no entries") {
+		t.Errorf("empty -dict: code %d, %q; want it accepted with a warning", code, errb.String())
+	}
 }
 
 // TestArtifactNames checks libFuzzer's artefact names and the kinds gfz's
