@@ -139,14 +139,19 @@ loop:
 }
 
 // groupHWM records in hwm the peak resident set (VmHWM, KiB) of every
-// live process of process group pgid. (The rusage of a finished child is
-// no use here: Go starts children with vfork, so their ru_maxrss includes
-// the parent's resident set before exec.)
+// live process of process group pgid and of every descendant of its
+// leader (pid pgid): gfz's workers run in process groups of their own
+// (so that what a target starts dies with its worker), and a harness that
+// read the group alone saw the supervisor only. (The rusage of a finished
+// child is no use here: Go starts children with vfork, so their ru_maxrss
+// includes the parent's resident set before exec.)
 func groupHWM(pgid int, hwm map[int]int64) {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return
 	}
+	type proc struct{ ppid, pgrp int }
+	procs := map[int]proc{}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -159,10 +164,31 @@ func groupHWM(pgid int, hwm map[int]int64) {
 		// pid (comm) state ppid pgrp ...; comm may contain spaces.
 		i := strings.LastIndexByte(string(stat), ')')
 		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+		if len(f) < 3 {
 			continue
 		}
-		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		ppid, _ := strconv.Atoi(f[1])
+		pgrp, _ := strconv.Atoi(f[2])
+		procs[pid] = proc{ppid, pgrp}
+	}
+	ours := func(pid int) bool {
+		for n := 0; n < 64 && pid > 1; n++ { // a bounded walk: pids are reused
+			p, ok := procs[pid]
+			if !ok {
+				return false
+			}
+			if p.pgrp == pgid || pid == pgid {
+				return true
+			}
+			pid = p.ppid
+		}
+		return false
+	}
+	for pid := range procs {
+		if !ours(pid) {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 		if err != nil {
 			continue
 		}
