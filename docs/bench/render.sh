@@ -25,6 +25,8 @@
 #   rank-gen-both-2026-11-29.md  the same with f559d08's auto beside it
 #   heldout3-2026-11-29.md, rank-heldout3-2026-11-29.md  the third
 #                                held-out set, every engine and auto
+#   rank-all-2026-11-29.md       the 35 benchmarks together, the best
+#                                checked against zest (the default's rule)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -93,6 +95,17 @@ h3=$(join "$here"/heldout3-2026-11-29*.jsonl)
 if [ -n "$h3" ]; then
 	"$bench/gfz-bench" -bug-report "$h3" -o "$here/heldout3-2026-11-29.md"
 	"$bench/gfz-bench" -rank "$h3" -check gfz-auto,gfz-zest -o "$here/rank-heldout3-2026-11-29.md"
+	# The rule for the default after it (BENCHMARKS.md, "The default after
+	# the third held-out set"): the 35 benchmarks ranked together, and the
+	# best-ranked contender checked against zest.
+	if [ -n "$genbugs" ]; then
+		all35="$(join "${others[@]}"),$(join "$here"/*-gen-2026-11-29*.jsonl),$h3"
+		"$bench/gfz-bench" -rank "$all35" -o "$here/rank-all-2026-11-29.md"
+		best=$(awk -F'|' '/^\| gfz-/ {gsub(/ /, "", $2); print $2; exit}' "$here/rank-all-2026-11-29.md")
+		if [ -n "$best" ] && [ "$best" != gfz-zest ]; then
+			"$bench/gfz-bench" -rank "$all35" -check "$best,gfz-zest" -o "$here/rank-all-2026-11-29.md"
+		fi
+	fi
 fi
 
 # cover.sh -table reads OUT/results/*.tsv.
