@@ -313,14 +313,21 @@ func (w *cborWriter) item(depth int) {
 	}
 }
 
-func (w *cborWriter) array(depth int) {
-	n := gen.IntRange(0, w.cfg.MaxItems).Draw(w.t)
-	indef := gen.IntRange(0, 3).Draw(w.t) == 0
+// open draws a container's item count and whether it is
+// indefinite-length (a quarter of them), and writes its head.
+func (w *cborWriter) open(major byte) (n int, indef bool) {
+	n = gen.IntRange(0, w.cfg.MaxItems).Draw(w.t)
+	indef = gen.IntRange(0, 3).Draw(w.t) == 0
 	if indef {
-		w.b = append(w.b, cborArray<<5|31)
+		w.b = append(w.b, major<<5|31)
 	} else {
-		w.head(cborArray, uint64(n))
+		w.head(major, uint64(n))
 	}
+	return n, indef
+}
+
+func (w *cborWriter) array(depth int) {
+	n, indef := w.open(cborArray)
 	for range n {
 		w.item(depth - 1)
 	}
@@ -330,13 +337,7 @@ func (w *cborWriter) array(depth int) {
 }
 
 func (w *cborWriter) mapItem(depth int) {
-	n := gen.IntRange(0, w.cfg.MaxItems).Draw(w.t)
-	indef := gen.IntRange(0, 3).Draw(w.t) == 0
-	if indef {
-		w.b = append(w.b, cborMap<<5|31)
-	} else {
-		w.head(cborMap, uint64(n))
-	}
+	n, indef := w.open(cborMap)
 	for range n {
 		w.key(depth)
 		w.item(depth - 1)
