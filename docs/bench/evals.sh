@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -215,7 +215,25 @@ h3() {
 	esac
 }
 
+# Long runs (2026-11-29, fifteenth session): do the short budgets' ranks
+# hold over half an hour? zest, random and auto at LONG_COMMIT on the two
+# template targets, 1 rep of 30 minutes each (a: FuzzTemplate, b:
+# FuzzHTMLTemplate), gfz-bench's target mode, long-2026-11-29{a,b}.jsonl.
+LONG_COMMIT=${LONG_COMMIT:-c2dfa88}
+long() {
+	local part=$1 spec g
+	case $part in
+	a) spec="$TMPL:FuzzTemplate:text/template,text/template/parse" ;;
+	b) spec="$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse" ;;
+	esac
+	g=$(worktree "$LONG_COMMIT") || return
+	(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-zest,gfz-random,gfz-auto \
+		-reps 1 -time 30m -results "$here/long-2026-11-29$part.jsonl" -work "$EV/long$part/work" -v)
+}
+
 case ${1:-} in
+long0) log "long0 start"; long a; log "long0 done" ;;
+long1) log "long1 start"; long b; log "long1 done" ;;
 h30) log "h30 start"; REPS=5 h3 a; log "h30 done" ;;
 h31) log "h31 start"; REPS=5 h3 b; log "h31 done" ;;
 h32) log "h32 start"; REPS=5 h3 c; log "h32 done" ;;
