@@ -52,6 +52,7 @@ func fuzzTree(t *gfz.T) {
 
 func BenchmarkLoopTrivialZest(b *testing.B)   { benchLoop(b, "zest", fuzzTrivial) }
 func BenchmarkLoopTrivialRandom(b *testing.B) { benchLoop(b, "random", fuzzTrivial) }
+func BenchmarkLoopTrivialAuto(b *testing.B)   { benchLoop(b, "auto", fuzzTrivial) }
 func BenchmarkLoopTreeZest(b *testing.B)      { benchLoop(b, "zest", fuzzTree) }
 func BenchmarkLoopTreeRandom(b *testing.B)    { benchLoop(b, "random", fuzzTree) }
 func BenchmarkLoopTreeEI(b *testing.B)        { benchLoop(b, "ei", fuzzTree) }
