@@ -25,13 +25,27 @@ import (
 // Issue is the upstream report.
 const Issue = "https://github.com/dlclark/regexp2/issues/31"
 
-// Site is the push of the loop's mark on the track stack (the inlined
-// trackPush1) in the runner's execute, in the branch of a greedy counted
-// loop (Branchcount, line 386) or of a lazy one (Lazybranchcount, line
-// 256): the two loop instructions whose jump back to the same address
-// did not grow the stacks.
-var Site = bugkit.Site{Func: "github.com/dlclark/regexp2.(*runner).execute", File: "runner.go", Lines: []int{256, 386},
-	Inner: []string{"github.com/dlclark/regexp2.(*runner).trackPush1"}}
+// Site is a push on the runner's track or grouping stack, when it is
+// full, in execute (the push helpers are inlined there: their index
+// r.runtrackpos or r.runstackpos runs to -1). A counted loop of an empty
+// body jumps back to its own instruction and never grows the stacks, so
+// whichever push comes next overflows: which one depends on the count and
+// on the loop's kind ((?:){17} at the Capturemark push, line 256; (?:){18}
+// at Branchcount's trackPushNeg2, 383; (?:){40} at its trackPush1, 386;
+// a lazy (?:){100,}? at Lazybranchcount's trackPushNeg1, 427). Lines are
+// every line of execute that calls a push helper. The lazy-loop stack
+// corruption of issue #37, also in v1.3.0, panics elsewhere (popcrawl,
+// uncapture, backtrack).
+var Site = bugkit.Site{Func: "github.com/dlclark/regexp2.(*runner).execute", File: "runner.go",
+	Lines: []int{208, 219, 220, 225, 226, 236, 243, 256, 264, 278, 279, 282, 291, 297, 311, 313, 320, 322, 338, 339, 349,
+		353, 354, 359, 360, 383, 386, 387, 402, 406, 414, 427, 428, 431, 448, 449, 453, 465, 469, 470, 497, 723, 748, 773,
+		788, 803, 818, 833, 852, 871, 890},
+	Inner: []string{
+		"github.com/dlclark/regexp2.(*runner).trackPush", "github.com/dlclark/regexp2.(*runner).trackPush1",
+		"github.com/dlclark/regexp2.(*runner).trackPush2", "github.com/dlclark/regexp2.(*runner).trackPush3",
+		"github.com/dlclark/regexp2.(*runner).trackPushNeg1", "github.com/dlclark/regexp2.(*runner).trackPushNeg2",
+		"github.com/dlclark/regexp2.(*runner).stackPush", "github.com/dlclark/regexp2.(*runner).stackPush2",
+	}}
 
 // IsBug reports whether a failure's stack trace is this bug.
 func IsBug(stack string) bool { return Site.MatchPanic(stack) }

@@ -55,8 +55,10 @@ const reproducer = `(?:){40}`
 
 func TestReproducer(t *testing.T) {
 	bugkit.ReproducerPanics(t, func() { _, _ = FindAll(reproducer, "12") }, "index out of range [-1]", IsBug)
-	// The lazy counted loop panics at the other branch instruction.
-	bugkit.ReproducerPanics(t, func() { _, _ = FindAll(`(?:){17,60}?`, "ab") }, "index out of range [-1]", IsBug)
+	// Other counts and the lazy loop overflow at other pushes (Site).
+	for _, p := range []string{`(?:){17,60}?`, `(?:){17}`, `(?:){18}`, `(?:){100,}?`} {
+		bugkit.ReproducerPanics(t, func() { _, _ = FindAll(p, "ab") }, "index out of range [-1]", IsBug)
+	}
 }
 
 // TestOracleRejectsOtherPanics checks that another panic of v1.3.0 is not
