@@ -33,6 +33,10 @@ import (
 //   - An execution that improves any key is saved whatever its coverage,
 //     valid or invalid (an input stopped by t.Assume still counts what it
 //     reported before). A failing execution is reported as a failure.
+//   - Saved inputs steer the engines that mutate them (zest, zeugma and
+//     the others). The default engine of a fuzz binary, random, makes
+//     every input afresh: it saves them but cannot build on them, and
+//     warns; run a target that reports waypoints with -engine zest.
 //   - The values must be functions of the input (the same input reports the
 //     same values), or runs are no longer reproducible with -seed and
 //     -runs, and the input saved is re-executed before it is saved (the

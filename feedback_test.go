@@ -120,7 +120,9 @@ func TestWaypointLockExample(t *testing.T) {
 	}
 	found := func(report bool, seed int64) bool {
 		dir := t.TempDir()
-		cfg := engine.Config{Seed: seed, Runs: 100000, Workdir: dir, Timeout: engine.NoTimeout, StopOnFailure: true}
+		// zest: waypoints steer an engine that mutates what they keep
+		// (random, the default, does not).
+		cfg := engine.Config{Engine: "zest", Seed: seed, Runs: 100000, Workdir: dir, Timeout: engine.NoTimeout, StopOnFailure: true}
 		s, err := engine.Run(context.Background(), cfg, gfz.NewExecutor(target(report)))
 		if err != nil {
 			t.Fatal(err)

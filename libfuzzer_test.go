@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/testmod"
 )
 
@@ -436,7 +437,7 @@ func TestClusterFuzzBuildScript(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit status %d:\n%s", code, o)
 	}
-	mustContain(t, "fuzzing with seeds", o, `INFO: gfz zest engine on FuzzCover, 1 inputs from 2 corpus directories`)
+	mustContain(t, "fuzzing with seeds", o, "INFO: gfz "+engine.DefaultEngine+" engine on FuzzCover, 1 inputs from 2 corpus directories")
 	if len(dirFiles(t, corpus)) == 0 {
 		t.Errorf("no new unit in the corpus directory:\n%s", o)
 	}

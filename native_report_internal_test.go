@@ -39,6 +39,7 @@ func runNativeExecSeed(t *testing.T, ex *nativeExec, seed ...any) (input []byte,
 	t.Helper()
 	var st strings.Builder
 	cfg := engine.Config{
+		Engine: "zest",
 		Target: "FuzzTest", Seed: 1, Runs: 1, Timeout: engine.NoTimeout,
 		Workdir: t.TempDir(), Seeds: [][]byte{params(t, seed...)}, Status: &st,
 	}

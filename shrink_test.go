@@ -70,7 +70,7 @@ func runSeed(t *testing.T, fn func(*gfz.T), seed []byte, cfg engine.Config) (inp
 
 func TestShrinkListAndString(t *testing.T) {
 	orig := sevenThreeInput()
-	in, rep, _ := runSeed(t, fuzzSevenThree, orig, engine.Config{})
+	in, rep, _ := runSeed(t, fuzzSevenThree, orig, engine.Config{Engine: "zest"})
 	// [7,3] and the empty string: length 2, 7, 3, string length 0.
 	if want := []byte{2, 7, 3, 0}; string(in) != string(want) {
 		t.Errorf("shrunk input %v, want %v\n%s", in, want, rep)
@@ -116,7 +116,7 @@ func fuzzAbove50(t *gfz.T) {
 func TestShrinkBoundary(t *testing.T) {
 	// a = 99 + 256*3 = 867, b = 999.
 	seed := []byte{99, 3, 0, 0, 0, 0, 0, 0, 0xe7, 0x03}
-	in, rep, _ := runSeed(t, fuzzAbove50, seed, engine.Config{})
+	in, rep, _ := runSeed(t, fuzzAbove50, seed, engine.Config{Engine: "zest"})
 	if want := []byte{51, 0, 0, 0, 0, 0, 0, 0, 0, 0}; string(in) != string(want) {
 		t.Errorf("shrunk input %v, want %v (a = 51, b = 0)\n%s", in, want, rep)
 	}
@@ -139,7 +139,7 @@ func fuzzTwoSites(t *gfz.T) {
 }
 
 func TestShrinkKeepsSignature(t *testing.T) {
-	in, rep, _ := runSeed(t, fuzzTwoSites, []byte{99, 0, 0, 0, 0, 0, 0, 0}, engine.Config{})
+	in, rep, _ := runSeed(t, fuzzTwoSites, []byte{99, 0, 0, 0, 0, 0, 0, 0}, engine.Config{Engine: "zest"})
 	if in[0] != 60 {
 		t.Errorf("shrunk to a = %d, want 60: a candidate failing at the other line was kept\n%s", in[0], rep)
 	}
@@ -155,10 +155,10 @@ func TestShrinkRunsBound(t *testing.T) {
 	var calls int
 	fn := func(t *gfz.T) { calls++; fuzzSevenThree(t) }
 	calls = 0
-	runSeed(t, fn, sevenThreeInput(), engine.Config{ShrinkRuns: engine.NoShrink})
+	runSeed(t, fn, sevenThreeInput(), engine.Config{Engine: "zest", ShrinkRuns: engine.NoShrink})
 	base := calls
 	calls = 0
-	in1, rep, _ := runSeed(t, fn, sevenThreeInput(), engine.Config{ShrinkRuns: n})
+	in1, rep, _ := runSeed(t, fn, sevenThreeInput(), engine.Config{Engine: "zest", ShrinkRuns: n})
 	// The shrink's candidates, plus two re-runs of the shrunk input (its
 	// message and stack, its values).
 	if got := calls - base; got != n+2 {
@@ -167,7 +167,7 @@ func TestShrinkRunsBound(t *testing.T) {
 	if !strings.Contains(rep, "stopped early: execution bound reached") || !strings.Contains(rep, "12 executions") {
 		t.Errorf("report does not say the bound stopped the shrink:\n%s", rep)
 	}
-	in2, _, _ := runSeed(t, fn, sevenThreeInput(), engine.Config{ShrinkRuns: n})
+	in2, _, _ := runSeed(t, fn, sevenThreeInput(), engine.Config{Engine: "zest", ShrinkRuns: n})
 	t.Logf("bounded shrink: %v", in1)
 	if string(in1) != string(in2) || len(in1) >= len(sevenThreeInput()) {
 		t.Errorf("bounded shrinks gave %v then %v (from %v)", in1, in2, sevenThreeInput())
@@ -175,7 +175,7 @@ func TestShrinkRunsBound(t *testing.T) {
 }
 
 func TestShrinkOff(t *testing.T) {
-	in, rep, dir := runSeed(t, fuzzSevenThree, sevenThreeInput(), engine.Config{ShrinkTime: engine.NoShrink})
+	in, rep, dir := runSeed(t, fuzzSevenThree, sevenThreeInput(), engine.Config{Engine: "zest", ShrinkTime: engine.NoShrink})
 	if string(in) != string(sevenThreeInput()) || strings.Contains(rep, "shrunk") {
 		t.Errorf("with shrinking off the input was changed to %v or the report mentions it:\n%s", in, rep)
 	}

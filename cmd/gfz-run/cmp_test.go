@@ -16,8 +16,9 @@ import (
 // TestMagicCmpFindsZestDoesNot is the cmp domain's acceptance test on the
 // planted example testdata/examples/magic (a 4-byte magic number, then a
 // keyword): with a fixed execution budget and fixed seeds, -feedback cmp
-// on a gfz-build -cmp binary finds the bug, and plain zest (coverage
-// only) does not pass the magic number. A binary built without -cmp
+// on a gfz-build -cmp binary finds the bug (under zest, the engine
+// -feedback without -engine runs), and plain zest (coverage only) does not
+// pass the magic number. A binary built without -cmp
 // warns when run with -feedback cmp.
 func TestMagicCmpFindsZestDoesNot(t *testing.T) {
 	if testing.Short() {
@@ -67,7 +68,7 @@ func TestMagicCmpFindsZestDoesNot(t *testing.T) {
 		if strings.Contains(out, "WARNING") {
 			t.Errorf("-feedback cmp on a -cmp binary warned:\n%s", out)
 		}
-		n, valid, out := run(bins[false], filepath.Join(dir, "zest"+strconv.Itoa(seed)), seed)
+		n, valid, out := run(bins[false], filepath.Join(dir, "zest"+strconv.Itoa(seed)), seed, "-engine", "zest")
 		if n != 0 || valid {
 			t.Errorf("zest, seed %d: passed the magic number (found at %d)\n%s", seed, n, out)
 		}

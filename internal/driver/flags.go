@@ -259,7 +259,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 		}
 	}
 	if !engineSet {
-		cfg.run.Engine = cfg.defaultEngine() // native targets have their own
+		cfg.run.Engine = cfg.defaultEngine(set["feedback"]) // native targets have their own, -feedback wants zest
 	}
 	if !set["seedgen-engine"] && cfg.codec() != nil {
 		cfg.seedgen.engine = "random" // rl has nothing to learn on a native target

@@ -114,14 +114,14 @@ func TestParseBinaryArgsValues(t *testing.T) {
 		cfg.run.Timeout != 2*time.Second || cfg.run.Workdir != abs("wd") || cfg.coverprofile != abs("c.out") || !cfg.verbose {
 		t.Errorf("config %+v", cfg)
 	}
-	// Defaults: seed 1, zest, the calibrated timeout (0 for the engine),
+	// Defaults: seed 1, the default engine, the calibrated timeout (0 for the engine),
 	// the work directory in gfz's cache (never ./gfzwork in the source
 	// tree), keyed by the package directory the build info records, or
 	// the current directory.
 	cache := t.TempDir()
 	t.Setenv(workdir.CacheEnv, cache)
 	cfg, code = parseArgs(testInfo, []string{"FuzzA"}, &out, &errb)
-	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != "zest" || cfg.run.Timeout != 0 ||
+	if code != -1 || cfg.run.Seed != 1 || cfg.run.Engine != engine.DefaultEngine || cfg.run.Timeout != 0 ||
 		cfg.run.Workdir != workdir.DefaultDir("", "FuzzA") || !strings.HasPrefix(cfg.run.Workdir, cache+string(filepath.Separator)) || !cfg.workdirDefault {
 		t.Errorf("defaults %+v", cfg)
 	}

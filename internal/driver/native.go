@@ -118,11 +118,21 @@ func (c *config) dictionary() [][]byte {
 // the measurements behind the choice).
 const NativeDefaultEngine = "args"
 
+// FeedbackEngine is the engine a gfz target runs with when -engine is not
+// given and -feedback names a domain, or -seedgen (-seedgen-runs) asks
+// for generated seeds: the domains keep inputs, and seed generation makes
+// them, for an engine to mutate, and the default engine, random, never
+// mutates (the run would follow none of what was asked for).
+const FeedbackEngine = "zest"
+
 // defaultEngine returns the engine for the configured target when -engine
-// was not given.
-func (c *config) defaultEngine() string {
-	if c.codec() != nil {
+// was not given; feedbackGiven tells whether -feedback was.
+func (c *config) defaultEngine(feedbackGiven bool) string {
+	switch {
+	case c.codec() != nil:
 		return NativeDefaultEngine
+	case feedbackGiven && len(c.run.Feedback) > 0, c.seedgen.d > 0 || c.seedgen.runs > 0:
+		return FeedbackEngine
 	}
 	return c.run.Engine
 }

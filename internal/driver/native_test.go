@@ -71,6 +71,39 @@ func TestNativeConfig(t *testing.T) {
 	}
 }
 
+// TestFeedbackEngine: a gfz target given -feedback, -seedgen or
+// -seedgen-runs and no -engine runs zest (the default engine, random,
+// would follow none of it); -feedback none, or -engine given, leaves the
+// engine alone; a native target keeps its own default.
+func TestFeedbackEngine(t *testing.T) {
+	info := "v=1&mapbits=16&probes=10&targets=FuzzG%2CFuzzN&native.FuzzN=string%2Cint8"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"FuzzG"}, engine.DefaultEngine},
+		{[]string{"-feedback", "perf", "FuzzG"}, FeedbackEngine},
+		{[]string{"-feedback", "none", "FuzzG"}, engine.DefaultEngine},
+		{[]string{"-feedback", "mem", "-engine", "random", "FuzzG"}, "random"},
+		{[]string{"-feedback", "mem", "-engine", "ei", "FuzzG"}, "ei"},
+		{[]string{"-feedback", "perf", "FuzzN"}, NativeDefaultEngine},
+		{[]string{"-seedgen-runs", "100", "-runs", "1000", "FuzzG"}, FeedbackEngine},
+		{[]string{"-seedgen", "1s", "-time", "5s", "FuzzG"}, FeedbackEngine},
+		{[]string{"-seedgen-runs", "100", "-runs", "1000", "-engine", "bytes", "FuzzG"}, "bytes"},
+	} {
+		cfg, code := parseArgs(info, c.args, io.Discard, io.Discard)
+		if cfg == nil {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if cfg.run.Engine != c.want {
+			t.Errorf("%v: engine %q, want %q", c.args, cfg.run.Engine, c.want)
+		}
+	}
+	if FeedbackEngine == engine.DefaultEngine {
+		t.Errorf("FeedbackEngine %q is the default engine: the rule is moot", FeedbackEngine)
+	}
+}
+
 // TestNativeDefaultFeedback: a native target under its default engine
 // runs with -feedback cmp when its binary has comparison probes (gfz-build
 // inserts them by default for native targets); -feedback given (a list,

@@ -1,12 +1,12 @@
 // Package engine runs gfz's fuzzing loop: the engines that make each input
-// (zest, the default; bytes; random; rl; fairfuzz; the structure-aware ei,
-// bediv and zeugma, which mutate the call tree of generator draws; and
-// auto, which chooses among the others' ways by bandits), coverage and
-// its map scan, the feedback domains beside coverage (perf, mem, cmp, diff,
-// the target's waypoints), seed generation, the stability recheck, the
-// per-input timeout, the shrinking of failures, and, in a fuzz binary, the
-// supervisor of worker processes that restarts crashed or hung workers and
-// saves what killed them.
+// (random, the default: fresh generation; zest; bytes; rl; fairfuzz; the
+// structure-aware ei, bediv and zeugma, which mutate the call tree of
+// generator draws; and auto, which chooses among the others' ways by
+// bandits), coverage and its map scan, the feedback domains beside
+// coverage (perf, mem, cmp, diff, the target's waypoints), seed
+// generation, the stability recheck, the per-input timeout, the shrinking
+// of failures, and, in a fuzz binary, the supervisor of worker processes
+// that restarts crashed or hung workers and saves what killed them.
 //
 // The engine knows nothing about generators or the testing package: it
 // mutates parameter sequences, hands them to an Executor, and reads the edge
@@ -116,7 +116,7 @@ type BriefRepeater interface {
 // its documented default.
 type Config struct {
 	Target string // fuzz target name (e.g. "FuzzModel"), used in messages and the stats file
-	Engine string // a name from Engines(); "" is DefaultEngine ("zest")
+	Engine string // a name from Engines(); "" is DefaultEngine ("random")
 	Seed   int64  // seeds every random decision of the run; same Seed + same binary + same Runs => same corpus
 	Runs   int64  // stop after this many executions (0: no limit)
 	Time   time.Duration

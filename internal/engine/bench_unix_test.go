@@ -19,5 +19,5 @@ func BenchmarkZestLoopWorker(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer m.close()
-	benchLoopCfg(b, Config{Seed: 1, Runs: int64(b.N), Workdir: dir, SharedMem: path})
+	benchLoopCfg(b, Config{Engine: "zest", Seed: 1, Runs: int64(b.N), Workdir: dir, SharedMem: path})
 }

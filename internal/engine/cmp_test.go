@@ -40,7 +40,7 @@ func (m *magicExec) Exec(params []byte, ext uint64) Outcome {
 // the magic number findable; without cmp the corpus stays at one input.
 func TestCmpFeedbackSavesRaisedSite(t *testing.T) {
 	for _, cmp := range []bool{false, true} {
-		cfg := Config{Seed: 3, Runs: 20000, Workdir: t.TempDir(), StopOnFailure: true}
+		cfg := Config{Engine: "zest", Seed: 3, Runs: 20000, Workdir: t.TempDir(), StopOnFailure: true}
 		if cmp {
 			cfg.Feedback = []string{"cmp"}
 		}

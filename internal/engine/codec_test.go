@@ -33,7 +33,7 @@ func (codecMaze) Codec() workdir.Codec { return hexCodec{} }
 func TestExecutorCodec(t *testing.T) {
 	dir := t.TempDir()
 	ex := codecMaze{newMaze(mazeKey, mazeMod, mazeValid)}
-	first := run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
+	first := run(t, Config{Engine: "zest", Seed: 3, Runs: 30_000, Workdir: dir}, ex)
 	if first.NewFailures != 1 {
 		t.Fatalf("first run: %+v, want the maze failure", first)
 	}
@@ -51,7 +51,7 @@ func TestExecutorCodec(t *testing.T) {
 		t.Errorf("failure file %s is in the default format", first.FailureFiles[0])
 	}
 	var status bytes.Buffer
-	again := run(t, Config{Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
+	again := run(t, Config{Engine: "zest", Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
 	if again.TotalCov != first.TotalCov || strings.Contains(status.String(), "corrupt") {
 		t.Errorf("resume with the codec: coverage %d, want %d; status %q", again.TotalCov, first.TotalCov, status.String())
 	}

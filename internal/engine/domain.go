@@ -300,6 +300,31 @@ func (f *fuzzer) commitDomains(data []byte, imp uint64, byCoverage bool) {
 	}
 }
 
+// warnInert warns, once a run, that a feedback domain kept an input (imp
+// is checkDomains' result) under an engine that never mutates what it
+// keeps (random, rl): the domain cannot steer such a run, which a target
+// reporting waypoints, or a user who named the engine and -feedback,
+// would not expect. (The driver runs zest when -feedback is given without
+// -engine, so this is the case of waypoints, or of both flags given.)
+func (f *fuzzer) warnInert(imp uint64) {
+	f.inertWarned = true
+	name := engineName(f.cfg.Engine)
+	for i, d := range f.doms {
+		if imp&(1<<i) == 0 {
+			continue
+		}
+		what := "-feedback " + d.name()
+		if d == domain(f.waypoints) {
+			what = "the target's waypoints (T.Maximize, T.Minimize)"
+		}
+		if !f.cfg.QuietSetup { // once a run: worker 0's first incarnation speaks
+			f.warnf("%s kept an input, but engine %s does not mutate the inputs it keeps, so %s cannot steer this run: run with -engine zest (or another engine that mutates)",
+				what, name, what)
+		}
+		return
+	}
+}
+
 // creditDomains lets the favoring domains credit the input just queued
 // (the last of the queue).
 func (f *fuzzer) creditDomains() {

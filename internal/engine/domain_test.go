@@ -58,7 +58,7 @@ func seedRun(t *testing.T, ex Executor, feedback []string, seeds ...byte) string
 	for _, s := range seeds {
 		ss = append(ss, []byte{s})
 	}
-	run(t, Config{Seed: 1, Runs: int64(len(ss)), Workdir: dir, Seeds: ss, Feedback: feedback, Timeout: NoTimeout}, ex)
+	run(t, Config{Engine: "zest", Seed: 1, Runs: int64(len(ss)), Workdir: dir, Seeds: ss, Feedback: feedback, Timeout: NoTimeout}, ex)
 	return dir
 }
 
@@ -118,6 +118,47 @@ func TestWaypointKeepsImproving(t *testing.T) {
 		st := statsOf(t, dir)
 		if st["saved_waypoint"] != "1" || st["waypoint_best"] != c.best {
 			t.Errorf("kind %d: stats saved_waypoint %q waypoint_best %q, want 1 and %q", c.kind, st["saved_waypoint"], st["waypoint_best"], c.best)
+		}
+	}
+}
+
+// TestInertFeedbackWarns: an engine that never mutates what it keeps
+// (random) warns, once, when a feedback domain keeps an input, naming the
+// domain; an engine that mutates (zest) does not warn; -feedback domains
+// are named by their flag.
+func TestInertFeedbackWarns(t *testing.T) {
+	waypoints := newByteExec(func(v byte, out *Outcome) {
+		out.Waypoints = append(out.Waypoints, Waypoint{Key: "k", Value: float64(v), Kind: Maximize})
+	})
+	diverge := newByteExec(func(v byte, out *Outcome) {
+		out.Waypoints = append(out.Waypoints, Waypoint{Key: "mean", Value: float64(v), Kind: Diverge})
+	})
+	for _, c := range []struct {
+		engine   string
+		ex       Executor
+		feedback []string
+		want     string // "" for no warning
+	}{
+		{"random", waypoints, nil, "the target's waypoints (T.Maximize, T.Minimize) kept an input, but engine random does not mutate"},
+		{"random", diverge, []string{"diff"}, "-feedback diff kept an input, but engine random does not mutate"},
+		{"zest", waypoints, nil, ""},
+		// A seed generation phase runs random before zest: no warning.
+		{"zest+seedgen", waypoints, nil, ""},
+	} {
+		var status bytes.Buffer
+		seeds := [][]byte{{1}, {2}, {3}, {4}}
+		cfg := Config{Engine: c.engine, Seed: 1, Runs: int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds,
+			Feedback: c.feedback, Timeout: NoTimeout, Status: &status}
+		if c.engine == "zest+seedgen" {
+			cfg.Engine, cfg.SeedGenEngine, cfg.SeedGenRuns, cfg.Runs, cfg.Seeds = "zest", "random", 200, 400, nil
+		}
+		run(t, cfg, c.ex)
+		if c.engine == "zest+seedgen" && !strings.Contains(status.String(), "seed generation: random") {
+			t.Errorf("no seed generation phase:\n%s", status.String())
+		}
+		got := status.String()
+		if n := strings.Count(got, "does not mutate the inputs it keeps"); c.want == "" && n != 0 || c.want != "" && (n != 1 || !strings.Contains(got, c.want)) {
+			t.Errorf("engine %s, feedback %v: status\n%s\nwant %d warning(s) %q", c.engine, c.feedback, got, min(len(c.want), 1), c.want)
 		}
 	}
 }
@@ -241,7 +282,7 @@ func TestDomainsSurviveResume(t *testing.T) {
 	})
 	dir := seedRun(t, ex, []string{"perf"}, 5, 9, 3)
 	// Resume with no seeds: exactly the corpus (5 and 9) is executed.
-	run(t, Config{Seed: 2, Runs: 2, Workdir: dir, Feedback: []string{"perf"}, Timeout: NoTimeout}, ex)
+	run(t, Config{Engine: "zest", Seed: 2, Runs: 2, Workdir: dir, Feedback: []string{"perf"}, Timeout: NoTimeout}, ex)
 	st := statsOf(t, dir)
 	if st["waypoint_best"] != "max(k)=9" || st["perf_max_edge"] != "90" {
 		t.Errorf("after resume: waypoint_best %q perf_max_edge %q, want max(k)=9 and 90", st["waypoint_best"], st["perf_max_edge"])
@@ -251,7 +292,7 @@ func TestDomainsSurviveResume(t *testing.T) {
 // TestUnknownFeedback: Run refuses an unknown feedback name, naming the
 // valid ones; ParseFeedback too.
 func TestUnknownFeedback(t *testing.T) {
-	_, err := Run(context.Background(), Config{Workdir: t.TempDir(), Feedback: []string{"speed"}}, newByteExec(func(byte, *Outcome) {}))
+	_, err := Run(context.Background(), Config{Engine: "zest", Workdir: t.TempDir(), Feedback: []string{"speed"}}, newByteExec(func(byte, *Outcome) {}))
 	if err == nil || !strings.Contains(err.Error(), `unknown feedback "speed"`) || !strings.Contains(err.Error(), "perf, mem, cmp or diff") {
 		t.Errorf("Run: err %v", err)
 	}
@@ -269,7 +310,7 @@ func TestUnknownFeedback(t *testing.T) {
 func benchFeedback(b *testing.B, feedback []string) {
 	ex := &trivialExec{src: param.New(nil, 0)}
 	b.ResetTimer()
-	run(b, Config{Seed: 1, Runs: int64(b.N), Workdir: b.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
+	run(b, Config{Engine: "zest", Seed: 1, Runs: int64(b.N), Workdir: b.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
 }
 
 func BenchmarkFeedbackNone(b *testing.B) { benchFeedback(b, nil) }
@@ -455,7 +496,7 @@ func TestDomainRegistry(t *testing.T) {
 	ex := newByteExec(func(byte, *Outcome) {})
 	dir := t.TempDir()
 	var status strings.Builder
-	run(t, Config{Seed: 1, Runs: 3, Workdir: dir, Seeds: [][]byte{{3}, {5}, {4}}, Feedback: []string{"test"},
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 3, Workdir: dir, Seeds: [][]byte{{3}, {5}, {4}}, Feedback: []string{"test"},
 		Timeout: NoTimeout, Status: &status}, ex)
 	if !d.started {
 		t.Error("the domain was not started")
@@ -497,7 +538,7 @@ func TestDomainHooksBracketExecutions(t *testing.T) {
 			outside++
 		}
 	})
-	run(t, Config{Seed: 1, Runs: 200, Workdir: t.TempDir(), Feedback: []string{"test"}, Timeout: NoTimeout}, ex)
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 200, Workdir: t.TempDir(), Feedback: []string{"test"}, Timeout: NoTimeout}, ex)
 	if execs == 0 || outside != 0 || d.begins != execs || d.ends != execs || d.unpaired != 0 || d.inExec {
 		t.Errorf("%d executions, %d outside begin/end; begin called %d times, end %d, %d unpaired", execs, outside, d.begins, d.ends, d.unpaired)
 	}

@@ -79,6 +79,13 @@ type fuzzer struct {
 	err                            error
 	stopped                        bool
 	timedOut                       bool // the watchdog handled a hung execution
+	// inertWarned tells whether the run has warned that an engine which
+	// does not mutate (random, rl) kept an input for a feedback domain.
+	inertWarned bool
+	// extSalt is mixed into the seed of every extension seed after the
+	// corpus a run resumes has been replayed (resumeSalt): 0 for a fresh
+	// run.
+	extSalt int64
 
 	// The per-input timeout (0: none), read by the watchdog, and how it was
 	// chosen; slowest and calibrated are the start measurements.
@@ -340,8 +347,11 @@ func (f *fuzzer) printf(format string, args ...any) {
 // probe map and calls the executor; the map then holds the execution's
 // coverage.
 func (f *fuzzer) exec(params []byte) Outcome {
-	return f.execExt(params, extSeed(f.cfg.Seed, f.execs), true)
+	return f.execExt(params, f.ext(), true)
 }
+
+// ext is the extension seed of the execution about to run.
+func (f *fuzzer) ext() uint64 { return extSeed(f.cfg.Seed^f.extSalt, f.execs) }
 
 // execExt is exec with the extension seed given; a recheck (count false)
 // does not count as an execution (it is counted in f.rechecks).
@@ -473,6 +483,11 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	var e *entry
 	f.keptCov = keepCov
 	if keep {
+		if imp != 0 && !f.inertWarned && !engines[engineName(f.cfg.Engine)].queue {
+			// The campaign's engine, not f.def: a seed generation phase
+			// runs rl or random before a campaign that mutates.
+			f.warnInert(imp)
+		}
 		f.commitDomains(out.Consumed, imp, keepCov)
 		if e = f.save(out, valid, write); e != nil {
 			f.creditDomains()
@@ -675,7 +690,7 @@ func (f *fuzzer) yieldOf(out Outcome, e *entry, nf int) yield {
 func (f *fuzzer) execGuided(g *childGuide) Outcome {
 	f.curGuide.Store(g)
 	g.shm = f.shm
-	out := f.execExt(nil, extSeed(f.cfg.Seed, f.execs), true)
+	out := f.execExt(nil, f.ext(), true)
 	f.curGuide.Store(nil)
 	f.cur = g.drawn() // what a recheck or DescribeValues replays
 	return out

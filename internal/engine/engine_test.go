@@ -138,14 +138,14 @@ func TestSaveRules(t *testing.T) {
 		for b := 1; b <= i+1; b++ {
 			seeds = append(seeds, []byte{byte(b)})
 		}
-		s := run(t, Config{Seed: 1, Runs: int64(i + 1), Seeds: seeds, Workdir: t.TempDir()}, ex)
+		s := run(t, Config{Engine: "zest", Seed: 1, Runs: int64(i + 1), Seeds: seeds, Workdir: t.TempDir()}, ex)
 		if got := (step{s.Corpus, s.TotalCov, s.ValidCov}); got != w {
 			t.Errorf("after seed %d: corpus, total, valid = %v, want %v", i+1, got, w)
 		}
 	}
 	// The +valid input is written to corpus/ too.
 	dir := t.TempDir()
-	run(t, Config{Seed: 1, Runs: 2, Seeds: [][]byte{{1}, {2}}, Workdir: dir}, ex)
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 2, Seeds: [][]byte{{1}, {2}}, Workdir: dir}, ex)
 	files := dirContents(t, filepath.Join(dir, workdir.CorpusDir))
 	if len(files) != 2 || files[workdir.ContentName([]byte{2})] != string(workdir.EncodeInput([]byte{2})) {
 		t.Errorf("corpus/ = %v, want the +cov and +valid inputs", files)
@@ -248,14 +248,14 @@ func TestSameSeedSameCorpus(t *testing.T) {
 func TestResume(t *testing.T) {
 	dir := t.TempDir()
 	ex := newMaze(mazeKey, mazeMod, mazeValid)
-	first := run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
+	first := run(t, Config{Engine: "zest", Seed: 3, Runs: 30_000, Workdir: dir}, ex)
 	if first.NewFailures != 1 || first.Failures != 1 {
 		t.Fatalf("first run: %+v, want the maze failure", first)
 	}
 	files := dirContents(t, filepath.Join(dir, workdir.CorpusDir))
 	// Re-executing exactly the saved corpus rebuilds the same coverage.
 	var status bytes.Buffer
-	again := run(t, Config{Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
+	again := run(t, Config{Engine: "zest", Seed: 4, Runs: int64(len(files)), Workdir: dir, Status: &status}, ex)
 	if again.TotalCov != first.TotalCov || again.ValidCov != first.ValidCov {
 		t.Errorf("reloaded coverage %d/%d, want %d/%d", again.TotalCov, again.ValidCov, first.TotalCov, first.ValidCov)
 	}
@@ -270,7 +270,7 @@ func TestResume(t *testing.T) {
 	}
 	// A run that stops before its corpus is replayed says so.
 	status.Reset()
-	cut := run(t, Config{Seed: 4, Runs: int64(len(files) / 2), Workdir: dir, Status: &status}, ex)
+	cut := run(t, Config{Engine: "zest", Seed: 4, Runs: int64(len(files) / 2), Workdir: dir, Status: &status}, ex)
 	st, _, err := workdir.ReadStats(filepath.Join(dir, workdir.StatsFile))
 	if err != nil {
 		t.Fatal(err)
@@ -281,23 +281,23 @@ func TestResume(t *testing.T) {
 	// A fresh run of as many executions as seeds has run all it had to:
 	// the seeds it saved to the corpus are not a corpus left to replay.
 	seeds := [][]byte{{1, 2, 3}, {4, 5, 6, 7}, {9}}
-	if fresh := run(t, Config{Seed: 4, Runs: int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, ex); fresh.Partial {
+	if fresh := run(t, Config{Engine: "zest", Seed: 4, Runs: int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, ex); fresh.Partial {
 		t.Errorf("a run of its %d seeds only is partial", len(seeds))
 	}
-	if cut := run(t, Config{Seed: 4, Runs: int64(len(seeds) - 1), Workdir: t.TempDir(), Seeds: seeds}, ex); !cut.Partial {
+	if cut := run(t, Config{Engine: "zest", Seed: 4, Runs: int64(len(seeds) - 1), Workdir: t.TempDir(), Seeds: seeds}, ex); !cut.Partial {
 		t.Errorf("a run of %d of its %d seeds is not partial", len(seeds)-1, len(seeds))
 	}
 	// ... nor are they run again as corpus entries at start: a seed runs
 	// once, and once more if it is rechecked for stability.
 	counted := &paramsCounter{Executor: ex, n: map[string]int{}}
-	run(t, Config{Seed: 4, Runs: 3 * int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, counted)
+	run(t, Config{Engine: "zest", Seed: 4, Runs: 3 * int64(len(seeds)), Workdir: t.TempDir(), Seeds: seeds}, counted)
 	// The maze reads two bytes: the first seed runs as [1 2], and it is the
 	// one that adds coverage and is saved (measured: 3 runs before).
 	if n := counted.n["\x01\x02"]; n > 2 {
 		t.Errorf("the seed [1 2 3] ran %d times in a run of %d executions, want at most 2", n, 3*len(seeds))
 	}
 	// Fuzzing on finds the maze failure again, but it is known.
-	more := run(t, Config{Seed: 5, Runs: 30_000, Workdir: dir}, ex)
+	more := run(t, Config{Engine: "zest", Seed: 5, Runs: 30_000, Workdir: dir}, ex)
 	if more.NewFailures != 0 || more.Failures != 1 || len(more.FailureFiles) != 0 {
 		t.Errorf("resumed run reported %d new failures (%d known)", more.NewFailures, more.Failures)
 	}
@@ -309,7 +309,7 @@ func TestResume(t *testing.T) {
 
 func TestFailureFiles(t *testing.T) {
 	dir := t.TempDir()
-	s := run(t, Config{Target: "FuzzMaze", Seed: 3, Runs: 30_000, Workdir: dir, StopOnFailure: true}, newMaze(mazeKey, mazeMod, mazeValid))
+	s := run(t, Config{Engine: "zest", Target: "FuzzMaze", Seed: 3, Runs: 30_000, Workdir: dir, StopOnFailure: true}, newMaze(mazeKey, mazeMod, mazeValid))
 	if len(s.FailureFiles) != 1 {
 		t.Fatalf("FailureFiles = %v", s.FailureFiles)
 	}
@@ -340,7 +340,7 @@ func TestFailureFiles(t *testing.T) {
 func TestCorruptFilesSkipped(t *testing.T) {
 	dir := t.TempDir()
 	ex := newMaze(mazeKey, mazeMod, mazeValid)
-	run(t, Config{Seed: 3, Runs: 30_000, Workdir: dir}, ex)
+	run(t, Config{Engine: "zest", Seed: 3, Runs: 30_000, Workdir: dir}, ex)
 	corpus := filepath.Join(dir, workdir.CorpusDir)
 	must := func(err error) {
 		if err != nil {
@@ -353,7 +353,7 @@ func TestCorruptFilesSkipped(t *testing.T) {
 	must(os.Mkdir(filepath.Join(corpus, "subdir"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, workdir.FailuresDir, "junk.txt"), []byte("no signature here\n"), 0o644))
 	var status bytes.Buffer
-	s, err := Run(context.Background(), Config{Seed: 4, Runs: 5_000, Workdir: dir, Status: &status}, ex)
+	s, err := Run(context.Background(), Config{Engine: "zest", Seed: 4, Runs: 5_000, Workdir: dir, Status: &status}, ex)
 	if err != nil {
 		t.Fatalf("Run on a work directory with corrupt files: %v", err)
 	}
@@ -377,11 +377,11 @@ func TestUnwritableWorkdir(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := filepath.Join(blocker, "work")
-	_, err := Run(context.Background(), Config{Runs: 10, Workdir: bad}, newMaze(mazeKey, mazeMod, mazeValid))
+	_, err := Run(context.Background(), Config{Engine: "zest", Runs: 10, Workdir: bad}, newMaze(mazeKey, mazeMod, mazeValid))
 	if err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("Run with work directory %s: %v, want an error naming it", bad, err)
 	}
-	if _, err := Run(context.Background(), Config{Runs: 10}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil {
+	if _, err := Run(context.Background(), Config{Engine: "zest", Runs: 10}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil {
 		t.Fatal("Run without a work directory succeeded")
 	}
 	if _, err := Run(context.Background(), Config{Engine: "afl", Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid)); err == nil ||
@@ -425,7 +425,7 @@ func TestTimeoutWatchdog(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
 	ex := &hangExec{src: param.New(nil, 0), hangAt: 500, release: release}
-	s, err := Run(context.Background(), Config{Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 2 * time.Second, NoRecheck: true,
+	s, err := Run(context.Background(), Config{Engine: "zest", Target: "FuzzHang", Seed: 1, Runs: 100_000, Timeout: 2 * time.Second, NoRecheck: true,
 		Workdir: dir, Status: &status}, ex)
 	if err != nil {
 		t.Fatal(err)
@@ -469,16 +469,32 @@ func (invalidExec) Exec(params []byte, ext uint64) Outcome { return Outcome{Resu
 
 func TestAbortHint(t *testing.T) {
 	var status bytes.Buffer
-	run(t, Config{Seed: 1, Runs: 2*abortHintExecs + 10, Workdir: t.TempDir(), Status: &status}, invalidExec{})
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 2*abortHintExecs + 10, Workdir: t.TempDir(), Status: &status}, invalidExec{})
 	if n := strings.Count(status.String(), "likely all assumption violations"); n != 1 {
 		t.Errorf("abort hint printed %d times, want 1:\n%s", n, status.String())
+	}
+}
+
+// TestDefaultEngineNamed: a configuration that names no engine runs
+// DefaultEngine, and the stats file names it (not an empty name, nor the
+// default of an earlier version).
+func TestDefaultEngineNamed(t *testing.T) {
+	dir := t.TempDir()
+	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Timeout: NoTimeout}, &trivialExec{src: param.New(nil, 0)})
+	if got := statsOf(t, dir)["engine"]; got != DefaultEngine || got == "" {
+		t.Errorf("stats engine %q, want %q", got, DefaultEngine)
+	}
+	// The default is a measured decision (docs/BENCHMARKS.md, "The
+	// decision: random is the default"): changing it changes this line.
+	if DefaultEngine != "random" {
+		t.Errorf("DefaultEngine %q, want random", DefaultEngine)
 	}
 }
 
 func TestStatsAndPlotData(t *testing.T) {
 	dir := t.TempDir()
 	var status bytes.Buffer
-	s := run(t, Config{Seed: 1, Runs: 3000, Workdir: dir, Status: &status}, newMaze(mazeKey, mazeMod, mazeValid))
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 3000, Workdir: dir, Status: &status}, newMaze(mazeKey, mazeMod, mazeValid))
 	stats, err := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if err != nil {
 		t.Fatal(err)
@@ -506,7 +522,7 @@ func TestStatsAndPlotData(t *testing.T) {
 		t.Errorf("summary counts %+v", s)
 	}
 	// A second run keeps the first run's plot rows.
-	run(t, Config{Seed: 1, Runs: 10, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
 	plot2, _ := os.ReadFile(filepath.Join(dir, workdir.PlotFile))
 	if !bytes.HasPrefix(plot2, plot) || len(plot2) <= len(plot) {
 		t.Errorf("plot_data not extended on resume")
@@ -532,7 +548,7 @@ func (c *cancelAt) Exec(params []byte, ext uint64) Outcome {
 func TestContextCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir(), Seeds: [][]byte{{1, 2, 3}}}, newMaze(mazeKey, mazeMod, mazeValid))
+	s, err := Run(ctx, Config{Engine: "zest", Seed: 1, Workdir: t.TempDir(), Seeds: [][]byte{{1, 2, 3}}}, newMaze(mazeKey, mazeMod, mazeValid))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +560,7 @@ func TestContextCancel(t *testing.T) {
 	defer cancel()
 	done := make(chan *Summary, 1)
 	go func() {
-		s, err := Run(ctx, Config{Seed: 1, Workdir: t.TempDir()}, &cancelAt{Executor: newMaze(mazeKey, mazeMod, mazeValid), at: 1000, cancel: cancel})
+		s, err := Run(ctx, Config{Engine: "zest", Seed: 1, Workdir: t.TempDir()}, &cancelAt{Executor: newMaze(mazeKey, mazeMod, mazeValid), at: 1000, cancel: cancel})
 		if err != nil {
 			t.Error(err)
 		}
@@ -560,7 +576,7 @@ func TestContextCancel(t *testing.T) {
 func TestSeedsAreUsed(t *testing.T) {
 	// A seed that solves the maze fails on the first execution.
 	seed := append([]byte{0}, mazeKey...)
-	s := run(t, Config{Seed: 1, Runs: 100, Seeds: [][]byte{seed}, StopOnFailure: true, Workdir: t.TempDir()},
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 100, Seeds: [][]byte{seed}, StopOnFailure: true, Workdir: t.TempDir()},
 		newMaze(mazeKey, mazeMod, mazeValid))
 	if s.Execs != 1 || s.NewFailures != 1 {
 		t.Errorf("seeded run: %+v", s)
@@ -603,7 +619,7 @@ func TestTimeBudgetAndStatusLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	status := &lineWatch{want: "gfz: elapsed ", n: 2, reached: cancel}
-	s, err := Run(ctx, Config{Seed: 1, Time: 2 * time.Minute, StatusInterval: 20 * time.Millisecond, Workdir: dir, Status: status},
+	s, err := Run(ctx, Config{Engine: "zest", Seed: 1, Time: 2 * time.Minute, StatusInterval: 20 * time.Millisecond, Workdir: dir, Status: status},
 		newMaze(mazeKey, mazeMod, mazeValid))
 	if err != nil {
 		t.Fatal(err)
@@ -623,7 +639,7 @@ func TestTimeBudgetAndStatusLines(t *testing.T) {
 	// The time budget alone ends a run with no execution limit.
 	done := make(chan *Summary, 1)
 	go func() {
-		s, err := Run(context.Background(), Config{Seed: 1, Time: 100 * time.Millisecond, Workdir: t.TempDir()},
+		s, err := Run(context.Background(), Config{Engine: "zest", Seed: 1, Time: 100 * time.Millisecond, Workdir: t.TempDir()},
 			newMaze(mazeKey, mazeMod, mazeValid))
 		if err != nil {
 			t.Error(err)
@@ -665,7 +681,7 @@ func TestValueDescriber(t *testing.T) {
 	d := &describing{}
 	wd := t.TempDir()
 	seeds := [][]byte{{1, 7}, {1, 7}, {1, 7}, {1, 8}, {0, 0}}
-	s := run(t, Config{Seed: 1, Runs: int64(len(seeds)), Seeds: seeds, Workdir: wd}, d)
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: int64(len(seeds)), Seeds: seeds, Workdir: wd}, d)
 	if s.NewFailures != 2 || d.describes != 2 {
 		t.Fatalf("%d new failures, %d DescribeValues calls; want 2 and 2", s.NewFailures, d.describes)
 	}
@@ -691,7 +707,7 @@ func (silentFail) Exec(params []byte, ext uint64) Outcome {
 // as such, not with an empty message after the colon.
 func TestFailureWithoutMessage(t *testing.T) {
 	var out strings.Builder
-	run(t, Config{Seed: 1, Runs: 3, Workdir: t.TempDir(), Status: &out, ShrinkRuns: -1}, silentFail{})
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 3, Workdir: t.TempDir(), Status: &out, ShrinkRuns: -1}, silentFail{})
 	if !strings.Contains(out.String(), "gfz: new failure (t.Error): (no message: ") {
 		t.Errorf("output:\n%s", out.String())
 	}
@@ -728,11 +744,58 @@ func (messageFlood) Exec(params []byte, ext uint64) Outcome {
 // the cap is said once.
 func TestMessageFloodCapped(t *testing.T) {
 	var status bytes.Buffer
-	s := run(t, Config{Seed: 3, Runs: 2000, Workdir: t.TempDir(), Timeout: NoTimeout, ShrinkRuns: NoShrink, Status: &status}, messageFlood{})
+	s := run(t, Config{Engine: "zest", Seed: 3, Runs: 2000, Workdir: t.TempDir(), Timeout: NoTimeout, ShrinkRuns: NoShrink, Status: &status}, messageFlood{})
 	if s.NewFailures != signature.MaxMessagesPerFrames {
 		t.Errorf("%d new failures at one place, want %d", s.NewFailures, signature.MaxMessagesPerFrames)
 	}
 	if n := strings.Count(status.String(), "with different messages (the message varies with the input)"); n != 1 {
 		t.Errorf("the cap is said %d times, want once:\n%s", n, status.String())
+	}
+}
+
+// extRecorder records the extension seed of every execution.
+type extRecorder struct {
+	src  *param.Source
+	exts []uint64
+}
+
+func (e *extRecorder) Exec(params []byte, ext uint64) Outcome {
+	e.exts = append(e.exts, ext)
+	e.src.Reset(params, ext)
+	hit(int(e.src.Uint(1, param.Value) % 7))
+	return Outcome{Result: Valid, Consumed: e.src.Consumed()}
+}
+
+// TestResumeDrawsAnew: a run resuming a work directory with the same seed
+// does not draw the extension seeds its predecessor drew (under random,
+// the same inputs again): past the replay of the corpus, none of the
+// second run's extension seeds is one of the first run's; a fresh run
+// with that seed draws the first run's again (the salt needs a corpus).
+func TestResumeDrawsAnew(t *testing.T) {
+	dir := t.TempDir()
+	first := &extRecorder{src: param.New(nil, 0)}
+	s := run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: dir, Timeout: NoTimeout, NoRecheck: true}, first)
+	if s.Corpus == 0 {
+		t.Fatal("the first run saved nothing: nothing to resume")
+	}
+	seen := map[uint64]bool{}
+	for _, e := range first.exts {
+		seen[e] = true
+	}
+	second := &extRecorder{src: param.New(nil, 0)}
+	run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: dir, Timeout: NoTimeout, NoRecheck: true}, second)
+	gen := second.exts[s.Corpus:] // past the replay
+	if len(gen) == 0 {
+		t.Fatalf("the second run drew nothing past its replay of %d inputs", s.Corpus)
+	}
+	for i, e := range gen {
+		if seen[e] {
+			t.Fatalf("the resumed run's execution %d drew extension seed %#x, as the first run did", int(s.Corpus)+i, e)
+		}
+	}
+	fresh := &extRecorder{src: param.New(nil, 0)}
+	run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: t.TempDir(), Timeout: NoTimeout, NoRecheck: true}, fresh)
+	if !slices.Equal(fresh.exts, first.exts) {
+		t.Error("a fresh run with the same seed drew other extension seeds: runs are not reproducible")
 	}
 }

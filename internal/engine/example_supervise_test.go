@@ -19,7 +19,7 @@ import (
 func ExampleSupervise() {
 	exe, _ := os.Executable()
 	// The run's options, the same the workers' Run gets.
-	run := engine.Config{Target: "FuzzParse", Seed: 1, Time: time.Minute, Timeout: 5 * time.Second,
+	run := engine.Config{Engine: "zest", Target: "FuzzParse", Seed: 1, Time: time.Minute, Timeout: 5 * time.Second,
 		Workdir: "gfzwork/FuzzParse", Status: os.Stderr}
 	sum, err := engine.Supervise(context.Background(), engine.SupervisorConfig{
 		Config: run, RSSLimitMB: 2048, Workers: 2, ErrorExit: 82,

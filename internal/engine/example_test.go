@@ -52,6 +52,7 @@ func ExampleRun() {
 	}
 	defer os.RemoveAll(dir)
 	cfg := engine.Config{
+		Engine:        "zest",
 		Target:        "FuzzMagic",
 		Seed:          1,
 		Runs:          1_000_000,

@@ -43,7 +43,7 @@ func TestOrphanInputRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	ex := failAt{sig: sig}
-	s := run(t, Config{Seed: 1, Runs: 10, Workdir: dir, NoRecheck: true}, ex)
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: dir, NoRecheck: true}, ex)
 	if s.NewFailures != 1 {
 		t.Fatalf("new failures %d, want 1 (the orphan claim blocked it?)", s.NewFailures)
 	}
@@ -105,23 +105,23 @@ func TestWorkdirLock(t *testing.T) {
 	if line != "locked\n" {
 		t.Fatalf("helper: %q", line)
 	}
-	_, err = Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)})
+	_, err = Run(context.Background(), Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)})
 	var busy *workdir.BusyError
 	if !errors.As(err, &busy) || busy.PID != cmd.Process.Pid || !strings.Contains(err.Error(), dir) ||
 		!strings.Contains(err.Error(), "process "+strconv.Itoa(cmd.Process.Pid)) {
 		t.Fatalf("Run on a busy work directory: %v", err)
 	}
-	_, err = Supervise(context.Background(), SupervisorConfig{Config: Config{Runs: 10, Workdir: dir}})
+	_, err = Supervise(context.Background(), SupervisorConfig{Config: Config{Engine: "zest", Runs: 10, Workdir: dir}})
 	if !errors.As(err, &busy) {
 		t.Fatalf("Supervise on a busy work directory: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	if _, err := Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
+	if _, err := Run(context.Background(), Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
 		t.Fatalf("Run after kill -9 of the holder: %v", err)
 	}
 	// Released at the end of a run: the next one gets it.
-	if _, err := Run(context.Background(), Config{Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
+	if _, err := Run(context.Background(), Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: dir}, &trivialExec{src: param.New(nil, 0)}); err != nil {
 		t.Fatalf("second Run: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestCalibratedTimeout(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var status bytes.Buffer
-	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Status: &status}, &trivialExec{src: param.New(nil, 0)})
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 100, Workdir: dir, Status: &status}, &trivialExec{src: param.New(nil, 0)})
 	stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile))
 	if !bytes.Contains(stats, []byte("\ntimeout_ms: 1000\n")) || !bytes.Contains(stats, []byte("\ntimeout_rule: calibrated: 20 x the slowest of ")) {
 		t.Errorf("stats:\n%s", stats)
@@ -165,7 +165,7 @@ func TestCalibratedTimeout(t *testing.T) {
 		t.Errorf("status:\n%s", status.String())
 	}
 	dir = t.TempDir()
-	run(t, Config{Seed: 1, Runs: 100, Workdir: dir, Timeout: NoTimeout}, &trivialExec{src: param.New(nil, 0)})
+	run(t, Config{Engine: "zest", Seed: 1, Runs: 100, Workdir: dir, Timeout: NoTimeout}, &trivialExec{src: param.New(nil, 0)})
 	if stats, _ := os.ReadFile(filepath.Join(dir, workdir.StatsFile)); !bytes.Contains(stats, []byte("\ntimeout_ms: 0\ntimeout_rule: none\n")) {
 		t.Errorf("stats with NoTimeout:\n%s", stats)
 	}
@@ -183,7 +183,7 @@ func TestFailureSites(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var status bytes.Buffer
-	s := run(t, Config{Seed: 1, Runs: 500, Workdir: dir, Status: &status, NoRecheck: true}, failAt{sigs: sigs})
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 500, Workdir: dir, Status: &status, NoRecheck: true}, failAt{sigs: sigs})
 	if s.NewFailures != 4 {
 		t.Fatalf("new failures %d, want 4", s.NewFailures)
 	}
@@ -225,7 +225,7 @@ func crashSupervisor(t *testing.T, describe func(context.Context, []byte, time.D
 	t.Cleanup(m.close)
 	m.begin(7, 7, []byte{7, 8, 9}, 1234)
 	out := &strings.Builder{}
-	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: out}, Describe: describe}, wd: wd, known: map[string]string{},
+	s := &supervisor{cfg: SupervisorConfig{Config: Config{Engine: "zest", Target: "FuzzX", Status: out}, Describe: describe}, wd: wd, known: map[string]string{},
 		max: param.DefaultMaxSize, start: time.Now().Add(-time.Minute), timeout: time.Second, confirmTimeout: time.Second}
 	sl := &slot{id: 1, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
@@ -535,7 +535,7 @@ func TestWorkerFailureStamp(t *testing.T) {
 	m.store(offWorkerID, 3)
 	m.store(offOthers, 1000)
 	m.store(offRunStart, uint64(time.Now().Add(-time.Hour).UnixNano()))
-	s, err := Run(context.Background(), Config{Target: "FuzzX", Seed: 1, Runs: 5, Workdir: "wd", SharedMem: filepath.Join(dir, ".w.shm"), NoRecheck: true},
+	s, err := Run(context.Background(), Config{Engine: "zest", Target: "FuzzX", Seed: 1, Runs: 5, Workdir: "wd", SharedMem: filepath.Join(dir, ".w.shm"), NoRecheck: true},
 		failAt{sig: "fatal\nf x.go:1\n"})
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func (o *oneByte) Exec(params []byte, ext uint64) Outcome {
 func TestAvoidInputs(t *testing.T) {
 	for _, avoid := range []bool{false, true} {
 		o := &oneByte{}
-		cfg := Config{Seed: 3, Runs: 20000, Workdir: t.TempDir(), Seeds: [][]byte{{1}}}
+		cfg := Config{Engine: "zest", Seed: 3, Runs: 20000, Workdir: t.TempDir(), Seeds: [][]byte{{1}}}
 		if avoid {
 			cfg.AvoidInputs = [][]byte{{7}}
 		}

@@ -62,7 +62,7 @@ func (c *chainExec) Exec(params []byte, ext uint64) Outcome {
 // feedback and returns the longest path executed.
 func chainMaxPath(t testing.TB, seed, runs int64, feedback []string) uint64 {
 	ex := newChainExec()
-	run(t, Config{Seed: seed, Runs: runs, Workdir: t.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
+	run(t, Config{Engine: "zest", Seed: seed, Runs: runs, Workdir: t.TempDir(), Feedback: feedback, Timeout: NoTimeout}, ex)
 	return ex.maxPath
 }
 
@@ -100,7 +100,7 @@ func TestFeedbackDeterministic(t *testing.T) {
 		ex := newChainExec()
 		ex.waypoints = true
 		dir := t.TempDir()
-		run(t, Config{Seed: 7, Runs: 3000, Workdir: dir, Feedback: []string{"perf", "diff"}, Timeout: NoTimeout}, ex)
+		run(t, Config{Engine: "zest", Seed: 7, Runs: 3000, Workdir: dir, Feedback: []string{"perf", "diff"}, Timeout: NoTimeout}, ex)
 		return dirContents(t, dir+"/corpus")
 	}
 	a, b := corpus(), corpus()
@@ -117,7 +117,7 @@ func TestQuietSetup(t *testing.T) {
 	const warning = "-feedback perf: this binary counts edge hits modulo 256"
 	for _, quiet := range []bool{false, true} {
 		var status bytes.Buffer
-		run(t, Config{Seed: 1, Runs: 10, Workdir: t.TempDir(), Feedback: []string{"perf"}, Timeout: NoTimeout, Status: &status, QuietSetup: quiet}, newChainExec())
+		run(t, Config{Engine: "zest", Seed: 1, Runs: 10, Workdir: t.TempDir(), Feedback: []string{"perf"}, Timeout: NoTimeout, Status: &status, QuietSetup: quiet}, newChainExec())
 		if got := strings.Contains(status.String(), warning); got == quiet {
 			t.Errorf("QuietSetup %v: warning printed %v:\n%s", quiet, got, status.String())
 		}

@@ -96,6 +96,7 @@ func (f *fuzzer) init() {
 	if loaded > 0 && f.shm == nil {
 		f.printf("gfz: resumed from %d corpus files in %s (%d kept)\n", loaded, f.wd.Corpus, f.corpusLen())
 	}
+	f.extSalt = resumeSalt(before)
 	if !f.def.queue || len(f.queue) > 0 || f.done() {
 		return
 	}
@@ -232,4 +233,33 @@ func skippedCorpusText(err error) string {
 		return fmt.Sprintf("skipping unreadable corpus file: %v", err)
 	}
 	return fmt.Sprintf("skipping corrupt corpus file: %v", err)
+}
+
+// resumeSalt is the salt of a run's extension seeds after it replayed the
+// corpus files resumed (their paths): a hash of their names, 0 for none.
+// Without it a run resuming a work directory with the same -seed (1 unless
+// given) would draw the extension bytes its predecessor drew, execution
+// for execution past the replay: under random, whose every input is drawn
+// from them, the same inputs again. A corpus the last run changed gives a
+// new salt; one it left unchanged gives the same salt, and the same run
+// (the -seed to give for another: gfz-run -ci draws one per run).
+func resumeSalt(paths []string) int64 {
+	if len(paths) == 0 {
+		return 0
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write([]byte{0})
+	}
+	var salt int64
+	for _, b := range h.Sum(nil)[:8] {
+		salt = salt<<8 | int64(b)
+	}
+	return salt
 }

@@ -143,7 +143,7 @@ func TestShrinkNotAHang(t *testing.T) {
 	defer func() { exitProcess = old }()
 	seed := bytes.Repeat([]byte{17, 250, 3, 99}, 16)
 	var status bytes.Buffer
-	sum := run(t, Config{Seed: 1, Runs: 1, Seeds: [][]byte{seed}, Workdir: t.TempDir(), Timeout: 200 * time.Millisecond, Status: &status}, slowFail{})
+	sum := run(t, Config{Engine: "zest", Seed: 1, Runs: 1, Seeds: [][]byte{seed}, Workdir: t.TempDir(), Timeout: 200 * time.Millisecond, Status: &status}, slowFail{})
 	if exited.Load() || strings.Contains(status.String(), "TIMEOUT") {
 		t.Fatalf("the shrink was taken for a hang:\n%s", status.String())
 	}
@@ -174,7 +174,7 @@ func (valueFail) Exec(params []byte, _ uint64) Outcome {
 // their own heading; it showed the original's as the value.
 func TestShrinkReportsShrunkValue(t *testing.T) {
 	wd := t.TempDir()
-	sum := run(t, Config{Seed: 1, Runs: 1, Seeds: [][]byte{{7, 7, 250, 7}}, Workdir: wd, Timeout: NoTimeout}, valueFail{})
+	sum := run(t, Config{Engine: "zest", Seed: 1, Runs: 1, Seeds: [][]byte{{7, 7, 250, 7}}, Workdir: wd, Timeout: NoTimeout}, valueFail{})
 	if sum.NewFailures != 1 {
 		t.Fatalf("summary %+v", sum)
 	}

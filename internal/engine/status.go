@@ -36,7 +36,7 @@ func (f *fuzzer) statusText(el time.Duration) string {
 func (f *fuzzer) writeStats(state string) error {
 	m := f.metricsRow()
 	r := workdir.RunStats{
-		Target: f.cfg.Target, Engine: f.cfg.Engine, State: state, Seed: f.cfg.Seed,
+		Target: f.cfg.Target, Engine: engineName(f.cfg.Engine), State: state, Seed: f.cfg.Seed,
 		Start: f.start, Now: time.Now(),
 		Execs: f.execs, Valid: f.valid, Invalid: f.invalid, Failing: f.failing, Rechecks: f.rechecks,
 		Corpus: f.corpusLen(), TotalCov: int64(f.cov.totalKeys), ValidCov: int64(f.cov.validKeys),

@@ -241,7 +241,7 @@ func (s *supervisor) writeStats(state string) error {
 	}
 	m := s.metrics()
 	r := workdir.RunStats{
-		Target: s.cfg.Target, Engine: s.cfg.Engine, State: state, Seed: s.cfg.Seed,
+		Target: s.cfg.Target, Engine: engineName(s.cfg.Engine), State: state, Seed: s.cfg.Seed,
 		Start: s.start, Now: time.Now(),
 		Execs: t.execs, Valid: t.valid, Invalid: t.invalid, Failing: t.failing + int64(s.crashes), Rechecks: t.rechecks,
 		Corpus: s.corpusCount(), TotalCov: s.maxCov, ValidCov: s.maxValidCov,

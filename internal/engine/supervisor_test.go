@@ -84,7 +84,7 @@ func TestWorkerModeEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sup.close()
-	s, err := Run(context.Background(), Config{Seed: 1, Runs: 3000, Workdir: dir, SharedMem: path},
+	s, err := Run(context.Background(), Config{Engine: "zest", Seed: 1, Runs: 3000, Workdir: dir, SharedMem: path},
 		newMaze(mazeKey, mazeMod, mazeValid))
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestSyncImports(t *testing.T) {
 	if _, err := workdir.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	f := &fuzzer{cfg: Config{Seed: 1, Sync: true}, ex: scripted{1: {Valid, map[int]int{10: 1}}, 2: {Valid, map[int]int{20: 1}}},
+	f := &fuzzer{cfg: Config{Engine: "zest", Seed: 1, Sync: true}, ex: scripted{1: {Valid, map[int]int{10: 1}}, 2: {Valid, map[int]int{20: 1}}},
 		r: newPRNG(1), seen: map[string]bool{}, known: map[string]string{}, max: 64}
 	if err := f.setEngine("zest"); err != nil {
 		t.Fatal(err)
@@ -158,11 +158,11 @@ func (e *flakyExec) Exec(params []byte, ext uint64) Outcome {
 }
 
 func TestStabilityRecheck(t *testing.T) {
-	s := run(t, Config{Seed: 1, Runs: 500, Workdir: t.TempDir()}, &flakyExec{})
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 500, Workdir: t.TempDir()}, &flakyExec{})
 	if s.Stability >= 100 || s.Stability <= 0 {
 		t.Errorf("flaky target: stability %.1f", s.Stability)
 	}
-	s = run(t, Config{Seed: 1, Runs: 500, Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid))
+	s = run(t, Config{Engine: "zest", Seed: 1, Runs: 500, Workdir: t.TempDir()}, newMaze(mazeKey, mazeMod, mazeValid))
 	if s.Stability != 100 {
 		t.Errorf("deterministic target: stability %.1f", s.Stability)
 	}
@@ -191,7 +191,7 @@ func TestCrashSaveError(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	s := &supervisor{cfg: SupervisorConfig{Config: Config{Target: "FuzzX", Status: &out}}, wd: wd, known: map[string]string{}, max: 64}
+	s := &supervisor{cfg: SupervisorConfig{Config: Config{Engine: "zest", Target: "FuzzX", Status: &out}}, wd: wd, known: map[string]string{}, max: 64}
 	sl := &slot{id: 0, shm: m, tail: &proc.Tail{Mu: &s.outMu, Max: tailSize}}
 	sl.tail.Write([]byte(panicTrace))
 	s.slots = []*slot{sl}
@@ -270,7 +270,7 @@ func TestWorkerDoneGrace(t *testing.T) {
 	defer stuck.Process.Kill()
 	var out strings.Builder
 	sl := &slot{id: 3, running: true, cmd: stuck, shm: m}
-	s := &supervisor{slots: []*slot{sl}, cfg: SupervisorConfig{Config: Config{Status: &out}}}
+	s := &supervisor{slots: []*slot{sl}, cfg: SupervisorConfig{Config: Config{Engine: "zest", Status: &out}}}
 	t0 := time.Now()
 	s.watch(sl, t0)
 	s.watch(sl, t0.Add(doneGrace-time.Millisecond))

@@ -122,7 +122,7 @@ func (f *fuzzer) recordRun(data []byte) *param.Record {
 	f.recorder.SetRecording(true)
 	defer f.recorder.SetRecording(false)
 	f.rechecks++
-	out := f.execExt(data, extSeed(f.cfg.Seed, f.execs), false)
+	out := f.execExt(data, f.ext(), false)
 	return out.Record
 }
 

@@ -43,7 +43,7 @@ func TestRecheckThenExecutionNotAHang(t *testing.T) {
 	defer func() { exitProcess = old }()
 	var status bytes.Buffer
 	ex := &slowExec{src: param.New(nil, 0), d: 300 * time.Millisecond}
-	s, err := Run(context.Background(), Config{Target: "FuzzSlow", Seed: 1, Runs: 5, Timeout: 500 * time.Millisecond,
+	s, err := Run(context.Background(), Config{Engine: "zest", Target: "FuzzSlow", Seed: 1, Runs: 5, Timeout: 500 * time.Millisecond,
 		Workdir: t.TempDir(), Status: &syncWriter{w: &status}}, ex)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func TestFailureSavedBeforeItsReRun(t *testing.T) {
 	exitProcess = func(code int) { exited <- code; select {} }
 	defer func() { exitProcess = old }()
 	dir := t.TempDir()
-	go Run(context.Background(), Config{Target: "FuzzLock", Seed: 1, Runs: 100_000, Timeout: 200 * time.Millisecond,
+	go Run(context.Background(), Config{Engine: "zest", Target: "FuzzLock", Seed: 1, Runs: 100_000, Timeout: 200 * time.Millisecond,
 		Workdir: dir, Status: &syncWriter{w: &bytes.Buffer{}}}, &lockExec{src: param.New(nil, 0)})
 	select {
 	case <-exited:

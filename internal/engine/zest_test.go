@@ -18,7 +18,7 @@ import (
 // executions.
 func newTestFuzzer(t *testing.T, eng string, ex Executor, runs int64) *fuzzer {
 	t.Helper()
-	f := &fuzzer{cfg: Config{Seed: 1, Runs: runs, NoRecheck: true}, ex: ex, r: newPRNG(1),
+	f := &fuzzer{cfg: Config{Engine: "zest", Seed: 1, Runs: runs, NoRecheck: true}, ex: ex, r: newPRNG(1),
 		known: map[string]string{}, max: param.DefaultMaxSize, wdDone: make(chan struct{})}
 	f.recorder, _ = ex.(Recorder)
 	f.gex, _ = ex.(GuidedExecutor)
@@ -64,7 +64,7 @@ func TestZestValidNeedsNewValidEdge(t *testing.T) {
 	}
 	// Counts 3 then 2: two classes with AFL's table, one (highest bit 2)
 	// with JQF's, so zest does not save the second.
-	s := run(t, Config{Seed: 1, Runs: 3, Seeds: [][]byte{{1}, {4}, {5}}, Workdir: t.TempDir()}, ex)
+	s := run(t, Config{Engine: "zest", Seed: 1, Runs: 3, Seeds: [][]byte{{1}, {4}, {5}}, Workdir: t.TempDir()}, ex)
 	if s.Corpus != 2 {
 		t.Errorf("zest: count 3 after count 2: corpus %d, want 2 (same highest bit)", s.Corpus)
 	}
@@ -361,7 +361,7 @@ func TestZestOnValidOnlyMaze(t *testing.T) {
 	var xs []int64
 	found := 0
 	for seed := int64(1); seed <= 10; seed++ {
-		s := run(t, Config{Seed: seed, Runs: 30_000, StopOnFailure: true, Workdir: t.TempDir()},
+		s := run(t, Config{Engine: "zest", Seed: seed, Runs: 30_000, StopOnFailure: true, Workdir: t.TempDir()},
 			&validMaze{*newMaze(mazeKey, mazeMod, mazeValid)})
 		if s.NewFailures > 0 {
 			found++

@@ -32,9 +32,6 @@ func (w *Dir) WriteRunStats(r RunStats, extra func(kv func(key string, v any))) 
 	el := r.Now.Sub(r.Start)
 	fmt.Fprintf(&w.plot, "%d, %.1f, %d, %d, %d, %d, %d, %d, %d, %s\n", r.Now.Unix(), el.Seconds(), r.Execs,
 		r.Corpus, r.Valid, r.Invalid, r.TotalCov, r.ValidCov, r.UniqueFailures, r.PlotCols)
-	if r.Engine == "" {
-		r.Engine = "zest"
-	}
 	var b strings.Builder
 	kv := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
 	kv("target", r.Target)

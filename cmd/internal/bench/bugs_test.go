@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
 
@@ -295,7 +296,7 @@ func TestParseBugContender(t *testing.T) {
 	if _, err := ParseBugContender("afl"); err == nil {
 		t.Error("afl accepted")
 	}
-	if all := BugContenders(); all[0] != "gfz-zest" || !slices.Contains(all, "gfz-bytes") || all[len(all)-3] != "gfz-native" || all[len(all)-2] != "native" {
+	if all := BugContenders(); all[0] != "gfz-"+engine.DefaultEngine || !slices.Contains(all, "gfz-bytes") || all[len(all)-3] != "gfz-native" || all[len(all)-2] != "native" {
 		t.Errorf("BugContenders() = %q", all)
 	}
 }
