@@ -219,6 +219,8 @@ h3() {
 # hold over half an hour? zest, random and auto at LONG_COMMIT on the two
 # template targets, 1 rep of 30 minutes each (a: FuzzTemplate, b:
 # FuzzHTMLTemplate), gfz-bench's target mode, long-2026-11-29{a,b}.jsonl.
+# LONG_CONTENDERS overrides the contenders (long1 ran zest and random only,
+# to end within the session).
 LONG_COMMIT=${LONG_COMMIT:-c2dfa88}
 long() {
 	local part=$1 spec g
@@ -227,7 +229,7 @@ long() {
 	b) spec="$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse" ;;
 	esac
 	g=$(worktree "$LONG_COMMIT") || return
-	(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-zest,gfz-random,gfz-auto \
+	(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders "${LONG_CONTENDERS:-gfz-zest,gfz-random,gfz-auto}" \
 		-reps 1 -time 30m -results "$here/long-2026-11-29$part.jsonl" -work "$EV/long$part/work" -v)
 }
 
