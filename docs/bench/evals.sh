@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -233,7 +233,22 @@ long() {
 		-reps 1 -time 30m -results "$here/long-2026-11-29$part.jsonl" -work "$EV/long$part/work" -v)
 }
 
+# The fourth held-out set (added 2026-11-29, testdata/bugs/README.md
+# "held-out (4)"): every engine and auto at H4_COMMIT (the default random,
+# the oracles as reviewed), 5 reps of 3 minutes, in two halves (h40 on
+# core 0, h41 on core 1), heldout4-*{a,b}.jsonl. Not run yet: it judges
+# the next change of the default, by a rule to be written before it runs.
+H4_COMMIT=${H4_COMMIT:-11dfbea}
+h4() {
+	case $1 in
+	a) bugs "$H4_COMMIT" "$ALL" 3m heldout4-a.jsonl bson-lenoverflow msgpack-mapkey regexp2-emptyloop ;;
+	b) bugs "$H4_COMMIT" "$ALL" 3m heldout4-b.jsonl cascadia-attrflag miekgdns-txtsplit ;;
+	esac
+}
+
 case ${1:-} in
+h40) log "h40 start"; REPS=5 h4 a; log "h40 done" ;;
+h41) log "h41 start"; REPS=5 h4 b; log "h41 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;
 long1) log "long1 start"; long b; log "long1 done" ;;
 h30) log "h30 start"; REPS=5 h3 a; log "h30 done" ;;
