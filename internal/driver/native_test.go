@@ -99,6 +99,22 @@ func TestFeedbackEngine(t *testing.T) {
 			t.Errorf("%v: engine %q, want %q", c.args, cfg.run.Engine, c.want)
 		}
 	}
+	// -seedcorpus under the default engine is noted (parentSetup);
+	// under a named engine, or on a native target, it is not.
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-seedcorpus", t.TempDir(), "FuzzG"}, engine.DefaultEngine == "random"},
+		{[]string{"-seedcorpus", t.TempDir(), "-engine", "random", "FuzzG"}, false},
+		{[]string{"-seedcorpus", t.TempDir(), "-engine", "zest", "FuzzG"}, false},
+		{[]string{"-seedcorpus", t.TempDir(), "FuzzN"}, false},
+		{[]string{"FuzzG"}, false},
+	} {
+		if cfg, _ := parseArgs(info, c.args, io.Discard, io.Discard); cfg == nil || cfg.seedsInert != c.want {
+			t.Errorf("%v: seedsInert %v, want %v", c.args, cfg != nil && cfg.seedsInert, c.want)
+		}
+	}
 	if FeedbackEngine == engine.DefaultEngine {
 		t.Errorf("FeedbackEngine %q is the default engine: the rule is moot", FeedbackEngine)
 	}
