@@ -1,7 +1,6 @@
 package bsonlenoverflow
 
 import (
-	"encoding/hex"
 	"testing"
 	"time"
 
@@ -10,14 +9,6 @@ import (
 	"github.com/gfz-dev/gfz"
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
-
-func mustHex(s string) []byte {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // FuzzNative validates and decodes the input, then encodes the document
 // again and decodes that, like the project's FuzzDecode (bson/fuzz_test.go:
@@ -44,7 +35,7 @@ func FuzzNative(f *testing.F) {
 		"0d000000056100000000000000",   // {"a": binary, empty}
 		"0e00000002610002000000620000", // {"a": "b"}
 	} {
-		f.Add(mustHex(h))
+		f.Add(bugkit.Hex(h))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Decode(data)
@@ -77,7 +68,7 @@ func FuzzGfz(f *testing.F) {
 // reproducer is the document of the fix's test
 // (TestValueLengthOverflowNoPanic): {"a": binary} whose binary length is
 // math.MaxInt32.
-var reproducer = mustHex("0d000000056100ffffff7f0000")
+var reproducer = bugkit.Hex("0d000000056100ffffff7f0000")
 
 func TestReproducer(t *testing.T) {
 	bugkit.ReproducerPanics(t, func() { _, _ = Decode(reproducer) }, "slice bounds out of range", IsBug)

@@ -1,9 +1,20 @@
 package bugkit
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 )
+
+// Hex decodes s, a reproducer or seed written in hex in a test; it panics
+// on a malformed s (a mistake in the test).
+func Hex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
 
 // ReproducerPanics checks that reproduce (the reported reproducer) panics,
 // with want in its stack unless want is "", and that isBug recognises the

@@ -1,7 +1,6 @@
 package cbortimefield
 
 import (
-	"encoding/hex"
 	"testing"
 	"time"
 
@@ -10,14 +9,6 @@ import (
 	"github.com/fxamacker/cbor/v2"
 	"github.com/gfz-dev/gfz"
 )
-
-func mustHex(s string) []byte {
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
 
 // FuzzNative decodes the input into a Record, as the report's fuzz
 // target does (FuzzDecModeUnmarshalComplex: Unmarshal into a record of
@@ -40,7 +31,7 @@ func FuzzNative(f *testing.F) {
 		"a16164c074323031332d30332d32315432303a30343a30305a", // {"d": 0("2013-03-21T20:04:00Z")}
 		"a1616fc11a514b67b0", // {"o": 1(1363896240)}
 	} {
-		f.Add(mustHex(h))
+		f.Add(bugkit.Hex(h))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Decode(data)
@@ -63,7 +54,7 @@ func FuzzGfz(f *testing.F) {
 // reproducer is the shape of #809 and of the fix's test
 // (TestParseToTimeConsumeDataOnError): {_ "d": [1], "z": 7}, the time
 // field given an array, in an indefinite-length map.
-var reproducer = mustHex("bf61648101617a07ff")
+var reproducer = bugkit.Hex("bf61648101617a07ff")
 
 func TestReproducer(t *testing.T) {
 	bugkit.ReproducerPanics(t, func() { _, _ = Decode(reproducer) }, "index out of range", IsBug)

@@ -8,6 +8,7 @@ package gens
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -49,3 +50,17 @@ func Corrupt(t *gfz.T, doc string, perMille int) string {
 
 // join writes parts separated by sep.
 func join(parts []string, sep string) string { return strings.Join(parts, sep) }
+
+// binTextChars draws the characters of the text strings of the binary
+// formats (CBOR, MessagePack): mostly ASCII, some multi-byte, control and
+// quote characters, and now and then any valid rune.
+var binTextChars = gen.OneOfWeighted(
+	gen.W(8, gen.StringFrom("abcxyz ABC019-_:./", 1, 1)),
+	gen.W(1, gen.Tokens("é", "ü", "水", "€", "😀", "\n", "\"", "\\", "\x00")),
+	gen.W(1, gen.Map(gen.Rune(), func(r rune) string {
+		if !utf8.ValidRune(r) {
+			return "?"
+		}
+		return string(r)
+	})),
+)

@@ -3,7 +3,6 @@ package gens
 import (
 	"encoding/binary"
 	"math"
-	"unicode/utf8"
 
 	"github.com/gfz-dev/gfz"
 	gen "github.com/gfz-dev/gfz/generators"
@@ -28,16 +27,6 @@ func (c MsgPackConfig) withDefaults() MsgPackConfig {
 }
 
 var (
-	mpTextChars = gen.OneOfWeighted(
-		gen.W(8, gen.StringFrom("abcxyz ABC019-_:./", 1, 1)),
-		gen.W(1, gen.Tokens("é", "ü", "水", "€", "😀", "\n", "\"", "\\", "\x00")),
-		gen.W(1, gen.Map(gen.Rune(), func(r rune) string {
-			if !utf8.ValidRune(r) {
-				return "?"
-			}
-			return string(r)
-		})),
-	)
 	// mpInts draws integers: small ones mostly, the boundaries of each
 	// encoding's range too.
 	mpInts = gen.OneOfWeighted(
@@ -147,7 +136,7 @@ func (w *mpWriter) str(s string) {
 func (w *mpWriter) text() string {
 	s := ""
 	for range gen.IntRange(0, 10).Draw(w.t) {
-		s += mpTextChars.Draw(w.t)
+		s += binTextChars.Draw(w.t)
 	}
 	return s
 }
