@@ -87,16 +87,12 @@ type config struct {
 	verbose      bool
 	workers      int
 	rssLimitMB   int
-	regress      string  // -regress: the package directory ("": off)
-	seedDirs     dirList // -seedcorpus directories
-	pkgSeeds     string  // the package's seed corpus, added to seedDirs (packageSeedDir; "": none)
-	// seedsInert tells that -seedcorpus was given to a gfz target under
-	// the default engine, random, which runs seeds but never mutates
-	// them (parentSetup says so).
-	seedsInert bool
-	format     string             // -format (format.go)
-	seedgen    seedgenFlags       // -seedgen and its companions (flags.go)
-	worker     *engine.WorkerSpec // set in a worker process
+	regress      string             // -regress: the package directory ("": off)
+	seedDirs     dirList            // -seedcorpus directories
+	pkgSeeds     string             // the package's seed corpus, added to seedDirs (packageSeedDir; "": none)
+	format       string             // -format (format.go)
+	seedgen      seedgenFlags       // -seedgen and its companions (flags.go)
+	worker       *engine.WorkerSpec // set in a worker process
 
 	// libFuzzer mode (libfuzzer.go): lf is the libFuzzer part of the
 	// command line (nil: gfz's own command line); workdirSet tells whether
@@ -117,6 +113,10 @@ type config struct {
 
 	stdout, stderr io.Writer
 	called         bool
+	// seedsInert tells that -seedcorpus was given to a gfz target under
+	// the default engine, which does not mutate (engine.Mutates): it runs
+	// the seeds but never builds on them (parentSetup says so).
+	seedsInert bool
 }
 
 // plainTestRun reports whether args run a test of the binary's package as

@@ -106,7 +106,7 @@ func (c *config) parentSetup() (exe string, ok bool) {
 		fmt.Fprintf(c.stderr, "gfz: note: seeding from %s too: the package's seed corpus, which go test reads in the package directory (this binary runs in another)\n", c.pkgSeeds)
 	}
 	if c.seedsInert && len(c.repro) == 0 {
-		fmt.Fprintln(c.stderr, "gfz: note: -seedcorpus: the default engine, random, runs these seeds but does not mutate them; -engine zest (or zeugma) builds on them")
+		fmt.Fprintf(c.stderr, "gfz: note: -seedcorpus: the default engine, %s, runs these seeds but does not mutate them; -engine zest (or zeugma) builds on them\n", c.run.Engine)
 	}
 	return exe, true
 }

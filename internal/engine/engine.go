@@ -483,7 +483,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	var e *entry
 	f.keptCov = keepCov
 	if keep {
-		if imp != 0 && !f.inertWarned && !engines[engineName(f.cfg.Engine)].queue {
+		if imp != 0 && !f.inertWarned && !Mutates(f.cfg.Engine) {
 			// The campaign's engine, not f.def: a seed generation phase
 			// runs rl or random before a campaign that mutates.
 			f.warnInert(imp)

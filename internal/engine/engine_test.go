@@ -753,17 +753,16 @@ func TestMessageFloodCapped(t *testing.T) {
 	}
 }
 
-// extRecorder records the extension seed of every execution.
+// extRecorder is trivialExec recording the extension seed of every
+// execution.
 type extRecorder struct {
-	src  *param.Source
+	trivialExec
 	exts []uint64
 }
 
 func (e *extRecorder) Exec(params []byte, ext uint64) Outcome {
 	e.exts = append(e.exts, ext)
-	e.src.Reset(params, ext)
-	hit(int(e.src.Uint(1, param.Value) % 7))
-	return Outcome{Result: Valid, Consumed: e.src.Consumed()}
+	return e.trivialExec.Exec(params, ext)
 }
 
 // TestResumeDrawsAnew: a run resuming a work directory with the same seed
@@ -773,7 +772,7 @@ func (e *extRecorder) Exec(params []byte, ext uint64) Outcome {
 // with that seed draws the first run's again (the salt needs a corpus).
 func TestResumeDrawsAnew(t *testing.T) {
 	dir := t.TempDir()
-	first := &extRecorder{src: param.New(nil, 0)}
+	first := &extRecorder{trivialExec: trivialExec{src: param.New(nil, 0)}}
 	s := run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: dir, Timeout: NoTimeout, NoRecheck: true}, first)
 	if s.Corpus == 0 {
 		t.Fatal("the first run saved nothing: nothing to resume")
@@ -782,7 +781,7 @@ func TestResumeDrawsAnew(t *testing.T) {
 	for _, e := range first.exts {
 		seen[e] = true
 	}
-	second := &extRecorder{src: param.New(nil, 0)}
+	second := &extRecorder{trivialExec: trivialExec{src: param.New(nil, 0)}}
 	run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: dir, Timeout: NoTimeout, NoRecheck: true}, second)
 	gen := second.exts[s.Corpus:] // past the replay
 	if len(gen) == 0 {
@@ -793,7 +792,7 @@ func TestResumeDrawsAnew(t *testing.T) {
 			t.Fatalf("the resumed run's execution %d drew extension seed %#x, as the first run did", int(s.Corpus)+i, e)
 		}
 	}
-	fresh := &extRecorder{src: param.New(nil, 0)}
+	fresh := &extRecorder{trivialExec: trivialExec{src: param.New(nil, 0)}}
 	run(t, Config{Engine: "random", Seed: 1, Runs: 200, Workdir: t.TempDir(), Timeout: NoTimeout, NoRecheck: true}, fresh)
 	if !slices.Equal(fresh.exts, first.exts) {
 		t.Error("a fresh run with the same seed drew other extension seeds: runs are not reproducible")

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -257,9 +258,5 @@ func resumeSalt(paths []string) int64 {
 		h.Write([]byte(n))
 		h.Write([]byte{0})
 	}
-	var salt int64
-	for _, b := range h.Sum(nil)[:8] {
-		salt = salt<<8 | int64(b)
-	}
-	return salt
+	return int64(binary.BigEndian.Uint64(h.Sum(nil)))
 }

@@ -303,6 +303,12 @@ func EngineList() string {
 	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
 }
 
+// Mutates reports whether the named engine ("" is DefaultEngine) mutates
+// the inputs it keeps: false for random and rl, which run the seeds and
+// the corpus but make every input afresh, so that feedback domains, the
+// target's waypoints, seed generation and seed corpora cannot steer them.
+func Mutates(name string) bool { return engines[engineName(name)].queue }
+
 // engineName is the engine a configuration names: DefaultEngine for "".
 func engineName(name string) string {
 	if name == "" {
