@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -243,12 +243,25 @@ h4() {
 	case $1 in
 	a) bugs "$H4_COMMIT" "$ALL" 3m heldout4-a.jsonl bson-lenoverflow msgpack-mapkey regexp2-emptyloop ;;
 	b) bugs "$H4_COMMIT" "$ALL" 3m heldout4-b.jsonl cascadia-attrflag miekgdns-txtsplit ;;
+	# The single engines, all five bugs in one chain (2026-11-29,
+	# sixteenth session: the rule in BENCHMARKS.md, "The fourth held-out
+	# set and the next default"); auto as changed runs at its own commit.
+	# shellcheck disable=SC2086 # the lists split into bugs
+	c) bugs "$H4_COMMIT" "$ENGINES" 3m heldout4-c.jsonl $H4_BUGS ;;
+	# shellcheck disable=SC2086
+	d) bugs "$H4_AUTO_COMMIT" gfz-auto 3m heldout4-d.jsonl $H4_BUGS ;;
 	esac
 }
+ENGINES=gfz-random,gfz-zeugma,gfz-zest,gfz-fairfuzz,gfz-bytes,gfz-ei,gfz-bediv
+H4_BUGS="bson-lenoverflow msgpack-mapkey regexp2-emptyloop cascadia-attrflag miekgdns-txtsplit"
+H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-}
 
 case ${1:-} in
 h40) log "h40 start"; REPS=5 h4 a; log "h40 done" ;;
 h41) log "h41 start"; REPS=5 h4 b; log "h41 done" ;;
+h42) log "h42 start"; REPS=5 h4 c; log "h42 done" ;;
+h43) [ -n "$H4_AUTO_COMMIT" ] || { log "h43: set H4_AUTO_COMMIT"; exit 2; }
+	log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;
 long1) log "long1 start"; long b; log "long1 done" ;;
 h30) log "h30 start"; REPS=5 h3 a; log "h30 done" ;;
