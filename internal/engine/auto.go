@@ -81,6 +81,20 @@ import (
 // share's children are credited to the random arm's posterior (they are
 // its executions) but not to its decisions' cost, nor to a parent arm, and
 // do not count towards the turn's children.
+//
+// Generation first (autoWarmMin): on a gfz target, auto's first children
+// are all fresh random generation, until generation plateaus: its
+// children have gone max(autoWarmMin, n) executions without a new edge or
+// a new valid edge, n being the number of them made at the last one (the
+// gap since the last find has grown to the whole history before it: the
+// finds per doubling of the executions have fallen below about one).
+// From then on auto runs as above, for good (the switch is one-way and
+// counted in executions: the same seed makes the same run). The round
+// of the share showed fresh generation first on most bugs and the share
+// costing it about 2x on them, mostly bugs found within seconds; while
+// generation still finds edges at that rate, the mutation arms are not
+// needed to make progress. A native target's random children are random
+// arguments, not a generator's inputs: it has no warm-up.
 
 // Operator arms.
 const (
@@ -117,6 +131,12 @@ const (
 
 	fastTournament = 4
 	fastMaxEnergy  = childrenBaseline * childrenFavoredMul
+	// autoWarmMin is the least number of executions without a new edge
+	// that ends generation first (see above): about a second of a
+	// typical target's executions, so that the plateau is not declared
+	// on the first inputs' luck. Not tuned.
+	autoWarmMin = 10_000
+
 	// autoZeroCost is what a child skipped as a zero mutation costs its
 	// arms, in executions without a reward: no execution, but the
 	// mutation and the check (on a cheap target, a sizeable part of an
@@ -128,7 +148,8 @@ const (
 // autoArmsEnv restricts the arms of a run, for measurements: a list of
 // arm names ("zest,ei,turns"); the operator and parent arms not named are
 // never chosen (zest and turns stay available when no arm of their kind is
-// named). Read when the engine is built.
+// named), and generation first runs only if "first" is named (with the
+// random arm). Read when the engine is built.
 const autoArmsEnv = "GFZ_AUTO_ARMS"
 
 // autoTurns is the auto strategy.
@@ -184,6 +205,12 @@ type autoTurns struct {
 	// children executed.
 	genCut    uint64
 	generated int64
+	// warm tells whether generation first is on (see above), noFirst
+	// whether autoArmsEnv left it out; warmNew is generated at
+	// generation's last new edge, warmEnd generated when it ended (0: not
+	// ended).
+	warm, noFirst    bool
+	warmNew, warmEnd int64
 }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
@@ -193,25 +220,31 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 		bd: newBedivTurns(env), zg: newZeugmaTurns(env), fm: newFairMasks(env),
 		rnd: newRandomStrategy(env), info: map[*entry]*autoInfo{},
 	}
-	s.restrict(autoArms(os.Getenv(autoArmsEnv)))
 	s.am, s.ag = nativeArgs(env)
+	ops, sched, first := autoArms(os.Getenv(autoArmsEnv))
+	s.noFirst = !first
+	s.restrict(ops, sched)
 	return s
 }
 
 // restrict allows only the operator and parent arms of the masks; without
-// the random arm there is no generation share either.
+// the random arm there is no generation share and no generation first
+// either.
 func (s *autoTurns) restrict(ops, sched uint64) {
 	s.opsMask, s.schedMask, s.genCut = ops, sched, 0
 	if ops&(1<<armRandom) != 0 {
 		s.genCut = exploreCut(autoGenerateShare)
 	}
+	s.warm = s.genCut != 0 && s.am == nil && !s.noFirst && s.warmEnd == 0
 }
 
 // autoArms parses autoArmsEnv's value into the masks of allowed operator
-// and parent arms.
-func autoArms(v string) (ops, sched uint64) {
+// and parent arms, and whether generation first is allowed (the name
+// "first"; always without a list).
+func autoArms(v string) (ops, sched uint64, first bool) {
 	for _, name := range strings.Split(v, ",") {
 		name = strings.TrimSpace(name)
+		first = first || name == "first"
 		for i, n := range armNames {
 			if n == name {
 				ops |= 1 << i
@@ -225,14 +258,14 @@ func autoArms(v string) (ops, sched uint64) {
 	}
 	switch {
 	case v == "":
-		ops, sched = 1<<numArms-1, 1<<len(schedNames)-1
+		ops, sched, first = 1<<numArms-1, 1<<len(schedNames)-1, true
 	case ops == 0:
 		ops = 1 << armZest
 	}
 	if sched == 0 {
 		sched = 1 << schedTurns
 	}
-	return ops, sched
+	return ops, sched, first
 }
 
 // nextGuide decides the next child: its parent (advancing the turn) and
@@ -343,7 +376,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 // (a fresh random child outside the bandits, autoGenerateShare of the
 // children) and if so plans it.
 func (s *autoTurns) generateNext(r *prng) bool {
-	if s.genCut == 0 || r.next() >= s.genCut {
+	if !s.warm && (s.genCut == 0 || r.next() >= s.genCut) {
 		return false
 	}
 	s.arm, s.pending, s.generate = armRandom, true, true
@@ -606,6 +639,9 @@ func (s *autoTurns) found(y yield) {
 		s.generate = false
 		s.generated++
 		s.ops.creditOutside(armRandom, r)
+		if s.warm {
+			s.warmUp(y)
+		}
 		return
 	}
 	if s.arm == armFair && s.fm.busy() && s.fm.out {
@@ -613,6 +649,18 @@ func (s *autoTurns) found(y yield) {
 	}
 	s.ops.credit(s.arm, r)
 	s.sched.credit(s.sch, r)
+}
+
+// warmUp counts a generated child of generation first, ending it when
+// generation has plateaued (see above).
+func (s *autoTurns) warmUp(y yield) {
+	if y.queued != nil && y.novelty&(newEdge|newValidEdge) != 0 {
+		s.warmNew = s.generated
+		return
+	}
+	if s.generated-s.warmNew >= max(autoWarmMin, s.warmNew) {
+		s.warm, s.warmEnd = false, s.generated
+	}
 }
 
 // rewardOf is an execution's reward (see the package comment above).
@@ -644,6 +692,13 @@ func (s *autoTurns) stats(kv func(string, any)) {
 	}
 	kv("arm_fairfuzz_masks", s.fm.made)
 	kv("arm_random_share", s.generated) // the generation share's children
+	// Generation first: the share's children made before it ended (all of
+	// them while it lasts).
+	warm := s.warmEnd
+	if s.warm {
+		warm = s.generated
+	}
+	kv("arm_random_first", warm)
 }
 
 // armsSummary makes the final summary's lines about the arms from the
@@ -682,7 +737,16 @@ func armsSummary(kvs []kvPair) []string {
 	}
 	out := "arms: executions and finds by operator: " + line(list)
 	if p := lookup(kvs, "arms_parents"); p != "" {
-		out += "; by parent schedule: " + line(p)
+		if l := line(p); l != "" { // no parent arm ran while generation first made every child
+			out += "; by parent schedule: " + l
+		}
+	}
+	if n, _ := strconv.ParseInt(lookup(kvs, "arm_random_first"), 10, 64); n > 0 {
+		what := "children"
+		if n == 1 {
+			what = "child"
+		}
+		out += fmt.Sprintf("; generation first made the first %d %s", n, what)
 	}
 	return []string{out}
 }

@@ -57,6 +57,7 @@ func TestAutoSeedsRecorded(t *testing.T) {
 	g := newTestFuzzer(t, "auto", figExec(&vals, false), 3000)
 	g.cfg.Seeds = f.cfg.Seeds[:1]
 	g.init()
+	g.strat.(*autoTurns).warm = false // the arms offered, not generation first
 	g.loop()
 	a := g.strat.(*autoTurns)
 	if p := g.queue[0]; p.rec == nil || !hasChoice(p.rec) {
@@ -264,6 +265,7 @@ func TestAutoGenerateShare(t *testing.T) {
 		h.refresh()
 		s := newAutoTurns(env)
 		s.restrict(1<<armFair|1<<armRandom, s.schedMask)
+		s.warm = false
 		var child []byte
 		inMask := 0
 		for range 2000 {
@@ -329,4 +331,117 @@ func TestBanditCreditOutside(t *testing.T) {
 	if b.execs[1] != 2 || b.finds[1] != 1 || b.s[1] == 0 || b.f[1] != 1 || b.chosen[1] != 0 {
 		t.Errorf("arm b: execs %d finds %d s %g f %g chosen %d; want 2, 1, >0, 1, 0", b.execs[1], b.finds[1], b.s[1], b.f[1], b.chosen[1])
 	}
+}
+
+// TestAutoGenerationFirst pins generation first: every child is fresh
+// generation, with no bandit decision, until generation's children have
+// gone max(autoWarmMin, n) executions without a new edge or a new valid
+// edge (n: their number at the last one; a new hit-count class alone does
+// not count); then the share and the bandits, for good; never on a native
+// target nor without the random arm or "first" in GFZ_AUTO_ARMS.
+func TestAutoGenerationFirst(t *testing.T) {
+	q := []*entry{recordedEntry([]byte{0, 1, 2, 3, 4, 5}, true), recordedEntry([]byte{3, 9, 8, 7, 6, 5, 4}, true)}
+	for _, e := range q {
+		e.hit = []uint32{1, 2}
+	}
+	// drive makes n children, the k-th paying what pay says (0: nothing),
+	// and returns how many were made outside the bandits.
+	drive := func(s *autoTurns, env *scriptEnv, n int, pay func(k int) novelty) (gen int) {
+		var child []byte
+		for k := range n {
+			env.execs++
+			if g := s.nextGuide(); g != nil {
+				out := Outcome{Result: Valid, Record: g.parent.rec, Consumed: g.drawn()}
+				s.executed(g, out, nil)
+			} else {
+				child = s.next(child)
+			}
+			if s.generate {
+				gen++
+			}
+			y := yield{result: Valid}
+			if nv := pay(k); nv != 0 {
+				y.queued, y.novelty = q[0], nv
+			}
+			s.found(y)
+		}
+		return gen
+	}
+	newAuto := func() (*autoTurns, *scriptEnv) {
+		env := &scriptEnv{r: newPRNG(1), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
+		s := newAutoTurns(env)
+		env.hits().setAll(1, 1000, 2, 1000)
+		return s, env
+	}
+	for _, c := range []struct {
+		name string
+		last int // the child (0-based) of generation's last new edge; -1: none
+		nv   novelty
+		end  int64 // children of generation first
+	}{
+		{"no new edge", -1, 0, autoWarmMin},
+		{"last new edge early", 99, newEdge, 100 + autoWarmMin},
+		{"last new edge late", 49_999, newEdge | newKey, 100_000},
+		{"a new valid edge counts", 19_999, newValidEdge, 40_000},
+		{"a new count does not", 19_999, newKey | newValidKey, autoWarmMin},
+	} {
+		s, env := newAuto()
+		pay := func(k int) novelty {
+			if k <= c.last && k%100 == c.last%100 {
+				return c.nv
+			}
+			return 0
+		}
+		if gen := drive(s, env, int(c.end-1), pay); gen != int(c.end-1) || !s.warm {
+			t.Errorf("%s: %d of the first %d children generated, generation first on: %v; want all, on", c.name, gen, c.end-1, s.warm)
+		}
+		if d := s.ops.chosen; sum64(d) != 0 {
+			t.Errorf("%s: bandit decisions during generation first: %v", c.name, d)
+		}
+		drive(s, env, 1, pay)
+		if s.warm || s.warmEnd != c.end {
+			t.Errorf("%s: generation first on %v, ended after %d children; want off after %d", c.name, s.warm, s.warmEnd, c.end)
+		}
+		// Then the share (half) and the bandits, for good: new edges
+		// from generation do not bring it back.
+		const n = 20_000
+		gen := drive(s, env, n, func(int) novelty { return newEdge })
+		if share := float64(gen) / n; share < 0.48 || share > 0.52 || s.warm {
+			t.Errorf("%s: after generation first, the share made %.3f of the children (on again: %v), want 1/2", c.name, share, s.warm)
+		}
+		st := map[string]any{}
+		s.stats(func(k string, v any) { st[k] = v })
+		if st["arm_random_first"] != c.end {
+			t.Errorf("%s: stats arm_random_first %v, want %d", c.name, st["arm_random_first"], c.end)
+		}
+	}
+
+	// Not on a native target (random arguments are not a generator's),
+	// nor without the random arm, nor when GFZ_AUTO_ARMS leaves out "first".
+	env := &scriptEnv{r: newPRNG(1), max: 32, q: []*entry{{data: []byte("seed")}}}
+	if s := newAutoTurns(mutEnv{env, &randArgs{}}); s.warm {
+		t.Error("generation first on a native target")
+	}
+	s, _ := newAuto()
+	if !s.warm {
+		t.Fatal("generation first off by default")
+	}
+	if s.restrict(1<<armZest|1<<armBytes, s.schedMask); s.warm {
+		t.Error("generation first without the random arm")
+	}
+	t.Setenv(autoArmsEnv, "zest,random")
+	if s, _ := newAuto(); s.warm {
+		t.Error("generation first when GFZ_AUTO_ARMS does not name it")
+	}
+	t.Setenv(autoArmsEnv, "zest,random,first")
+	if s, _ := newAuto(); !s.warm {
+		t.Error("generation first named in GFZ_AUTO_ARMS and off")
+	}
+}
+
+func sum64(v []int64) (n int64) {
+	for _, x := range v {
+		n += x
+	}
+	return n
 }

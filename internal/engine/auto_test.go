@@ -24,6 +24,7 @@ func autoScript(t *testing.T, seed int64, n int, pay func(i, arm int) bool) (*au
 	}
 	env := &scriptEnv{r: newPRNG(seed), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
 	s := newAutoTurns(env)
+	s.warm = false                      // the bandits' rules (generation first: TestAutoGenerationFirst)
 	env.hits().setAll(1, 1000, 2, 1000) // no rare edge: no mask to compute
 	var arms []int
 	var child []byte
@@ -170,10 +171,24 @@ func TestAutoArmsEnv(t *testing.T) {
 			t.Errorf("arm %s: %s executions", n, st["arm_"+n+"_execs"])
 		}
 	}
-	ops, sched := autoArms("")
-	if ops != 1<<numArms-1 || sched != 1<<len(schedNames)-1 {
-		t.Errorf("no restriction: masks %b %b", ops, sched)
+	ops, sched, first := autoArms("")
+	if ops != 1<<numArms-1 || sched != 1<<len(schedNames)-1 || !first {
+		t.Errorf("no restriction: masks %b %b, generation first %v", ops, sched, first)
 	}
+	if _, _, first := autoArms("bytes,random"); first {
+		t.Error("generation first without being named")
+	}
+	if _, _, first := autoArms("random, first"); !first {
+		t.Error("generation first named and not allowed")
+	}
+}
+
+// autoWithoutFirst runs auto without generation first in t (through
+// autoArmsEnv: every arm, not "first"), for tests of the bandits in runs
+// shorter than its warm-up.
+func autoWithoutFirst(t *testing.T) {
+	t.Helper()
+	t.Setenv(autoArmsEnv, strings.Join(append(append([]string{}, armNames...), schedNames...), ","))
 }
 
 // TestArmsMergeAndSummary: the workers' arm counts are summed (their arm
@@ -201,6 +216,17 @@ func TestArmsMergeAndSummary(t *testing.T) {
 	}
 	if armsSummary([]kvPair{{"saved_cmp", "1"}}) != nil {
 		t.Error("a run without arms has an arms line")
+	}
+	// Generation first's children (summed over the workers) end the line.
+	m = mergeFeedback([][]kvPair{append(w(300, 2, 100, 410), kvPair{"arm_random_first", "250"}), append(w(200, 1, 400, 610), kvPair{"arm_random_first", "350"})})
+	if got := armsSummary(m); len(got) != 1 || got[0] != want+"; generation first made the first 600 children" {
+		t.Errorf("summary with generation first %q", got)
+	}
+	// Generation first made every child: no parent arm ran.
+	m = []kvPair{{"arms", "zest,random"}, {"arms_parents", "turns"}, {"arm_zest_execs", "0"}, {"arm_random_execs", "90"},
+		{"arm_random_finds", "2"}, {"arm_random_share", "90"}, {"arm_random_first", "90"}, {"arm_turns_execs", "0"}}
+	if got := armsSummary(m); len(got) != 1 || got[0] != "arms: executions and finds by operator: random 100.0% (2 finds, 100.0% the generation share); generation first made the first 90 children" {
+		t.Errorf("summary of generation first alone %q", got)
 	}
 }
 

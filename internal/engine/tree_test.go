@@ -29,6 +29,9 @@ func TestRecordBudget(t *testing.T) {
 					f.recBudget = budget
 				}
 				f.init()
+				if a, ok := f.strat.(*autoTurns); ok {
+					a.warm = false // records are read by the mutation arms
+				}
 				f.loop()
 				var q []string
 				held := 0

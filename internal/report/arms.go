@@ -12,8 +12,9 @@ import (
 // stats file lists them ("arms", "arms_parents") with each one's decisions,
 // executions and finds ("arm_<name>_chosen", "_execs", "_finds"), and the
 // random arm's children of the generation share, made outside the
-// decisions ("arm_random_share"); the report shows them as a table, arms
-// never used left out.
+// decisions ("arm_random_share"), the first of which, while generation
+// first lasted, were all the children ("arm_random_first"); the report
+// shows them as a table, arms never used left out.
 
 // armRow is one arm of the table.
 type armRow struct {
@@ -23,9 +24,10 @@ type armRow struct {
 }
 
 // readArms returns the table's rows from the stats (none without arms),
-// and whether an arm made children outside the decisions (auto's
-// generation share).
-func readArms(st *workdir.Stats) (rows []armRow, share bool) {
+// whether an arm made children outside the decisions (auto's generation
+// share), and how many of them generation first made.
+func readArms(st *workdir.Stats) (rows []armRow, share bool, first int64) {
+	first, _ = strconv.ParseInt(statValue(st, "arm_random_first"), 10, 64)
 	for _, kind := range []struct{ key, label string }{{"arms", "operator"}, {"arms_parents", "parent schedule"}} {
 		list := statValue(st, kind.key)
 		if list == "" {
@@ -61,5 +63,5 @@ func readArms(st *workdir.Stats) (rows []armRow, share bool) {
 			rows = append(rows, r)
 		}
 	}
-	return rows, share
+	return rows, share, first
 }

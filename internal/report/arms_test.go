@@ -46,6 +46,21 @@ func TestReportArms(t *testing.T) {
 	if !p.ArmsShare || !strings.Contains(text, shareText) {
 		t.Errorf("a run with a generation share: the report does not say so (ArmsShare %v)", p.ArmsShare)
 	}
+	if strings.Contains(text, "generation first") {
+		t.Error("a run without generation first: the report mentions it")
+	}
+	// Generation first made the first 2,500 children: the report says so.
+	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 4000\n"+
+		"arms: zest,random\narms_parents: turns\narm_random_chosen: 0\narm_random_execs: 3000\narm_random_finds: 3\n"+
+		"arm_random_share: 3000\narm_random_first: 2500\narm_zest_chosen: 1000\narm_zest_execs: 1000\narm_zest_finds: 2\n")
+	b.Reset()
+	if err := Render(&b, f.options("")); err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := checkWellFormed(t, b.String()); !strings.Contains(text, "The first 2,500 children were all fresh random generation (generation first") ||
+		!strings.Contains(text, "after them, half of the children") {
+		t.Errorf("a run with generation first: the report does not say so:\n%s", text)
+	}
 	// A run without the share (GFZ_AUTO_ARMS without random) does not
 	// mention it.
 	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 10\narms: zest\narms_parents: turns\n"+

@@ -84,6 +84,7 @@ type page struct {
 	Coverage    coverage
 	Arms        []armRow // the adaptive engine's arms (arms.go)
 	ArmsShare   bool     // ... and a generation share made some of its children
+	ArmsFirst   string   // ... the first of which were all the children (generation first; "": none)
 }
 
 // Render renders the report of o.Workdir to w.
@@ -121,7 +122,11 @@ func build(o Options) *page {
 	}
 	stats, notes := readStats(filepath.Join(wd, "stats"))
 	p.Stats, p.Notes = stats.Lines(), append(p.Notes, notes...)
-	p.Arms, p.ArmsShare = readArms(stats)
+	var first int64
+	p.Arms, p.ArmsShare, first = readArms(stats)
+	if first > 0 {
+		p.ArmsFirst = groupDigits(fmt.Sprint(first))
+	}
 	rows, notes := readPlot(filepath.Join(wd, "plot_data"))
 	p.Notes = append(p.Notes, notes...)
 	if len(rows) > 0 {
