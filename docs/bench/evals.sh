@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -253,6 +253,34 @@ h4() {
 	esac
 }
 ENGINES=gfz-random,gfz-zeugma,gfz-zest,gfz-fairfuzz,gfz-bytes,gfz-ei,gfz-bediv
+
+# Auto with generation first (FIRST_COMMIT, 2026-11-29, sixteenth session)
+# on the 35 benchmarks of rank-all-2026-11-29.md, their budgets (the rule's
+# condition 3: BENCHMARKS.md, "The fourth held-out set and the next
+# default"), the only contender: the other engines' runs are those of the
+# rounds before (their code has not changed). first0: the 20 easy bugs,
+# three hard ones and the template targets; first1: the four other hard
+# bugs and the third held-out set. Results *-first-2026-11-29*.jsonl.
+FIRST_COMMIT=${FIRST_COMMIT:-9f1f290}
+first() {
+	local g spec
+	case $1 in
+	a)
+		# shellcheck disable=SC2086 # the list splits into bugs
+		REPS=5 bugs "$FIRST_COMMIT" gfz-auto 1m easy-first-2026-11-29a.jsonl $EASY_BUGS
+		bugs "$FIRST_COMMIT" gfz-auto 3m hard-first-2026-11-29a.jsonl html-fragloop html-selectloop yaml3-unknownevent
+		g=$(worktree "$FIRST_COMMIT") || return
+		for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
+			"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
+			(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-auto \
+				-reps 5 -time 5m -results "$here/targets-first-2026-11-29a.jsonl" -work "$EV/targets-first/work" -v)
+		done ;;
+	b)
+		bugs "$FIRST_COMMIT" gfz-auto 3m hard-first-2026-11-29b.jsonl gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
+		REPS=5 bugs "$FIRST_COMMIT" gfz-auto 3m heldout3-first-2026-11-29b.jsonl cbor-timefield gojq-ifelse sh-bquote \
+			xz-indexcount gqlparser-scalarspread goja-falsyloop ;;
+	esac
+}
 H4_BUGS="bson-lenoverflow msgpack-mapkey regexp2-emptyloop cascadia-attrflag miekgdns-txtsplit"
 H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-}
 
@@ -260,6 +288,8 @@ case ${1:-} in
 h40) log "h40 start"; REPS=5 h4 a; log "h40 done" ;;
 h41) log "h41 start"; REPS=5 h4 b; log "h41 done" ;;
 h42) log "h42 start"; REPS=5 h4 c; log "h42 done" ;;
+first0) log "first0 start"; first a; log "first0 done" ;;
+first1) log "first1 start"; first b; log "first1 done" ;;
 h43) [ -n "$H4_AUTO_COMMIT" ] || { log "h43: set H4_AUTO_COMMIT"; exit 2; }
 	log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;

@@ -27,6 +27,11 @@
 #                                held-out set, every engine and auto
 #   rank-all-2026-11-29.md       the 35 benchmarks together, the best
 #                                checked against zest (the default's rule)
+#   heldout4-2026-11-29.md, rank-heldout4-2026-11-29.md  the fourth
+#                                held-out set, every engine and auto with
+#                                generation first, auto checked against random
+#   rank-all40-2026-11-29.md     the 40 benchmarks with auto as changed,
+#                                the best checked against random
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -104,6 +109,29 @@ if [ -n "$h3" ]; then
 		best=$(awk -F'|' '/^\| gfz-/ {gsub(/ /, "", $2); print $2; exit}' "$here/rank-all-2026-11-29.md")
 		if [ -n "$best" ] && [ "$best" != gfz-zest ]; then
 			"$bench/gfz-bench" -rank "$all35" -check "$best,gfz-zest" -o "$here/rank-all-2026-11-29.md"
+		fi
+	fi
+fi
+
+# The fourth held-out set (evals.sh h42: the single engines at H4_COMMIT;
+# h43: auto with generation first at its commit), apart, auto checked as
+# the default against random (the rule: BENCHMARKS.md, "The fourth
+# held-out set and the next default"); then, once auto with generation
+# first has run the 35 other benchmarks (evals.sh first0, first1), the 40
+# ranked together with it as the only auto, the best checked against random.
+h4=$(join "$here"/heldout4-c.jsonl "$here"/heldout4-d.jsonl)
+if [ -n "$h4" ]; then
+	"$bench/gfz-bench" -bug-report "$h4" -o "$here/heldout4-2026-11-29.md"
+	"$bench/gfz-bench" -rank "$h4" -check gfz-auto,gfz-random -o "$here/rank-heldout4-2026-11-29.md"
+	first=$(join "$here"/*-first-2026-11-29*.jsonl)
+	if [ -n "$first" ] && [ -n "$genbugs" ]; then
+		grep -hv '"Contender":"gfz-auto"' "$here"/heldout3-2026-11-29a.jsonl "$here"/heldout3-2026-11-29b.jsonl \
+			"$here"/heldout3-2026-11-29c.jsonl >"$bench/h3-others.jsonl" || true
+		all40="$(join "${others[@]}"),$bench/h3-others.jsonl,$first,$h4"
+		"$bench/gfz-bench" -rank "$all40" -o "$here/rank-all40-2026-11-29.md"
+		best=$(awk -F'|' '/^\| gfz-/ {gsub(/ /, "", $2); print $2; exit}' "$here/rank-all40-2026-11-29.md")
+		if [ -n "$best" ] && [ "$best" != gfz-random ]; then
+			"$bench/gfz-bench" -rank "$all40" -check "$best,gfz-random" -o "$here/rank-all40-2026-11-29.md"
 		fi
 	fi
 fi
