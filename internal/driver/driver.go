@@ -113,10 +113,10 @@ type config struct {
 
 	stdout, stderr io.Writer
 	called         bool
-	// seedsInert tells that -seedcorpus was given to a gfz target under
-	// the default engine, which does not mutate (engine.Mutates): it runs
-	// the seeds but never builds on them (parentSetup says so).
-	seedsInert bool
+	// engineInert tells that a gfz target runs under the default engine
+	// and it does not mutate (engine.Mutates): it runs the seeds but never
+	// builds on them (parentSetup says so when there are seeds: inertSeeds).
+	engineInert bool
 }
 
 // plainTestRun reports whether args run a test of the binary's package as

@@ -261,7 +261,7 @@ func parseArgs(info string, args []string, stdout, stderr io.Writer) (*config, i
 	if !engineSet {
 		cfg.run.Engine = cfg.defaultEngine(set["feedback"]) // native targets have their own, -feedback wants zest
 	}
-	cfg.seedsInert = set["seedcorpus"] && !engineSet && !engine.Mutates(cfg.run.Engine) && cfg.codec() == nil
+	cfg.engineInert = !engineSet && !engine.Mutates(cfg.run.Engine) && cfg.codec() == nil
 	if !set["seedgen-engine"] && cfg.codec() != nil {
 		cfg.seedgen.engine = "random" // rl has nothing to learn on a native target
 	}

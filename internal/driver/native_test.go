@@ -2,6 +2,9 @@ package driver
 
 import (
 	"io"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -99,20 +102,59 @@ func TestFeedbackEngine(t *testing.T) {
 			t.Errorf("%v: engine %q, want %q", c.args, cfg.run.Engine, c.want)
 		}
 	}
-	// -seedcorpus under the default engine is noted (parentSetup);
-	// under a named engine, or on a native target, it is not.
+	// Seeds under the default engine are noted (parentSetup, inertSeeds):
+	// -seedcorpus, and the package's seed corpus when it holds a file;
+	// not under a named engine, nor on a native target, nor without seeds.
+	pkg := t.TempDir()
+	seeds := filepath.Join(pkg, "testdata", "fuzz", "FuzzG")
+	if err := os.MkdirAll(seeds, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	withPkg := "dir=" + url.QueryEscape(pkg) + "&" + info
+	inert := engine.DefaultEngine == "random"
+	for _, c := range []struct {
+		info string
+		args []string
+		want string
+	}{
+		{info, []string{"-seedcorpus", t.TempDir(), "FuzzG"}, "-seedcorpus"},
+		{info, []string{"-seedcorpus", t.TempDir(), "-engine", "random", "FuzzG"}, ""},
+		{info, []string{"-seedcorpus", t.TempDir(), "-engine", "zest", "FuzzG"}, ""},
+		{info, []string{"-seedcorpus", t.TempDir(), "FuzzN"}, ""},
+		{info, []string{"FuzzG"}, ""},
+		{withPkg, []string{"FuzzG"}, ""}, // the package's seed directory is empty
+	} {
+		if !inert {
+			c.want = ""
+		}
+		cfg, code := parseArgs(c.info, c.args, io.Discard, io.Discard)
+		if cfg == nil {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if got := cfg.inertSeeds(); got != c.want {
+			t.Errorf("%v: inert seeds %q, want %q", c.args, got, c.want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(seeds, "s1"), []byte("go test fuzz v1\n[]byte(\"\")\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
-		want bool
+		want string
 	}{
-		{[]string{"-seedcorpus", t.TempDir(), "FuzzG"}, engine.DefaultEngine == "random"},
-		{[]string{"-seedcorpus", t.TempDir(), "-engine", "random", "FuzzG"}, false},
-		{[]string{"-seedcorpus", t.TempDir(), "-engine", "zest", "FuzzG"}, false},
-		{[]string{"-seedcorpus", t.TempDir(), "FuzzN"}, false},
-		{[]string{"FuzzG"}, false},
+		{[]string{"FuzzG"}, seeds},
+		{[]string{"-seedcorpus", t.TempDir(), "FuzzG"}, "-seedcorpus and " + seeds},
+		{[]string{"-engine", "zeugma", "FuzzG"}, ""},
 	} {
-		if cfg, _ := parseArgs(info, c.args, io.Discard, io.Discard); cfg == nil || cfg.seedsInert != c.want {
-			t.Errorf("%v: seedsInert %v, want %v", c.args, cfg != nil && cfg.seedsInert, c.want)
+		if !inert {
+			c.want = ""
+		}
+		cfg, code := parseArgs(withPkg, c.args, io.Discard, io.Discard)
+		if cfg == nil {
+			t.Fatalf("%v: exit %d", c.args, code)
+		}
+		if got := cfg.inertSeeds(); got != c.want {
+			t.Errorf("package seeds, %v: inert seeds %q, want %q", c.args, got, c.want)
 		}
 	}
 	if FeedbackEngine == engine.DefaultEngine {

@@ -105,10 +105,48 @@ func (c *config) parentSetup() (exe string, ok bool) {
 	if c.pkgSeeds != "" && len(c.repro) == 0 {
 		fmt.Fprintf(c.stderr, "gfz: note: seeding from %s too: the package's seed corpus, which go test reads in the package directory (this binary runs in another)\n", c.pkgSeeds)
 	}
-	if c.seedsInert && len(c.repro) == 0 {
-		fmt.Fprintf(c.stderr, "gfz: note: -seedcorpus: the default engine, %s, runs these seeds but does not mutate them; -engine zest (or zeugma) builds on them\n", c.run.Engine)
+	if src := c.inertSeeds(); src != "" && len(c.repro) == 0 {
+		fmt.Fprintf(c.stderr, "gfz: note: the seeds of %s: the default engine, %s, runs them but does not mutate them; -engine zest (or zeugma) builds on them\n", src, c.run.Engine)
 	}
 	return exe, true
+}
+
+// inertSeeds names the seed sources the default engine will run but not
+// build on (engineInert): -seedcorpus when given, and the package's seed
+// corpus when it holds a file (the one gfz-build recorded, or
+// testdata/fuzz/<target> in the current directory, where the testing
+// package reads it); "" when there are none, or the engine mutates. The
+// target's f.Add seeds are not known here and are not named.
+func (c *config) inertSeeds() string {
+	if !c.engineInert {
+		return ""
+	}
+	var srcs []string
+	if len(c.seedDirs) > 0 && (c.pkgSeeds == "" || len(c.seedDirs) > 1) {
+		srcs = append(srcs, "-seedcorpus")
+	}
+	for _, d := range []string{c.pkgSeeds, filepath.Join("testdata", "fuzz", c.run.Target)} {
+		if d != "" && c.run.Target != "" && hasFile(d) {
+			srcs = append(srcs, d)
+			break // the recorded directory is set only when the current one is another
+		}
+	}
+	return strings.Join(srcs, " and ")
+}
+
+// hasFile reports whether dir holds a regular file (not looking into
+// subdirectories, as the testing package reads its seed corpus).
+func hasFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // generatorsDict returns the dictionary the target's generators draw from
