@@ -11,6 +11,12 @@
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
 #   the four other hard bugs), results in *-gen-2026-11-29*.jsonl.
+#   h42, h43: the fourth held-out set (2026-11-29, sixteenth session):
+#   h42 the single engines at H4_COMMIT, h43 auto with generation first
+#   at H4_AUTO_COMMIT, 5 reps of 3 minutes, heldout4-{c,d}.jsonl (the rule:
+#   BENCHMARKS.md, "The fourth held-out set and the next default").
+#   first0, first1: auto with generation first (FIRST_COMMIT) on the 35
+#   benchmarks of rank-all-2026-11-29.md, *-first-2026-11-29*.jsonl.
 #   h30, h31, h32: the third held-out set (six bugs added 2026-11-29), every
 #   engine and auto at H3_COMMIT, 5 reps of 3 minutes (h30 the three fast
 #   bugs, then h32 two of the slow ones on core 0; h31 the third slow one on
@@ -282,7 +288,7 @@ first() {
 	esac
 }
 H4_BUGS="bson-lenoverflow msgpack-mapkey regexp2-emptyloop cascadia-attrflag miekgdns-txtsplit"
-H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-}
+H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-9f1f290}
 
 case ${1:-} in
 h40) log "h40 start"; REPS=5 h4 a; log "h40 done" ;;
@@ -290,8 +296,7 @@ h41) log "h41 start"; REPS=5 h4 b; log "h41 done" ;;
 h42) log "h42 start"; REPS=5 h4 c; log "h42 done" ;;
 first0) log "first0 start"; first a; log "first0 done" ;;
 first1) log "first1 start"; first b; log "first1 done" ;;
-h43) [ -n "$H4_AUTO_COMMIT" ] || { log "h43: set H4_AUTO_COMMIT"; exit 2; }
-	log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
+h43) log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;
 long1) log "long1 start"; long b; log "long1 done" ;;
 h30) log "h30 start"; REPS=5 h3 a; log "h30 done" ;;
@@ -317,5 +322,5 @@ core1) log "core1 start"
 	# Two of the three contenders first moved to core0 (c), moved back
 	# 2026-11-28 (thirteenth session) to even the cores' last hours.
 	targets d testdata/targets/tmpl:FuzzHTMLTemplate:html/template,text/template,text/template/parse "$ALL_D"; log "core1 done" ;;
-*) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,53p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

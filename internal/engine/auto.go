@@ -210,6 +210,7 @@ type autoTurns struct {
 	// generation's last new edge, warmEnd generated when it ended (0: not
 	// ended).
 	warm, noFirst    bool
+	warmChecked      bool // whether a restarted worker's inheritance was checked
 	warmNew, warmEnd int64
 }
 
@@ -376,6 +377,15 @@ func (s *autoTurns) next(dst []byte) []byte {
 // (a fresh random child outside the bandits, autoGenerateShare of the
 // children) and if so plans it.
 func (s *autoTurns) generateNext(r *prng) bool {
+	if s.warm && !s.warmChecked {
+		// A worker replacing a dead one whose generation first had ended
+		// does not start it again (a target that kills its worker more
+		// often than the plateau takes would keep auto random).
+		s.warmChecked = true
+		if i, ok := s.env.(interface{ inherited(string) int64 }); ok && i.inherited("arm_random_first_ended") > 0 {
+			s.warm = false
+		}
+	}
 	if !s.warm && (s.genCut == 0 || r.next() >= s.genCut) {
 		return false
 	}
@@ -693,12 +703,17 @@ func (s *autoTurns) stats(kv func(string, any)) {
 	kv("arm_fairfuzz_masks", s.fm.made)
 	kv("arm_random_share", s.generated) // the generation share's children
 	// Generation first: the share's children made before it ended (all of
-	// them while it lasts).
-	warm := s.warmEnd
+	// them while it lasts), and 1 if it ended in this worker (summed: the
+	// worker slots where it ended; a restarted worker inherits the end).
+	warm, ended := s.warmEnd, 0
 	if s.warm {
 		warm = s.generated
 	}
+	if s.warmEnd > 0 {
+		ended = 1
+	}
 	kv("arm_random_first", warm)
+	kv("arm_random_first_ended", ended)
 }
 
 // armsSummary makes the final summary's lines about the arms from the
@@ -747,6 +762,9 @@ func armsSummary(kvs []kvPair) []string {
 			what = "child"
 		}
 		out += fmt.Sprintf("; generation first made the first %d %s", n, what)
+		if lookup(kvs, "arm_random_first_ended") == "0" {
+			out += " (it had not ended)"
+		}
 	}
 	return []string{out}
 }

@@ -88,7 +88,8 @@ func TestAutoRecordPastData(t *testing.T) {
 	f.cfg.NoRecheck = false
 	f.cfg.Seeds = [][]byte{{1, 2, 3, 4, 5, 6, 7, 8}}
 	f.init()
-	f.loop() // panicked
+	f.strat.(*autoTurns).warm = false // guided children, which generation first does not make
+	f.loop()                          // panicked
 	for i, e := range f.queue {
 		if e.rec != nil && len(e.rec.Draws) > 0 && !recordFits(e.rec, len(e.data)) {
 			t.Errorf("entry %d: a record past its %d bytes", i, len(e.data))
@@ -395,8 +396,8 @@ func TestAutoGenerationFirst(t *testing.T) {
 		if gen := drive(s, env, int(c.end-1), pay); gen != int(c.end-1) || !s.warm {
 			t.Errorf("%s: %d of the first %d children generated, generation first on: %v; want all, on", c.name, gen, c.end-1, s.warm)
 		}
-		if d := s.ops.chosen; sum64(d) != 0 {
-			t.Errorf("%s: bandit decisions during generation first: %v", c.name, d)
+		if d, p := s.ops.chosen, s.sched.chosen; sum64(d)+sum64(p) != 0 || s.parent != nil {
+			t.Errorf("%s: bandit decisions during generation first: operators %v, parents %v (a parent: %v)", c.name, d, p, s.parent != nil)
 		}
 		drive(s, env, 1, pay)
 		if s.warm || s.warmEnd != c.end {
@@ -411,8 +412,26 @@ func TestAutoGenerationFirst(t *testing.T) {
 		}
 		st := map[string]any{}
 		s.stats(func(k string, v any) { st[k] = v })
-		if st["arm_random_first"] != c.end {
-			t.Errorf("%s: stats arm_random_first %v, want %d", c.name, st["arm_random_first"], c.end)
+		if st["arm_random_first"] != c.end || st["arm_random_first_ended"] != 1 {
+			t.Errorf("%s: stats arm_random_first %v, _ended %v; want %d, 1", c.name, st["arm_random_first"], st["arm_random_first_ended"], c.end)
+		}
+	}
+
+	// A worker replacing a dead one whose generation first had ended
+	// (the slot's file: arm_random_first_ended) does not start it again;
+	// one whose predecessor had not ended it does.
+	for _, ended := range []int64{0, 1} {
+		env := &scriptEnv{r: newPRNG(1), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
+		s := newAutoTurns(inheritEnv{env, ended})
+		env.hits().setAll(1, 1000, 2, 1000)
+		gen := drive(s, env, 1000, func(int) novelty { return 0 })
+		if want := ended == 0; s.warm != want || (gen == 1000) != want {
+			t.Errorf("predecessor ended %d: generation first on %v, %d of 1000 children generated", ended, s.warm, gen)
+		}
+		st := map[string]any{}
+		s.stats(func(k string, v any) { st[k] = v })
+		if ended == 1 && (st["arm_random_first"] != int64(0) || st["arm_random_first_ended"] != 0) {
+			t.Errorf("inherited end: own arm_random_first %v, _ended %v; want 0, 0 (the dead worker's are added)", st["arm_random_first"], st["arm_random_first_ended"])
 		}
 	}
 
@@ -437,6 +456,20 @@ func TestAutoGenerationFirst(t *testing.T) {
 	if s, _ := newAuto(); !s.warm {
 		t.Error("generation first named in GFZ_AUTO_ARMS and off")
 	}
+}
+
+// inheritEnv is a strategyEnv whose slot's dead workers left
+// arm_random_first_ended (loopView.inherited).
+type inheritEnv struct {
+	strategyEnv
+	ended int64
+}
+
+func (e inheritEnv) inherited(key string) int64 {
+	if key == "arm_random_first_ended" {
+		return e.ended
+	}
+	return 0
 }
 
 func sum64(v []int64) (n int64) {

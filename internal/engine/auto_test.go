@@ -222,6 +222,10 @@ func TestArmsMergeAndSummary(t *testing.T) {
 	if got := armsSummary(m); len(got) != 1 || got[0] != want+"; generation first made the first 600 children" {
 		t.Errorf("summary with generation first %q", got)
 	}
+	m = append(m, kvPair{"arm_random_first_ended", "0"})
+	if got := armsSummary(m); len(got) != 1 || got[0] != want+"; generation first made the first 600 children (it had not ended)" {
+		t.Errorf("summary with generation first not ended %q", got)
+	}
 	// Generation first made every child: no parent arm ran.
 	m = []kvPair{{"arms", "zest,random"}, {"arms_parents", "turns"}, {"arm_zest_execs", "0"}, {"arm_random_execs", "90"},
 		{"arm_random_finds", "2"}, {"arm_random_share", "90"}, {"arm_random_first", "90"}, {"arm_turns_execs", "0"}}

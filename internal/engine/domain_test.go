@@ -550,7 +550,8 @@ func TestDomainHooksBracketExecutions(t *testing.T) {
 // TestFeedbackCountsSurviveRestart: a worker that replaces a dead one of
 // its slot adds the summed counts (arm_*, saved_*) the dead one left in the
 // slot's feedback file to its own, so that the supervisor's totals cover
-// every worker process; the other keys are the new worker's own.
+// every worker process; the other keys are the new worker's own; a
+// generation first that had ended stays ended.
 func TestFeedbackCountsSurviveRestart(t *testing.T) {
 	autoWithoutFirst(t) // the arms count within its 3,000 executions
 	worker := func(dead string) map[string]string {
@@ -591,6 +592,20 @@ func TestFeedbackCountsSurviveRestart(t *testing.T) {
 	if own["arm_zest_execs"] == "" || own["arm_zest_execs"] == "0" {
 		t.Fatalf("the worker's own file: %v", own)
 	}
+	// Generation first (on again): a first worker's 3,000 executions are
+	// all generation; a worker whose slot's dead worker had ended it does
+	// not start it again (its own count 0, the dead one's added).
+	t.Setenv(autoArmsEnv, "")
+	if w := worker(""); w["arm_random_first_ended"] != "0" || w["arm_zest_execs"] != "0" || w["arm_random_first"] == "0" {
+		t.Errorf("a first worker: generation first ended %s, %s zest executions, %s children of it; want 0, 0, all",
+			w["arm_random_first_ended"], w["arm_zest_execs"], w["arm_random_first"])
+	}
+	if w := worker("arm_random_first_ended: 1\narm_random_first: 4000\n"); w["arm_random_first_ended"] != "1" ||
+		w["arm_random_first"] != "4000" || w["arm_zest_execs"] == "0" {
+		t.Errorf("a worker after one that ended generation first: ended %s, its children %s, %s zest executions; want 1, the dead one's 4000, some",
+			w["arm_random_first_ended"], w["arm_random_first"], w["arm_zest_execs"])
+	}
+	autoWithoutFirst(t)
 	got := worker("arms: zest,bytes\narm_zest_execs: 1000\narm_gone_execs: 5\nsaved_perf: 7\narm_zest_finds: x\n")
 	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	if g, w := atoi(got["arm_zest_execs"]), atoi(own["arm_zest_execs"])+1000; g != w {

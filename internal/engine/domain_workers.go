@@ -26,21 +26,37 @@ func (f *fuzzer) writeFeedbackFile() {
 	if _, ok := f.strat.(reportingStrategy); f.shm == nil || (len(f.cfg.Feedback) == 0 && len(f.waypoints.best) == 0 && !ok) {
 		return
 	}
-	slot := f.shm.load(offWorkerID)
-	path := filepath.Join(f.wd.Root, feedbackFilePrefix+strconv.FormatUint(slot, 10))
-	if !f.fbBaseRead {
-		f.fbBaseRead = true
-		if f.cfg.Restarted {
-			f.fbBase = summedKeys(readFeedbackFile(path))
-		}
-	}
 	var b bytes.Buffer
-	for _, p := range addCounts(f.domainKV(), f.fbBase) {
+	for _, p := range addCounts(f.domainKV(), f.feedbackBase()) {
 		fmt.Fprintf(&b, "%s: %s\n", p.k, p.v)
 	}
-	if err := workdir.ReplaceFile(path, b.Bytes()); err != nil && f.err == nil {
+	if err := workdir.ReplaceFile(f.feedbackPath(), b.Bytes()); err != nil && f.err == nil {
 		f.err = fmt.Errorf("engine: write feedback stats: %w", err)
 	}
+}
+
+// feedbackPath is the worker's file (under a supervisor: f.shm set).
+func (f *fuzzer) feedbackPath() string {
+	return filepath.Join(f.wd.Root, feedbackFilePrefix+strconv.FormatUint(f.shm.load(offWorkerID), 10))
+}
+
+// feedbackBase returns the summed counts the dead workers of the slot left
+// in its file (read once; none unless Config.Restarted under a supervisor).
+func (f *fuzzer) feedbackBase() []kvPair {
+	if !f.fbBaseRead && f.shm != nil {
+		f.fbBaseRead = true
+		if f.cfg.Restarted {
+			f.fbBase = summedKeys(readFeedbackFile(f.feedbackPath()))
+		}
+	}
+	return f.fbBase
+}
+
+// inherited is the count of summed key the dead workers of the slot left
+// (0 in a first worker): a strategy's state that must outlive a restart.
+func (v loopView) inherited(key string) int64 {
+	n, _ := strconv.ParseInt(lookup(v.f.feedbackBase(), key), 10, 64)
+	return n
 }
 
 // removeFeedbackFiles removes the workers' files of an earlier run.

@@ -13,8 +13,9 @@ import (
 // executions and finds ("arm_<name>_chosen", "_execs", "_finds"), and the
 // random arm's children of the generation share, made outside the
 // decisions ("arm_random_share"), the first of which, while generation
-// first lasted, were all the children ("arm_random_first"); the report
-// shows them as a table, arms never used left out.
+// first lasted, were all the children ("arm_random_first"; the worker
+// slots where it ended: "arm_random_first_ended"); the report shows them
+// as a table, arms never used left out.
 
 // armRow is one arm of the table.
 type armRow struct {
@@ -25,9 +26,11 @@ type armRow struct {
 
 // readArms returns the table's rows from the stats (none without arms),
 // whether an arm made children outside the decisions (auto's generation
-// share), and how many of them generation first made.
-func readArms(st *workdir.Stats) (rows []armRow, share bool, first int64) {
+// share), how many of them generation first made, and whether it had
+// ended (in some worker).
+func readArms(st *workdir.Stats) (rows []armRow, share bool, first int64, ended bool) {
 	first, _ = strconv.ParseInt(statValue(st, "arm_random_first"), 10, 64)
+	ended = statValue(st, "arm_random_first_ended") != "0" // a stats file without the key: an older run
 	for _, kind := range []struct{ key, label string }{{"arms", "operator"}, {"arms_parents", "parent schedule"}} {
 		list := statValue(st, kind.key)
 		if list == "" {
@@ -63,5 +66,5 @@ func readArms(st *workdir.Stats) (rows []armRow, share bool, first int64) {
 			rows = append(rows, r)
 		}
 	}
-	return rows, share, first
+	return rows, share, first, ended
 }

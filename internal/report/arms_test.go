@@ -49,17 +49,22 @@ func TestReportArms(t *testing.T) {
 	if strings.Contains(text, "generation first") {
 		t.Error("a run without generation first: the report mentions it")
 	}
-	// Generation first made the first 2,500 children: the report says so.
-	write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 4000\n"+
-		"arms: zest,random\narms_parents: turns\narm_random_chosen: 0\narm_random_execs: 3000\narm_random_finds: 3\n"+
-		"arm_random_share: 3000\narm_random_first: 2500\narm_zest_chosen: 1000\narm_zest_execs: 1000\narm_zest_finds: 2\n")
-	b.Reset()
-	if err := Render(&b, f.options("")); err != nil {
-		t.Fatal(err)
-	}
-	if text, _ := checkWellFormed(t, b.String()); !strings.Contains(text, "The first 2,500 children were all fresh random generation (generation first") ||
-		!strings.Contains(text, "after them, half of the children") {
-		t.Errorf("a run with generation first: the report does not say so:\n%s", text)
+	// Generation first made the first 2,500 children, then ended: the
+	// report says so; while it has not ended, it says that instead.
+	for _, c := range []struct{ ended, want, not string }{
+		{"1", "Generation first made the first 2,500 children: fresh random generation, outside the decisions, until generation stopped finding new edges. After them, half of the children", "had not ended"},
+		{"0", "Generation first made all 2,500 children: fresh random generation, outside the decisions, until generation stops finding new edges; it had not ended.", "After them"},
+	} {
+		write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 2500\n"+
+			"arms: zest,random\narms_parents: turns\narm_random_chosen: 0\narm_random_execs: 2500\narm_random_finds: 3\n"+
+			"arm_random_share: 2500\narm_random_first: 2500\narm_random_first_ended: "+c.ended+"\n")
+		b.Reset()
+		if err := Render(&b, f.options("")); err != nil {
+			t.Fatal(err)
+		}
+		if text, _ := checkWellFormed(t, b.String()); !strings.Contains(text, c.want) || strings.Contains(text, c.not) {
+			t.Errorf("generation first ended %s: the report does not say %q (or says %q):\n%s", c.ended, c.want, c.not, text)
+		}
 	}
 	// A run without the share (GFZ_AUTO_ARMS without random) does not
 	// mention it.

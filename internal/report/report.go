@@ -84,7 +84,8 @@ type page struct {
 	Coverage    coverage
 	Arms        []armRow // the adaptive engine's arms (arms.go)
 	ArmsShare   bool     // ... and a generation share made some of its children
-	ArmsFirst   string   // ... the first of which were all the children (generation first; "": none)
+	ArmsFirst   string   // ... the first of which were all the children ("2,500 children": generation first; "": none)
+	ArmsFirstOn bool     // ... and generation first had not ended
 }
 
 // Render renders the report of o.Workdir to w.
@@ -123,9 +124,13 @@ func build(o Options) *page {
 	stats, notes := readStats(filepath.Join(wd, "stats"))
 	p.Stats, p.Notes = stats.Lines(), append(p.Notes, notes...)
 	var first int64
-	p.Arms, p.ArmsShare, first = readArms(stats)
+	var ended bool
+	p.Arms, p.ArmsShare, first, ended = readArms(stats)
 	if first > 0 {
-		p.ArmsFirst = groupDigits(fmt.Sprint(first))
+		p.ArmsFirst, p.ArmsFirstOn = groupDigits(fmt.Sprint(first))+" children", !ended
+		if first == 1 {
+			p.ArmsFirst = "1 child"
+		}
 	}
 	rows, notes := readPlot(filepath.Join(wd, "plot_data"))
 	p.Notes = append(p.Notes, notes...)
