@@ -251,9 +251,10 @@ var engines = map[string]engineDef{
 		t := newRLTurns(env)
 		return t, newRLFeedback(env, t)
 	}},
-	// The adaptive engine: half of the children fresh random generation;
-	// for the others bandits choose the operator among the other engines'
-	// and each turn's parent schedule, auto.go.
+	// The adaptive engine: on a gfz target fresh random generation alone
+	// until it plateaus, then half of the children fresh random
+	// generation; for the others bandits choose the operator among the
+	// other engines' and each turn's parent schedule, auto.go.
 	"auto": {queue: true, hits: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
 		return newAutoTurns(env), &zestFeedback{owners: owners{}}
 	}},
