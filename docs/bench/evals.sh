@@ -189,19 +189,28 @@ EASY_BUGS="goldmark-list gotoml2-datetime toml-hang gotoml2-inline gjson-squash 
 	html-nodestack yaml3-stemcomment blackfriday-listitem goyaml-mapvalue hcl2-nullexpand expr-nilcall dnsmsg-svcb
 	hcl1-decodemap blackfriday-linkref gomarkdown-citation xtext-resizerange yaml2-simplekey goyaml-flowmap"
 TMPL=testdata/targets/tmpl
+
+# autohalf COMMIT TAG: auto at COMMIT alone on the first half of a round of
+# it (the 20 easy bugs, 5 reps of 1 minute; three hard bugs, 10 reps of 3
+# minutes; the two template targets, 5 reps of 5 minutes), results in
+# {easy,hard,targets}-TAG-2026-11-29a.jsonl.
+autohalf() {
+	local commit=$1 tag=$2 g spec
+	# shellcheck disable=SC2086 # the list splits into bugs
+	REPS=5 bugs "$commit" gfz-auto 1m "easy-$tag-2026-11-29a.jsonl" $EASY_BUGS
+	bugs "$commit" gfz-auto 3m "hard-$tag-2026-11-29a.jsonl" html-fragloop html-selectloop yaml3-unknownevent
+	g=$(worktree "$commit") || return
+	for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
+		"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
+		(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-auto \
+			-reps 5 -time 5m -results "$here/targets-$tag-2026-11-29a.jsonl" -work "$EV/targets-$tag/work" -v)
+	done
+}
+
 gen() {
-	local part=$1 g
+	local part=$1
 	case $part in
-	a)
-		# shellcheck disable=SC2086 # the list splits into bugs
-		REPS=5 bugs "$GEN_COMMIT" gfz-auto 1m easy-gen-2026-11-29a.jsonl $EASY_BUGS
-		bugs "$GEN_COMMIT" gfz-auto 3m hard-gen-2026-11-29a.jsonl html-fragloop html-selectloop yaml3-unknownevent
-		g=$(worktree "$GEN_COMMIT") || return
-		for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
-			"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
-			(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-auto \
-				-reps 5 -time 5m -results "$here/targets-gen-2026-11-29a.jsonl" -work "$EV/targets-gen/work" -v)
-		done ;;
+	a) autohalf "$GEN_COMMIT" gen ;;
 	b) bugs "$GEN_COMMIT" gfz-auto 3m hard-gen-2026-11-29b.jsonl gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue ;;
 	esac
 }
@@ -269,18 +278,8 @@ ENGINES=gfz-random,gfz-zeugma,gfz-zest,gfz-fairfuzz,gfz-bytes,gfz-ei,gfz-bediv
 # bugs and the third held-out set. Results *-first-2026-11-29*.jsonl.
 FIRST_COMMIT=${FIRST_COMMIT:-9f1f290}
 first() {
-	local g spec
 	case $1 in
-	a)
-		# shellcheck disable=SC2086 # the list splits into bugs
-		REPS=5 bugs "$FIRST_COMMIT" gfz-auto 1m easy-first-2026-11-29a.jsonl $EASY_BUGS
-		bugs "$FIRST_COMMIT" gfz-auto 3m hard-first-2026-11-29a.jsonl html-fragloop html-selectloop yaml3-unknownevent
-		g=$(worktree "$FIRST_COMMIT") || return
-		for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
-			"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
-			(cd "$g" && go run ./cmd/gfz-bench -target "$spec" -contenders gfz-auto \
-				-reps 5 -time 5m -results "$here/targets-first-2026-11-29a.jsonl" -work "$EV/targets-first/work" -v)
-		done ;;
+	a) autohalf "$FIRST_COMMIT" first ;;
 	b)
 		bugs "$FIRST_COMMIT" gfz-auto 3m hard-first-2026-11-29b.jsonl gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
 		REPS=5 bugs "$FIRST_COMMIT" gfz-auto 3m heldout3-first-2026-11-29b.jsonl cbor-timefield gojq-ifelse sh-bquote \

@@ -122,7 +122,7 @@ func (c *config) inertSeeds() string {
 		return ""
 	}
 	var srcs []string
-	if len(c.seedDirs) > 0 && (c.pkgSeeds == "" || len(c.seedDirs) > 1) {
+	if len(c.seedDirs) > 0 && (c.pkgSeeds == "" || len(c.seedDirs) > 1) { // pkgSeeds is appended to the flag's directories
 		srcs = append(srcs, "-seedcorpus")
 	}
 	for _, d := range []string{c.pkgSeeds, filepath.Join("testdata", "fuzz", c.run.Target)} {
