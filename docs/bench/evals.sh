@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -15,8 +15,9 @@
 #   h42 the single engines at H4_COMMIT, h43 auto with generation first
 #   at H4_AUTO_COMMIT, 5 reps of 3 minutes, heldout4-{c,d}.jsonl (the rule:
 #   BENCHMARKS.md, "The fourth held-out set and the next default").
-#   first0, first1: auto with generation first (FIRST_COMMIT) on the 35
-#   benchmarks of rank-all-2026-11-29.md, *-first-2026-11-29*.jsonl.
+#   first0, first1, first2: auto with generation first (FIRST_COMMIT) on
+#   the 35 benchmarks of rank-all-2026-11-29.md, *-first-2026-11-29*.jsonl
+#   (first2 the two template targets, first0 the bugs of that half).
 #   h30, h31, h32: the third held-out set (six bugs added 2026-11-29), every
 #   engine and auto at H3_COMMIT, 5 reps of 3 minutes (h30 the three fast
 #   bugs, then h32 two of the slow ones on core 0; h31 the third slow one on
@@ -195,10 +196,21 @@ TMPL=testdata/targets/tmpl
 # minutes; the two template targets, 5 reps of 5 minutes), results in
 # {easy,hard,targets}-TAG-2026-11-29a.jsonl.
 autohalf() {
-	local commit=$1 tag=$2 g spec
+	autobugs "$1" "$2"
+	autotargets "$1" "$2"
+}
+
+# autobugs COMMIT TAG, autotargets COMMIT TAG: autohalf's bugs and its
+# template targets, apart, so that two cores can share a half.
+autobugs() {
+	local commit=$1 tag=$2
 	# shellcheck disable=SC2086 # the list splits into bugs
 	REPS=5 bugs "$commit" gfz-auto 1m "easy-$tag-2026-11-29a.jsonl" $EASY_BUGS
 	bugs "$commit" gfz-auto 3m "hard-$tag-2026-11-29a.jsonl" html-fragloop html-selectloop yaml3-unknownevent
+}
+
+autotargets() {
+	local commit=$1 tag=$2 g spec
 	g=$(worktree "$commit") || return
 	for spec in "$TMPL:FuzzTemplate:text/template,text/template/parse" \
 		"$TMPL:FuzzHTMLTemplate:html/template,text/template,text/template/parse"; do
@@ -274,12 +286,15 @@ ENGINES=gfz-random,gfz-zeugma,gfz-zest,gfz-fairfuzz,gfz-bytes,gfz-ei,gfz-bediv
 # condition 3: BENCHMARKS.md, "The fourth held-out set and the next
 # default"), the only contender: the other engines' runs are those of the
 # rounds before (their code has not changed). first0: the 20 easy bugs,
-# three hard ones and the template targets; first1: the four other hard
+# three hard ones (first2: the template targets); first1: the four other hard
 # bugs and the third held-out set. Results *-first-2026-11-29*.jsonl.
 FIRST_COMMIT=${FIRST_COMMIT:-9f1f290}
 first() {
 	case $1 in
-	a) autohalf "$FIRST_COMMIT" first ;;
+	a) autobugs "$FIRST_COMMIT" first ;;
+	# The template targets, apart from a (2026-11-29, seventeenth
+	# session), to run on the other core once h42 has ended.
+	c) autotargets "$FIRST_COMMIT" first ;;
 	b)
 		bugs "$FIRST_COMMIT" gfz-auto 3m hard-first-2026-11-29b.jsonl gomarkdown-deflist tiff-palette toml-escapes toml-lexvalue
 		REPS=5 bugs "$FIRST_COMMIT" gfz-auto 3m heldout3-first-2026-11-29b.jsonl cbor-timefield gojq-ifelse sh-bquote \
@@ -295,6 +310,7 @@ h41) log "h41 start"; REPS=5 h4 b; log "h41 done" ;;
 h42) log "h42 start"; REPS=5 h4 c; log "h42 done" ;;
 first0) log "first0 start"; first a; log "first0 done" ;;
 first1) log "first1 start"; first b; log "first1 done" ;;
+first2) log "first2 start"; first c; log "first2 done" ;;
 h43) log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;
 long1) log "long1 start"; long b; log "long1 done" ;;
