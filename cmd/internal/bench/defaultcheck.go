@@ -23,7 +23,9 @@ import (
 //     least a third of them.
 //
 // Shares compare runs found over runs, so cells of unequal repetitions
-// compare fairly.
+// compare fairly. After the rules, the two are compared by executions,
+// run against run of the same seed (paired.go): not a rule, the check's
+// view of the search without the machine's speed.
 
 // hardAfter is the baseline's median time to trigger beyond which a bug
 // counts as hard (seconds).
@@ -44,6 +46,13 @@ func DefaultCheckMarkdown(w io.Writer, bugs []BugRun, targets []Result, def, bas
 		b.WriteString("No check: nothing to rank.\n")
 	default:
 		defaultCheck(&b, rk, d, z)
+		var bugNames []string
+		for _, bench := range rk.benchmarks {
+			if name, ok := strings.CutPrefix(bench, "bug `"); ok {
+				bugNames = append(bugNames, strings.TrimSuffix(name, "`"))
+			}
+		}
+		pairedMarkdown(&b, bugs, def, base, bugNames)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("bench: write the default check: %w", err)
