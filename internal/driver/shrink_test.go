@@ -80,7 +80,7 @@ func TestProberLibFuzzerArgs(t *testing.T) {
 			// The child ends without running the input: errors, which
 			// do not matter here.
 			_, _ = c.describer(exe)(context.Background(), []byte("abc"), time.Second)
-			_, _, _ = c.prober(exe)(context.Background(), []byte("abc"), time.Second)
+			_, _, _, _ = c.prober(exe)(context.Background(), []byte("abc"), time.Second)
 			data, err := os.ReadFile(log)
 			if err != nil {
 				t.Fatal(err)

@@ -441,9 +441,9 @@ func TestShrinkDeathStopsAtRunDeadline(t *testing.T) {
 		s, sl, _ := crashSupervisor(t, nil)
 		probes := 0
 		sig := signature.CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
-		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
+		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, string, int, error) {
 			probes++
-			return sig, 3, nil
+			return sig, "", 3, nil
 		}
 		s.cfg.Time = time.Hour
 		if past {
@@ -479,9 +479,9 @@ func TestShrinkDeathSkipsWhatTheRerunRuledOut(t *testing.T) {
 		})
 		sig = signature.CrashSignature(sl.tail.String(), exitState(t, "exit 2"))
 		probes := 0
-		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, int, error) {
+		s.cfg.Probe = func(context.Context, []byte, time.Duration) (string, string, int, error) {
 			probes++
-			return sig, 3, nil
+			return sig, "", 3, nil
 		}
 		s.crash(sl, exitState(t, "exit 2"))
 		if len(s.newFiles) != 1 {
@@ -714,6 +714,63 @@ func TestTwoLoopsOneHelper(t *testing.T) {
 	hang(deeper, path(103, 1742, true))
 	if len(s.known) != 2 || len(s.newFiles) != 2 || *reruns != 3 {
 		t.Errorf("the first loop inside a list item: %d failures known, %d new files, %d re-runs; want 2, 2 and 3", len(s.known), len(s.newFiles), *reruns)
+	}
+}
+
+// TestShrinkHangAcrossFunctions: a hang whose loop spans several functions
+// shrinks although its re-run and its candidates are interrupted in other
+// functions than the worker was (each dump has another single-dump
+// signature): a candidate counts when its stacks run through the loop, and
+// not when it hangs in another loop or dies another way. Before, the
+// describing re-run's other signature left such a hang unshrunk, reported
+// as "did not fail the same way".
+func TestShrinkHangAcrossFunctions(t *testing.T) {
+	a := loopDump("golang.org/x/net/html.inForeignContent parse.go:1900")
+	b := loopDump("golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800")
+	c := loopDump("golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050")
+	// Another loop: the tokenizer's, not through parseCurrentToken.
+	other := "SIGQUIT: quit\n\ngoroutine 6 [running]:\n" +
+		"golang.org/x/net/html.(*Tokenizer).readByte(0x1)\n\t/src/html/token.go:300 +0x28\n" +
+		"golang.org/x/net/html.(*Tokenizer).Next(0x1)\n\t/src/html/token.go:900 +0x28\n" +
+		"example.com/t.FuzzHTML.func1(0x1)\n\t/src/html/t_test.go:22 +0x28\n" +
+		"github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n"
+	for _, tc := range []struct {
+		name   string
+		trace  string // what every candidate's death prints
+		sig    string
+		shrunk bool
+	}{
+		{"the same loop elsewhere", c, signature.Hang(c), true},
+		{"another loop", other, signature.Hang(other), false},
+		// A crash inside the loop's functions is not the hang.
+		{"a crash", strings.Replace(c, "SIGQUIT: quit", "panic: boom", 1), "panic: boom\ngolang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _, hang, _ := hangSupervisor(t)
+			probes := 0
+			s.cfg.Probe = func(_ context.Context, in []byte, _ time.Duration) (string, string, int, error) {
+				probes++
+				return tc.sig, tc.trace, len(in), nil
+			}
+			hang(a, b)
+			if len(s.newFiles) != 1 {
+				t.Fatalf("%d new failures, want 1", len(s.newFiles))
+			}
+			rep, _ := os.ReadFile(strings.TrimSuffix(s.newFiles[0], ".input") + ".txt")
+			if tc.shrunk && strings.Contains(string(rep), "did not fail the same way") {
+				t.Fatalf("a hang confirmed by its re-run in the same loop was not shrunk:\n%s", rep)
+			}
+			if probes == 0 {
+				t.Fatal("no candidate ran")
+			}
+			in, err := workdir.ReadInputFile(s.newFiles[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(in) < 2; got != tc.shrunk {
+				t.Errorf("input %x after %d candidates: shrunk %v, want %v\n%s", in, probes, got, tc.shrunk, rep)
+			}
+		})
 	}
 }
 

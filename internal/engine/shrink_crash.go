@@ -4,9 +4,11 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/proc"
+	"github.com/gfz-dev/gfz/internal/signature"
 	"github.com/gfz-dev/gfz/internal/workdir"
 	"github.com/gfz-dev/gfz/param"
 )
@@ -14,6 +16,14 @@ import (
 // Shrinking the failures that kill a worker (exit, crash, hang, memory):
 // the supervisor runs each candidate in a new -repro process
 // (SupervisorConfig.Probe) and compares the signature of its death.
+
+// A hang's signature is that of its loop (supervisor.mergeHang: the frames
+// the worker's dump and the re-run's share), while one dump is interrupted
+// wherever the loop happens to be: a candidate, or the describing re-run,
+// that hangs in the same loop interrupted elsewhere has another
+// single-dump signature. For a hang, a death is the same when it is a
+// timeout whose stacks run through the run's loop of that signature
+// (inLoop); other deaths compare by signature.
 
 // shrinkDeath shrinks a failure that killed a worker, saved at path, and
 // rewrites its files if it got smaller (the other workers are watched
@@ -28,7 +38,8 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	if !b.enabled() || s.cfg.Probe == nil {
 		return
 	}
-	if rerun != nil && rerun.Signature != "" && rerun.Signature != rep.Signature {
+	loop, isLoop := s.loopOf(rep.Signature)
+	if rerun != nil && rerun.Signature != "" && rerun.Signature != rep.Signature && !(isLoop && rerun.TimedOut && inLoop(loop, rerun.Trace)) {
 		rep.Shrink = &workdir.ShrinkNote{NotReproducing: true, Where: " (each a -repro process)"}
 		if err := s.wd.RewriteShrunk(rep, path, rep.Input); err != nil {
 			s.errorf("%v (the unshrunk failure is saved)", err)
@@ -49,9 +60,9 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	}
 	probe := func(cand []byte) (bool, []byte, *param.Record) {
 		c, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
-		sig, consumed, err := s.cfg.Probe(c, cand, to)
+		sig, trace, consumed, err := s.cfg.Probe(c, cand, to)
 		cancel()
-		if err != nil || sig != rep.Signature {
+		if err != nil || sig != rep.Signature && !(isLoop && strings.HasPrefix(sig, signature.KindTimeout) && inLoop(loop, trace)) {
 			return false, nil, nil
 		}
 		switch {
@@ -82,4 +93,21 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	if err := s.wd.RewriteShrunk(rep, path, orig); err != nil {
 		s.errorf("%v (the unshrunk failure is saved)", err)
 	}
+}
+
+// loopOf returns the run's hang loop whose signature is sig, if any.
+func (s *supervisor) loopOf(sig string) (signature.Loop, bool) {
+	for _, l := range s.hangLoops {
+		if l.Sig == sig {
+			return l, true
+		}
+	}
+	return signature.Loop{}, false
+}
+
+// inLoop reports whether the goroutine stacks of a hang's dump run
+// through loop l (signature.Loop.Same, the dump taken as a loop of all its
+// frames): the same hang, wherever the dump interrupted it.
+func inLoop(l signature.Loop, dump string) bool {
+	return dump != "" && l.Same(signature.HangLoop(dump, dump))
 }

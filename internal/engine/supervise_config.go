@@ -79,12 +79,14 @@ type SupervisorConfig struct {
 	Codec workdir.Codec
 	// Probe, when set, runs one input in a fresh -repro process as Describe
 	// does and returns the signature of the death it ended in
-	// (signature.DeathSignature; "" if it did not kill the process) and the bytes
-	// it had read. The supervisor shrinks each new failure that killed a
+	// (signature.DeathSignature; "" if it did not kill the process), the
+	// end of its output when it died (for a hang, the goroutine stacks it
+	// printed on SIGQUIT, which tell the hang's loop however its
+	// interruption fell: shrink_crash.go) and the bytes it had read. The supervisor shrinks each new failure that killed a
 	// worker with it (shrink_crash.go), each candidate one process, within
 	// ShrinkRuns candidates (0: DefaultDeathShrinkRuns) and ShrinkTime
 	// (0: DefaultShrinkTime); NoShrink in either turns it off.
-	Probe func(ctx context.Context, input []byte, timeout time.Duration) (sig string, consumed int, err error)
+	Probe func(ctx context.Context, input []byte, timeout time.Duration) (sig, trace string, consumed int, err error)
 }
 
 // Rerun is what re-running one input in a fresh process found
