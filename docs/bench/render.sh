@@ -137,6 +137,18 @@ if [ -n "$h4" ]; then
 fi
 
 # cover.sh -table reads OUT/results/*.tsv.
+# The fifth held-out set, one interleaved round (BENCHMARKS.md, "The fifth
+# held-out set: one round, paired"): the ranking with each candidate checked
+# against random, the default (its rule's conditions, and the comparison by
+# executions paired by seed).
+h5=$(join "$here"/heldout5-2026-11-29*.jsonl)
+if [ -n "$h5" ]; then
+	"$bench/gfz-bench" -bug-report "$h5" -o "$here/heldout5-2026-11-29.md"
+	for c in auto zest zeugma; do
+		"$bench/gfz-bench" -rank "$h5" -check "gfz-$c,gfz-random" -o "$here/rank-heldout5-$c-2026-11-29.md"
+	done
+fi
+
 out=$(mktemp -d)
 ln -s "$here/native-cover-2026-11-27b" "$out/results"
 cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null
