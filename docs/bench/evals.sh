@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -17,7 +17,8 @@
 #   BENCHMARKS.md, "The fourth held-out set and the next default").
 #   h50, h51: the fifth held-out set, one interleaved round (random, auto,
 #   zest, zeugma at H5_COMMIT), heldout5-2026-11-29a.jsonl; h51 the bugs
-#   added later, at H5B_COMMIT, heldout5-2026-11-29b.jsonl.
+#   added later, at H5B_COMMIT, heldout5-2026-11-29b.jsonl; h52 the last
+#   one, at H5C_COMMIT, heldout5-2026-11-29c.jsonl.
 #   first0, first1, first2: auto with generation first (FIRST_COMMIT) on
 #   the 35 benchmarks of rank-all-2026-11-29.md, *-first-2026-11-29*.jsonl
 #   (first2 the two template targets, first0 the bugs of that half).
@@ -323,8 +324,11 @@ h5() {
 	# Part b: the two bugs added after a started (otto-capture,
 	# tengo-deadcode), at H5B_COMMIT, the same contenders and budgets.
 	b) REPS=5 bugs "$H5B_COMMIT" "$H5_CONTENDERS" 3m heldout5-2026-11-29b.jsonl otto-capture tengo-deadcode ;;
+	# Part c: gopherlua-loadnil, added after b started, at H5C_COMMIT.
+	c) REPS=5 bugs "$H5C_COMMIT" "$H5_CONTENDERS" 3m heldout5-2026-11-29c.jsonl gopherlua-loadnil ;;
 	esac
 }
+H5C_COMMIT=${H5C_COMMIT:-80f1369}
 H5B_COMMIT=${H5B_COMMIT:-4e7a53b}
 H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-9f1f290}
 
@@ -337,6 +341,7 @@ first1) log "first1 start"; first b; log "first1 done" ;;
 first2) log "first2 start"; first c; log "first2 done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
 h51) log "h51 start"; h5 b; log "h51 done" ;;
+h52) log "h52 start"; h5 c; log "h52 done" ;;
 h43) log "h43 start"; REPS=5 h4 d; log "h43 done" ;;
 long0) log "long0 start"; long a; log "long0 done" ;;
 long1) log "long1 start"; long b; log "long1 done" ;;
