@@ -32,6 +32,9 @@
 #                                generation first, auto checked against random
 #   rank-all40-2026-11-29.md     the 40 benchmarks with auto as changed,
 #                                the best checked against random
+#   heldout5-2026-11-29.md, rank-heldout5-{auto,zest,zeugma}-2026-11-29.md
+#                                the fifth held-out set's round, each
+#                                candidate checked against random
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -136,7 +139,6 @@ if [ -n "$h4" ]; then
 	fi
 fi
 
-# cover.sh -table reads OUT/results/*.tsv.
 # The fifth held-out set, one interleaved round (BENCHMARKS.md, "The fifth
 # held-out set: one round, paired"): the ranking with each candidate checked
 # against random, the default (its rule's conditions, and the comparison by
@@ -149,6 +151,7 @@ if [ -n "$h5" ]; then
 	done
 fi
 
+# cover.sh -table reads OUT/results/*.tsv.
 out=$(mktemp -d)
 ln -s "$here/native-cover-2026-11-27b" "$out/results"
 cmd/internal/realmods/cover.sh -out "$out" -table >/dev/null

@@ -728,6 +728,10 @@ func TestShrinkHangAcrossFunctions(t *testing.T) {
 	a := loopDump("golang.org/x/net/html.inForeignContent parse.go:1900")
 	b := loopDump("golang.org/x/net/html.(*parser).indexOfElementInScope parse.go:120", "golang.org/x/net/html.inBodyIM parse.go:800")
 	c := loopDump("golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050")
+	further := "SIGQUIT: quit\n\ngoroutine 6 [running]:\n" +
+		"golang.org/x/net/html.Parse(0x1)\n\t/src/html/parse.go:2190 +0x28\n" +
+		"example.com/t.FuzzHTML.func1(0x1)\n\t/src/html/t_test.go:20 +0x28\n" +
+		"github.com/gfz-dev/gfz.run(0xc000124000, 0xc000010000)\n\t/gfz/exec.go:95 +0x6b\n"
 	// Another loop: the tokenizer's, not through parseCurrentToken.
 	other := "SIGQUIT: quit\n\ngoroutine 6 [running]:\n" +
 		"golang.org/x/net/html.(*Tokenizer).readByte(0x1)\n\t/src/html/token.go:300 +0x28\n" +
@@ -742,6 +746,8 @@ func TestShrinkHangAcrossFunctions(t *testing.T) {
 	}{
 		{"the same loop elsewhere", c, signature.Hang(c), true},
 		{"another loop", other, signature.Hang(other), false},
+		// A hang further out than the loop (in Parse, at another call).
+		{"further out", further, signature.Hang(further), false},
 		// A crash inside the loop's functions is not the hang.
 		{"a crash", strings.Replace(c, "SIGQUIT: quit", "panic: boom", 1), "panic: boom\ngolang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050\n", false},
 	} {

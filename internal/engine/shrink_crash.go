@@ -105,9 +105,9 @@ func (s *supervisor) loopOf(sig string) (signature.Loop, bool) {
 	return signature.Loop{}, false
 }
 
-// inLoop reports whether the goroutine stacks of a hang's dump run
-// through loop l (signature.Loop.Same, the dump taken as a loop of all its
-// frames): the same hang, wherever the dump interrupted it.
+// inLoop reports whether the hung goroutine of a dump runs through loop l
+// (signature.Loop.Holds): the same hang, wherever in the loop the dump
+// interrupted it.
 func inLoop(l signature.Loop, dump string) bool {
-	return dump != "" && l.Same(signature.HangLoop(dump, dump))
+	return dump != "" && l.Holds(dump)
 }

@@ -87,6 +87,23 @@ func (l Loop) Same(m Loop) bool {
 	return onPath(l.frames, m.frames) || onPath(m.frames, l.frames)
 }
 
+// Holds reports whether the hung goroutine of dump (one dump, wherever it
+// was interrupted) runs through loop l: l's innermost shared frame is on
+// the dump's stack (by function) and the calls outwards from it agree
+// with l's (by function and call line, as far as both go). Unlike Same, a
+// dump interrupted further out than l (in a caller of l's frames, or in
+// the fuzz function) is not in l. A loop deeper than l entered from l's
+// innermost function holds too: l's innermost frame is known by function
+// only (its two dumps were interrupted at different lines in it). A loop
+// without frames holds a dump of the same signature.
+func (l Loop) Holds(dump string) bool {
+	if len(l.frames) == 0 {
+		return l.Sig == Hang(dump)
+	}
+	fr := hangStack(dump)
+	return len(fr) > 0 && onPath(l.frames, fr)
+}
+
 // onPath reports whether the loop whose shared frames are s lies on the
 // path d (both innermost first): s's innermost function is one of d's
 // frames, and the calls outwards from it agree (see Same).

@@ -345,6 +345,40 @@ func TestHangOfLoopAcrossFunctions(t *testing.T) {
 	}
 }
 
+// TestLoopHolds: one dump holds a loop when the loop's innermost shared
+// frame is on its stack and the calls outwards agree, wherever inside the
+// loop it was interrupted; a dump interrupted further out (in a caller of
+// the loop's frames, or in the fuzz function), in another loop, or with
+// another call outwards does not. A loop without frames holds a dump of
+// its signature.
+func TestLoopHolds(t *testing.T) {
+	outer := []string{"golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2100", "golang.org/x/net/html.(*parser).parse parse.go:2150", "golang.org/x/net/html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20"}
+	a := dumpOf(append([]string{"golang.org/x/net/html.inForeignContent parse.go:1900"}, outer...)...)
+	b := dumpOf(append([]string{"golang.org/x/net/html.inBodyIM parse.go:800"}, outer...)...)
+	l := HangLoop(a, b)
+	for _, c := range []struct {
+		name string
+		dump string
+		want bool
+	}{
+		{"interrupted elsewhere in the loop", dumpOf(append([]string{"golang.org/x/net/html.(*parser).parseImpliedToken parse.go:2050"}, outer...)...), true},
+		{"in the loop's innermost function", dumpOf(append([]string{"golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2093"}, outer[1:]...)...), true},
+		{"further out, in Parse", dumpOf("golang.org/x/net/html.Parse parse.go:2190", "example.com/t.FuzzHTML.func1 t_test.go:20"), false},
+		{"in the fuzz function", dumpOf("example.com/t.FuzzHTML.func1 t_test.go:21"), false},
+		{"another call outwards", dumpOf("golang.org/x/net/html.inBodyIM parse.go:800", "golang.org/x/net/html.(*parser).parseCurrentToken parse.go:2100", "golang.org/x/net/html.(*parser).parse parse.go:2160", "golang.org/x/net/html.Parse parse.go:2200", "example.com/t.FuzzHTML.func1 t_test.go:20"), false},
+		{"another loop", dumpOf("golang.org/x/net/html.(*Tokenizer).readByte token.go:60", "golang.org/x/net/html.(*Tokenizer).Next token.go:900", "example.com/t.FuzzHTML.func1 t_test.go:24"), false},
+		{"no stacks", "SIGQUIT: quit\n", false},
+	} {
+		if got := l.Holds(c.dump); got != c.want {
+			t.Errorf("%s: Holds = %v, want %v", c.name, got, c.want)
+		}
+	}
+	bare := HangLoop("no stacks", dumpOf("x.y x.go:1"))
+	if !bare.Holds(dumpOf("x.y x.go:1")) || bare.Holds(dumpOf("x.z x.go:1")) {
+		t.Errorf("a loop without frames holds the dumps of its signature only")
+	}
+}
+
 // TestHangLoopsThroughOneHelper: two loops that call the same helper chain
 // from different lines of one function (gomarkdown's paragraph calls list
 // at two lines, and each path can loop for ever), interrupted in the

@@ -35,23 +35,31 @@ type pairOutcome struct {
 // pairedExecs compares contenders a and b on each bug where both have
 // runs with the same seed, in the order of bugs.
 func pairedExecs(runs []BugRun, a, b string, bugs []string) (per []pairOutcome, total pairOutcome) {
+	// A pair is one bug, one seed (not 0: a contender that takes none)
+	// and one budget (the results files key a run by its budget too: the
+	// same seed at two budgets is two runs); a key seen twice for one
+	// contender (a file read twice) counts once.
 	type key struct {
-		bug  string
-		seed int64
+		bug    string
+		seed   int64
+		budget float64
 	}
 	of := map[key]BugRun{}
 	for _, r := range runs {
 		if r.Contender == b && r.Err == "" && r.Seed != 0 {
-			of[key{r.Bug, r.Seed}] = r
+			of[key{r.Bug, r.Seed, r.BudgetS}] = r
 		}
 	}
+	seen := map[key]bool{}
 	per = make([]pairOutcome, len(bugs))
 	for _, ra := range runs {
 		i := slices.Index(bugs, ra.Bug)
-		rb, ok := of[key{ra.Bug, ra.Seed}]
-		if ra.Contender != a || ra.Err != "" || ra.Seed == 0 || i < 0 || !ok {
+		k := key{ra.Bug, ra.Seed, ra.BudgetS}
+		rb, ok := of[k]
+		if ra.Contender != a || ra.Err != "" || i < 0 || !ok || seen[k] {
 			continue
 		}
+		seen[k] = true
 		o := &per[i]
 		ea, eb := foundAt(ra), foundAt(rb)
 		switch {

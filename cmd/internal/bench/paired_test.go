@@ -40,6 +40,17 @@ func TestPairedExecs(t *testing.T) {
 	unknownB := pairRun("y", b, 4, 20, 20, 1)
 	unknownB.FoundExec = 0
 	runs = append(runs, pairRun("y", a, 4, 10, 10, 1), unknownB)
+	// Left out: seed 0 (a contender that takes no seed), a failed run of
+	// the baseline, a baseline run at another budget, and the same run
+	// read twice (counted once).
+	runs = append(runs, pairRun("y", a, 0, 10, 10, 1), pairRun("y", b, 0, 20, 20, 1))
+	bErr := pairRun("y", b, 5, 20, 20, 1)
+	bErr.Err = "build failed"
+	runs = append(runs, pairRun("y", a, 5, 10, 10, 1), bErr)
+	other := pairRun("y", b, 6, 20, 20, 1)
+	other.BudgetS = 60
+	runs = append(runs, pairRun("y", a, 6, 10, 10, 1), other)
+	runs = append(runs, pairRun("x", a, 1, 100, 100, 1)) // x seed 1 again
 	failed := pairRun("y", a, 3, 10, 10, 1)
 	failed.Err = "build failed"
 	runs = append(runs, failed, pairRun("y", b, 3, 20, 20, 1))
