@@ -23,7 +23,7 @@ import (
 // that hangs in the same loop interrupted elsewhere has another
 // single-dump signature. For a hang, a death is the same when it is a
 // timeout whose stacks run through the run's loop of that signature
-// (inLoop); other deaths compare by signature.
+// (signature.Loop.Holds); other deaths compare by signature.
 
 // shrinkDeath shrinks a failure that killed a worker, saved at path, and
 // rewrites its files if it got smaller (the other workers are watched
@@ -39,7 +39,11 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 		return
 	}
 	loop, isLoop := s.loopOf(rep.Signature)
-	if rerun != nil && rerun.Signature != "" && rerun.Signature != rep.Signature && !(isLoop && rerun.TimedOut && inLoop(loop, rerun.Trace)) {
+	// same tells whether a death (its signature and output) is the failure.
+	same := func(sig, trace string) bool {
+		return sig == rep.Signature || isLoop && trace != "" && strings.HasPrefix(sig, signature.KindTimeout) && loop.Holds(trace)
+	}
+	if rerun != nil && rerun.Signature != "" && !same(rerun.Signature, rerun.Trace) {
 		rep.Shrink = &workdir.ShrinkNote{NotReproducing: true, Where: " (each a -repro process)"}
 		if err := s.wd.RewriteShrunk(rep, path, rep.Input); err != nil {
 			s.errorf("%v (the unshrunk failure is saved)", err)
@@ -62,7 +66,7 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 		c, cancel := context.WithTimeout(ctx, to+proc.QuitGrace+10*time.Second)
 		sig, trace, consumed, err := s.cfg.Probe(c, cand, to)
 		cancel()
-		if err != nil || sig != rep.Signature && !(isLoop && strings.HasPrefix(sig, signature.KindTimeout) && inLoop(loop, trace)) {
+		if err != nil || !same(sig, trace) {
 			return false, nil, nil
 		}
 		switch {
@@ -93,21 +97,4 @@ func (s *supervisor) shrinkDeath(rep *workdir.Report, path string, rerun *Rerun)
 	if err := s.wd.RewriteShrunk(rep, path, orig); err != nil {
 		s.errorf("%v (the unshrunk failure is saved)", err)
 	}
-}
-
-// loopOf returns the run's hang loop whose signature is sig, if any.
-func (s *supervisor) loopOf(sig string) (signature.Loop, bool) {
-	for _, l := range s.hangLoops {
-		if l.Sig == sig {
-			return l, true
-		}
-	}
-	return signature.Loop{}, false
-}
-
-// inLoop reports whether the hung goroutine of a dump runs through loop l
-// (signature.Loop.Holds): the same hang, wherever in the loop the dump
-// interrupted it.
-func inLoop(l signature.Loop, dump string) bool {
-	return dump != "" && l.Holds(dump)
 }

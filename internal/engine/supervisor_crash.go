@@ -47,7 +47,7 @@ func (s *supervisor) crash(sl *slot, ps *os.ProcessState) {
 		if l, ok := s.hangPoints[signature.HangPoint(stack)]; ok {
 			sig = l.Sig // a hang already seen at this point of its loop
 		} else {
-			unplaced = s.loopSig(sig)
+			_, unplaced = s.loopOf(sig) // a hang at a new point with a loop's signature may be in another loop through the same helper chain (re-run to tell)
 		}
 	}
 	if !unplaced && s.knownFailure(sig) {
@@ -191,16 +191,15 @@ func (s *supervisor) knownFailure(sig string) bool {
 	return false
 }
 
-// loopSig reports whether sig is the signature of a loop of the run's
-// hangs: a hang at a new point with that signature may be in another loop
-// through the same helper chain (it is re-run to tell).
-func (s *supervisor) loopSig(sig string) bool {
+// loopOf returns the loop of the run's hangs whose signature is sig, if
+// any.
+func (s *supervisor) loopOf(sig string) (signature.Loop, bool) {
 	for _, l := range s.hangLoops {
 		if l.Sig == sig {
-			return true
+			return l, true
 		}
 	}
-	return false
+	return signature.Loop{}, false
 }
 
 // mergeHang gives a hang the signature of its loop: the frames that the

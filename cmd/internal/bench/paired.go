@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 )
@@ -98,24 +97,6 @@ func foundAt(r BugRun) int64 {
 		return r.FoundExec
 	}
 	return -1
-}
-
-// SignTestP is the two-sided exact binomial (sign) test of k successes
-// in n trials against one half: the probability of an outcome at least
-// as far from n/2 (1 when n is 0).
-func SignTestP(k, n int) float64 {
-	if n == 0 {
-		return 1
-	}
-	k = min(k, n-k)
-	var p float64
-	for i := 0; i <= k; i++ {
-		lg, _ := math.Lgamma(float64(n + 1))
-		li, _ := math.Lgamma(float64(i + 1))
-		lr, _ := math.Lgamma(float64(n - i + 1))
-		p += math.Exp(lg - li - lr - float64(n)*math.Ln2)
-	}
-	return min(1, 2*p)
 }
 
 // pairedMarkdown writes the paired comparison of contender a (the

@@ -9,7 +9,8 @@ import (
 // that gfz-bench's bug mode reports for every contender against native:
 // the Mann-Whitney U test (is the difference between two samples of runs
 // more than chance?) and the Vargha-Delaney Â12 effect size (how often
-// does a run of one beat a run of the other?).
+// does a run of one beat a run of the other?); and the sign test of the
+// -check comparison by executions (paired.go).
 
 // A12 is the Vargha-Delaney effect size of sample x against sample y: the
 // probability that a value drawn from x is larger than one drawn from y,
@@ -83,4 +84,22 @@ func MannWhitneyU(x, y []float64) (u, p float64) {
 	}
 	z := max(0, math.Abs(u-mean)-0.5) / math.Sqrt(variance)
 	return u, math.Erfc(z / math.Sqrt2)
+}
+
+// SignTestP is the two-sided exact binomial (sign) test of k successes
+// in n trials against one half: the probability of an outcome at least
+// as far from n/2 (1 when n is 0).
+func SignTestP(k, n int) float64 {
+	if n == 0 {
+		return 1
+	}
+	k = min(k, n-k)
+	var p float64
+	lg, _ := math.Lgamma(float64(n + 1))
+	for i := 0; i <= k; i++ {
+		li, _ := math.Lgamma(float64(i + 1))
+		lr, _ := math.Lgamma(float64(n - i + 1))
+		p += math.Exp(lg - li - lr - float64(n)*math.Ln2)
+	}
+	return min(1, 2*p)
 }

@@ -59,3 +59,23 @@ func TestMannWhitneyU(t *testing.T) {
 		t.Errorf("identical samples: p = %v, want 1", p)
 	}
 }
+
+// TestSignTestP checks the exact binomial test against values computed
+// by hand.
+func TestSignTestP(t *testing.T) {
+	for _, c := range []struct {
+		k, n int
+		p    float64
+	}{
+		{0, 0, 1},
+		{3, 4, 0.625},        // 2 * (1 + 4) / 16
+		{0, 5, 0.0625},       // 2 / 32
+		{5, 10, 1},           // the middle: capped at 1
+		{1, 10, 0.021484375}, // 2 * (1 + 10) / 1024
+		{9, 10, 0.021484375},
+	} {
+		if got := SignTestP(c.k, c.n); math.Abs(got-c.p) > 1e-9 {
+			t.Errorf("SignTestP(%d, %d) = %v, want %v", c.k, c.n, got, c.p)
+		}
+	}
+}
