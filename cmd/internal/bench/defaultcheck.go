@@ -46,13 +46,7 @@ func DefaultCheckMarkdown(w io.Writer, bugs []BugRun, targets []Result, def, bas
 		b.WriteString("No check: nothing to rank.\n")
 	default:
 		defaultCheck(&b, rk, d, z)
-		var bugNames []string
-		for _, bench := range rk.benchmarks {
-			if name, ok := strings.CutPrefix(bench, "bug `"); ok {
-				bugNames = append(bugNames, strings.TrimSuffix(name, "`"))
-			}
-		}
-		pairedMarkdown(&b, bugs, def, base, bugNames)
+		pairedMarkdown(&b, bugs, def, base, rk.ranked)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("bench: write the default check: %w", err)

@@ -28,6 +28,7 @@ type ranking struct {
 	samples     [][][]float64
 	higher      []bool
 	found, runs [][]int
+	ranked      []string // the bugs among the benchmarks, by name, in their order
 	leftOut     []string // contenders not on every benchmark, with the benchmarks they lack
 	unfound     []string // bugs that no run of the ranked contenders found
 	unmeasured  []string // targets without coverage of any run
@@ -108,6 +109,7 @@ func rankAll(bugs []BugRun, targets []Result) ranking {
 			samples[j], hits[j], runs[j] = cell.timesToBug(), row[j].found, len(cell.runs)
 		}
 		rk.add("bug `"+bug+"`", s, shown)
+		rk.ranked = append(rk.ranked, bug)
 		rk.samples, rk.higher = append(rk.samples, samples), append(rk.higher, false)
 		rk.found, rk.runs = append(rk.found, hits), append(rk.runs, runs)
 	}
