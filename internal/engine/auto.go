@@ -16,8 +16,8 @@ import (
 // (bandit.go: discounted Thompson sampling) that credits every execution
 // of a child it decided to the arms that made it, with what it found per
 // execution, and charges each decision the executions it committed; half
-// of the children are made outside the bandits (the generation share,
-// below).
+// of the children's cost is spent outside the bandits (the generation
+// share, below).
 //
 // Operator arms (a child of the turn's parent P; an arm is offered only
 // when it can make a child of P):
@@ -68,19 +68,38 @@ import (
 //
 // Saving is Zest's (zestFeedback), hit-count classes Zest's.
 //
-// The generation share (autoGenerateShare): half of the children, drawn
-// child by child from the run's PRNG, are fresh random generation made
-// outside the bandits, whatever they have learned; the other half are the
-// bandits'. Random generation's worth lies in the generator's distribution,
-// not in the coverage it adds: late in a campaign it rarely adds an edge,
-// so a bandit paid in coverage gives it next to nothing, while on the real
-// bugs it was the best engine on more bugs than any other (BENCHMARKS.md).
-// Half is the split that minimises the worst slowdown against either
-// family alone (a share g of the executions makes a way at most 1/g times
-// slower: max(1/g, 1/(1-g)) is least at g = 1/2); it was not tuned. The
-// share's children are credited to the random arm's posterior (they are
-// its executions) but not to its decisions' cost, nor to a parent arm, and
-// do not count towards the turn's children.
+// The generation share: half of the cost of the children is spent on
+// fresh random generation made outside the bandits, whatever they have
+// learned; the other half on the bandits' children. Random generation's
+// worth lies in the generator's distribution, not in the coverage it adds:
+// late in a campaign it rarely adds an edge, so a bandit paid in coverage
+// gives it next to nothing, while on the real bugs it was the best engine
+// on more bugs than any other (BENCHMARKS.md). Half is the split that
+// minimises the worst slowdown against either family alone (a share g of
+// the time makes a way at most 1/g times slower: max(1/g, 1/(1-g)) is
+// least at g = 1/2); it was not tuned. The split is of the cost, not of
+// the executions: a child's cost is the parameter bytes its execution read
+// plus autoCostBase (autoCost), a deterministic stand-in for its time (on
+// gomarkdown-deflist the bandits' children read 2.1 times the bytes of
+// generated ones and took 2.1 times the CPU, so half of the executions gave
+// generation a third of the time). The next child is generated when
+// generation's cost so far is at most the bandits' (costs counted from the
+// end of generation first). The share's children are credited to the
+// random arm's posterior (they are its executions) but not to its
+// decisions' cost, nor to a parent arm, and do not count towards the
+// turn's children.
+//
+// Parent energy by size (autoEnergyMin, autoEnergyMax): a turn's children
+// (Zest's formula, or fast's energy) are multiplied by the queue's mean
+// cost over the parent's (autoCost of its bytes), clamped to [0.1, 3]: a
+// parent twice the mean size gets half the children. Zest's formula gives a
+// parent children in proportion to the edges it covers, which grow with its
+// size, and a child costs about what its parent does: unscaled, the
+// bandits' children read 2.1 times the bytes of generated ones (above).
+// The idea and the range are AFL's performance score, which scales a
+// queue entry's energy by the mean execution time over the entry's between
+// 0.1 and 3; gfz divides by size, not time, so that the same seed makes
+// the same run.
 //
 // Generation first (autoWarmMin): on a gfz target, auto's first children
 // are all fresh random generation, until generation plateaus: its
@@ -125,9 +144,14 @@ const (
 var schedNames = []string{"turns", "fast", "rare"}
 
 const (
-	// autoGenerateShare is the share of children made by fresh random
-	// generation outside the bandits (see above).
-	autoGenerateShare = 0.5
+	// autoCostBase is what an execution costs beyond the bytes it reads
+	// (autoCost), in bytes: the engine's and the target's fixed work. Not
+	// tuned.
+	autoCostBase = 32
+	// autoEnergyMin and autoEnergyMax clamp the size factor of a turn's
+	// energy (see above; AFL's performance score's range).
+	autoEnergyMin = 0.1
+	autoEnergyMax = 3
 
 	fastTournament = 4
 	fastMaxEnergy  = childrenBaseline * childrenFavoredMul
@@ -200,11 +224,19 @@ type autoTurns struct {
 	pending  bool
 	planned  bool
 	generate bool
-	// genCut is autoGenerateShare as a fraction of 2^64 (0: no share,
-	// when autoArmsEnv leaves random out); generated counts the share's
-	// children executed.
-	genCut    uint64
-	generated int64
+	// share tells whether there is a generation share (not when
+	// autoArmsEnv leaves random out); generated counts the share's
+	// children executed; genCost and mutCost are the cost (autoCost) of
+	// the share's children and of the bandits' since generation first
+	// ended.
+	share            bool
+	generated        int64
+	genCost, mutCost int64
+	// energy is the turn's size factor (see above); qCost and qSeen the
+	// summed cost of the first qSeen queued inputs.
+	energy float64
+	qCost  int64
+	qSeen  int
 	// warm tells whether generation first is on (see above), noFirst
 	// whether autoArmsEnv left it out; warmNew is generated at
 	// generation's last new edge, warmEnd generated when it ended (0: not
@@ -232,11 +264,9 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 // the random arm there is no generation share and no generation first
 // either.
 func (s *autoTurns) restrict(ops, sched uint64) {
-	s.opsMask, s.schedMask, s.genCut = ops, sched, 0
-	if ops&(1<<armRandom) != 0 {
-		s.genCut = exploreCut(autoGenerateShare)
-	}
-	s.warm = s.genCut != 0 && s.am == nil && !s.noFirst && s.warmEnd == 0
+	s.opsMask, s.schedMask = ops, sched
+	s.share = ops&(1<<armRandom) != 0
+	s.warm = s.share && s.am == nil && !s.noFirst && s.warmEnd == 0
 }
 
 // autoArms parses autoArmsEnv's value into the masks of allowed operator
@@ -279,10 +309,10 @@ func (s *autoTurns) nextGuide() *childGuide {
 		s.arm, s.pending = armFair, true
 		return nil
 	}
-	r := s.env.rand()
-	if s.generateNext(r) {
+	if s.generateNext() {
 		return nil
 	}
+	r := s.env.rand()
 	p := s.advance()
 	s.arm = s.ops.choose(r, s.offer(p))
 	s.fairEdge = s.infoLast.fairEdge
@@ -328,7 +358,7 @@ func (s *autoTurns) next(dst []byte) []byte {
 		s.settle()
 		if s.fm.busy() {
 			s.arm, s.pending = armFair, true
-		} else if !s.generateNext(s.env.rand()) {
+		} else if !s.generateNext() {
 			p := s.advance()
 			s.arm = max(s.ops.choose(s.env.rand(), s.offer(p)&^(1<<armEI|1<<armStruct|1<<armValue)), armZest)
 			s.fairEdge = s.infoLast.fairEdge
@@ -374,9 +404,9 @@ func (s *autoTurns) next(dst []byte) []byte {
 }
 
 // generateNext decides whether the next child is the generation share's
-// (a fresh random child outside the bandits, autoGenerateShare of the
-// children) and if so plans it.
-func (s *autoTurns) generateNext(r *prng) bool {
+// (a fresh random child outside the bandits, half of the cost) and if so
+// plans it.
+func (s *autoTurns) generateNext() bool {
 	if s.warm && !s.warmChecked {
 		// A worker replacing a dead one whose generation first had ended
 		// does not start it again (a target that kills its worker more
@@ -386,7 +416,7 @@ func (s *autoTurns) generateNext(r *prng) bool {
 			s.warm = false
 		}
 	}
-	if !s.warm && (s.genCut == 0 || r.next() >= s.genCut) {
+	if !s.warm && (!s.share || s.genCost > s.mutCost) {
 		return false
 	}
 	s.arm, s.pending, s.generate = armRandom, true, true
@@ -427,7 +457,7 @@ func (s *autoTurns) turnTarget() int {
 		return s.target
 	}
 	if e, fav := s.env.totalEdges(), s.parent.resp > 0; e != s.zcEdges || fav != s.zcFav {
-		s.zcEdges, s.zcFav, s.zc = e, fav, zestChildren(s.parent, e)
+		s.zcEdges, s.zcFav, s.zc = e, fav, scaleEnergy(zestChildren(s.parent, e), s.energy)
 	}
 	return s.zc
 }
@@ -446,6 +476,7 @@ func (s *autoTurns) pickParent() {
 	q := s.env.queue()
 	r := s.env.rand()
 	s.made, s.zcEdges = 0, -1
+	defer func() { s.energy = s.sizeFactor(s.parent) }()
 	s.sch = s.sched.choose(r, s.schedMask)
 	switch s.sch {
 	case schedFast:
@@ -464,7 +495,7 @@ func (s *autoTurns) pickParent() {
 		p := q[best]
 		s.picks[best]++
 		e := float64(zestChildren(p, s.env.totalEdges())) * float64(uint64(1)<<min(bs, 16)) / float64(max(bf, 1))
-		s.parent, s.target = p, int(min(max(e, 1), fastMaxEnergy))
+		s.parent, s.target = p, scaleEnergy(int(min(max(e, 1), fastMaxEnergy)), s.sizeFactor(p))
 		return
 	case schedRare:
 		if p, _, ok := s.rare.next(); ok {
@@ -478,6 +509,30 @@ func (s *autoTurns) pickParent() {
 	}
 	s.qi = (s.qi + 1) % len(q)
 	s.parent = q[s.qi]
+}
+
+// autoCost is the cost of an execution that read n parameter bytes (see
+// the package comment).
+func autoCost(n int) int64 { return int64(n) + autoCostBase }
+
+// sizeFactor is p's energy factor: the queue's mean cost over p's,
+// clamped to [autoEnergyMin, autoEnergyMax].
+func (s *autoTurns) sizeFactor(p *entry) float64 {
+	q := s.env.queue()
+	for ; s.qSeen < len(q); s.qSeen++ {
+		s.qCost += autoCost(len(q[s.qSeen].data))
+	}
+	mean := float64(s.qCost) / float64(max(s.qSeen, 1))
+	return min(max(mean/float64(autoCost(len(p.data))), autoEnergyMin), autoEnergyMax)
+}
+
+// scaleEnergy multiplies a turn's children n by the size factor f,
+// rounding to the nearest and keeping at least one child where n had one.
+func scaleEnergy(n int, f float64) int {
+	if n <= 0 {
+		return n
+	}
+	return max(int(float64(n)*f+0.5), 1)
 }
 
 // autoInfo is what a queued input offers as a parent: the operator arms
@@ -651,9 +706,12 @@ func (s *autoTurns) found(y yield) {
 		s.ops.creditOutside(armRandom, r)
 		if s.warm {
 			s.warmUp(y)
+		} else {
+			s.genCost += autoCost(y.consumed)
 		}
 		return
 	}
+	s.mutCost += autoCost(y.consumed)
 	if s.arm == armFair && s.fm.busy() && s.fm.out {
 		s.fm.probed((y.result == Valid || y.result == Invalid) && s.env.lastHit(s.fm.job.edge))
 	}
@@ -702,6 +760,10 @@ func (s *autoTurns) stats(kv func(string, any)) {
 	}
 	kv("arm_fairfuzz_masks", s.fm.made)
 	kv("arm_random_share", s.generated) // the generation share's children
+	// The cost (autoCost) of the share's children and of the bandits'
+	// since generation first ended: about equal.
+	kv("arm_random_share_cost", s.genCost)
+	kv("arm_bandits_cost", s.mutCost)
 	// Generation first: the share's children made before it ended (all of
 	// them while it lasts), and 1 if it ended in this worker (summed: the
 	// worker slots where it ended; a restarted worker inherits the end).

@@ -478,3 +478,99 @@ func sum64(v []int64) (n int64) {
 	}
 	return n
 }
+
+// TestAutoShareByCost pins the generation share's split: half of the cost
+// (bytes read plus autoCostBase), not half of the executions; generation
+// first's children do not count.
+func TestAutoShareByCost(t *testing.T) {
+	const genBytes, mutBytes = 10, 100
+	for seed := int64(1); seed <= 3; seed++ {
+		env := &scriptEnv{r: newPRNG(seed), q: []*entry{{data: bytes.Repeat([]byte{3}, mutBytes), edges: 2}}, edges: 4, max: 256}
+		s := newAutoTurns(env)
+		s.restrict(1<<armZest|1<<armRandom, s.schedMask)
+		// Generation first's children: counted as generated, not as cost.
+		s.warm = true
+		var child []byte
+		for range 500 {
+			child = s.next(child)
+			if !s.generate {
+				t.Fatal("a bandit child during generation first")
+			}
+			s.found(yield{result: Valid, consumed: genBytes})
+		}
+		if s.genCost != 0 || s.mutCost != 0 {
+			t.Fatalf("seed %d: generation first's children cost %d and %d, want no cost counted", seed, s.genCost, s.mutCost)
+		}
+		s.warm = false
+		const n = 20000
+		gen := 0
+		for range n {
+			child = s.next(child)
+			c := mutBytes
+			if s.generate {
+				gen, c = gen+1, genBytes
+			}
+			s.found(yield{result: Valid, consumed: c})
+		}
+		// Equal cost: gen*(10+32) = (n-gen)*(100+32), gen/n = 132/174.
+		want := float64(mutBytes+autoCostBase) / float64(genBytes+mutBytes+2*autoCostBase)
+		if share := float64(gen) / n; share < want-0.01 || share > want+0.01 {
+			t.Errorf("seed %d: generation made %.3f of the children, want %.3f (half of the cost)", seed, share, want)
+		}
+		if d := s.genCost - s.mutCost; d < -autoCost(mutBytes) || d > autoCost(genBytes) {
+			t.Errorf("seed %d: generation cost %d, the bandits' %d: apart by more than one child", seed, s.genCost, s.mutCost)
+		}
+	}
+}
+
+// TestAutoEnergyBySize pins the size factor of a turn's children: the
+// queue's mean cost over the parent's, clamped to [0.1, 3], at least one
+// child where Zest's formula gave one.
+func TestAutoEnergyBySize(t *testing.T) {
+	sized := func(n int) *entry { return &entry{data: make([]byte, n), edges: 2} }
+	// Costs 8+32 = 40, 88+32 = 120, 168+32 = 200: mean 120.
+	q := []*entry{sized(8), sized(88), sized(168)}
+	s := newAutoTurns(&scriptEnv{r: newPRNG(1), q: q, edges: 4, max: 256})
+	for i, want := range []float64{3, 1, 0.6} {
+		if f := s.sizeFactor(q[i]); f < want-1e-9 || f > want+1e-9 {
+			t.Errorf("size factor of a %d-byte parent: %v, want %v", len(q[i].data), f, want)
+		}
+	}
+	// The clamps: a parent 20 times the mean gets a tenth.
+	if f := s.sizeFactor(sized(20*120 - 32)); f != autoEnergyMin {
+		t.Errorf("size factor of a parent 20x the mean: %v, want %v", f, autoEnergyMin)
+	}
+	// The queue's growth moves the mean.
+	s.env.(*scriptEnv).q = append(q, sized(488)) // cost 520: mean 220
+	if f := s.sizeFactor(q[1]); f < 220.0/120-1e-9 || f > 220.0/120+1e-9 {
+		t.Errorf("size factor after the queue grew: %v, want %v", f, 220.0/120)
+	}
+	for _, c := range []struct {
+		n    int
+		f    float64
+		want int
+	}{{50, 0.5, 25}, {50, 3, 150}, {3, 0.1, 1}, {0, 3, 0}, {5, 0.3, 2}} {
+		if got := scaleEnergy(c.n, c.f); got != c.want {
+			t.Errorf("scaleEnergy(%d, %v) = %d, want %d", c.n, c.f, got, c.want)
+		}
+	}
+
+	// In a run: Zest's turns give two favored parents of the same edges
+	// (1,000 children each by Zest's formula) children in the inverse
+	// ratio of their costs.
+	small, large := &entry{data: make([]byte, 8), edges: 4, resp: 1}, &entry{data: make([]byte, 88), edges: 4, resp: 1}
+	env := &scriptEnv{r: newPRNG(2), q: []*entry{small, large}, edges: 4, max: 256}
+	a := newAutoTurns(env)
+	a.restrict(1<<armZest, 1<<schedTurns)
+	kids := map[*entry]int{}
+	var child []byte
+	for range 40000 {
+		child = a.next(child)
+		kids[a.parent]++
+		a.found(yield{result: Valid, consumed: len(a.parent.data)})
+	}
+	// Mean cost (40+120)/2 = 80: factors 2 and 2/3, so 3 to 1.
+	if r := float64(kids[small]) / float64(kids[large]); r < 2.9 || r > 3.1 {
+		t.Errorf("children of the small and large parents %d:%d (%.2f), want 3:1", kids[small], kids[large], r)
+	}
+}

@@ -46,3 +46,6 @@ func BenchmarkCoverageCheck(b *testing.B) {
 		c.check(true)
 	}
 }
+
+// BenchmarkAutoLoop reports the execs/s of the auto loop.
+func BenchmarkAutoLoop(b *testing.B) { benchLoop(b, "auto") }

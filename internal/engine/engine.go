@@ -677,7 +677,7 @@ func (f *fuzzer) loop() {
 // yieldOf is what the execution whose outcome is out found: e is the
 // entry handle queued (or nil), nf the number of new failures before it.
 func (f *fuzzer) yieldOf(out Outcome, e *entry, nf int) yield {
-	y := yield{result: out.Result, queued: e, failure: len(f.newFailures) > nf}
+	y := yield{result: out.Result, queued: e, failure: len(f.newFailures) > nf, consumed: len(out.Consumed)}
 	if e != nil && f.keptCov {
 		y.novelty = f.mbuf.novelty
 	}

@@ -69,6 +69,8 @@ type yield struct {
 	novelty novelty
 	// failure tells whether it was a failure this run had not seen.
 	failure bool
+	// consumed is how many parameter bytes the execution read.
+	consumed int
 }
 
 // A reportingStrategy has stats of its own (auto's arms, fairfuzz's
@@ -252,7 +254,7 @@ var engines = map[string]engineDef{
 		return t, newRLFeedback(env, t)
 	}},
 	// The adaptive engine: on a gfz target fresh random generation alone
-	// until it plateaus, then half of the children fresh random
+	// until it plateaus, then half of the children's cost fresh random
 	// generation; for the others bandits choose the operator among the
 	// other engines' and each turn's parent schedule, auto.go.
 	"auto": {queue: true, hits: true, classes: &hobClasses, build: func(env strategyEnv) (strategy, feedback) {
