@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -19,6 +19,9 @@
 #   zest, zeugma at H5_COMMIT), heldout5-2026-11-29a.jsonl; h51 the bugs
 #   added later, at H5B_COMMIT, heldout5-2026-11-29b.jsonl; h52 the last
 #   one, at H5C_COMMIT, heldout5-2026-11-29c.jsonl.
+#   h60, h61: the sixth held-out set, random against auto by cost, one
+#   interleaved round (h60 the six bugs ready first at H6_COMMIT, h61 the
+#   later ones at H6B_COMMIT), heldout6-2026-11-29{a,b}.jsonl.
 #   first0, first1, first2: auto with generation first (FIRST_COMMIT) on
 #   the 35 benchmarks of rank-all-2026-11-29.md, *-first-2026-11-29*.jsonl
 #   (first2 the two template targets, first0 the bugs of that half).
@@ -328,6 +331,22 @@ h5() {
 	c) REPS=5 bugs "$H5C_COMMIT" "$H5_CONTENDERS" 3m heldout5-2026-11-29c.jsonl gopherlua-loadnil ;;
 	esac
 }
+# h6 PART: the sixth held-out set (2026-11-29, eighteenth session), random
+# against auto by cost, interleaved, 5 runs of 3 minutes (the rule:
+# BENCHMARKS.md, "The sixth held-out set"); part a the six bugs ready first
+# at H6_COMMIT, part b those added later at H6B_COMMIT.
+h6() {
+	case $1 in
+	# shellcheck disable=SC2086 # the list splits into bugs
+	a) REPS=5 bugs "$H6_COMMIT" gfz-random,gfz-auto 3m heldout6-2026-11-29a.jsonl $H6_BUGS ;;
+	# shellcheck disable=SC2086
+	b) REPS=5 bugs "$H6B_COMMIT" gfz-random,gfz-auto 3m heldout6-2026-11-29b.jsonl $H6B_BUGS ;;
+	esac
+}
+H6_BUGS="jmespath-identtrail asn1ber-binaryreal dateparse-retrynil tdparse-tmpleof ajson-evalindex ini-missingref"
+H6_COMMIT=${H6_COMMIT:-}
+H6B_BUGS=${H6B_BUGS:-}
+H6B_COMMIT=${H6B_COMMIT:-}
 H5C_COMMIT=${H5C_COMMIT:-80f1369}
 H5B_COMMIT=${H5B_COMMIT:-4e7a53b}
 H4_AUTO_COMMIT=${H4_AUTO_COMMIT:-9f1f290}
@@ -339,6 +358,8 @@ h42) log "h42 start"; REPS=5 h4 c; log "h42 done" ;;
 first0) log "first0 start"; first a; log "first0 done" ;;
 first1) log "first1 start"; first b; log "first1 done" ;;
 first2) log "first2 start"; first c; log "first2 done" ;;
+h60) log "h60 start"; h6 a; log "h60 done" ;;
+h61) log "h61 start"; h6 b; log "h61 done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
 h51) log "h51 start"; h5 b; log "h51 done" ;;
 h52) log "h52 start"; h5 c; log "h52 done" ;;
