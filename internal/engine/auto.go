@@ -43,15 +43,17 @@ import (
 // Parent arms (at each turn's start):
 //
 //	turns     Zest's round robin and children formula (zestChildren,
-//	          evaluated before every child, as zest does)
+//	          evaluated before every child, as zest does), times the
+//	          turn's size factor (see below)
 //	fast      AFLFast's FAST power schedule: the parent of a tournament of
 //	          4 queued inputs with the least-exercised path (f(i): executions
 //	          whose trace fell in its trace's slot; ties: picked least
 //	          often), and energy zestChildren(P) * 2^s(i) / f(i), s(i) the
-//	          times it was picked before, between 1 and 1000
+//	          times it was picked before, between 1 and 1000, times the
+//	          size factor (so up to 3000)
 //	rare      FairFuzz's selection: the next queued input whose rarest edge is
-//	          rare, with Zest's children formula (falls back to turns when no
-//	          input looked at is rare)
+//	          rare, with Zest's children formula times the size factor
+//	          (falls back to turns when no input looked at is rare)
 //
 // Reward of an execution (rewardOf): 1 for a new failure, or for an input
 // saved for a new edge (+cov) or a new valid edge (+valid); 0.5 for one
@@ -81,10 +83,11 @@ import (
 // the executions: a child's cost is the parameter bytes its execution read
 // plus autoCostBase (autoCost), a deterministic stand-in for its time (on
 // gomarkdown-deflist the bandits' children read 2.1 times the bytes of
-// generated ones and took 2.1 times the CPU, so half of the executions gave
-// generation a third of the time). The next child is generated when
+// generated ones, and zest's executions took 2.1 times random's CPU, so
+// half of the executions gave generation about a third of the time). The next child is generated when
 // generation's cost so far is at most the bandits' (costs counted from the
-// end of generation first). The share's children are credited to the
+// end of generation first; a child never executed costs nothing, one that
+// times out its bytes). The share's children are credited to the
 // random arm's posterior (they are its executions) but not to its
 // decisions' cost, nor to a parent arm, and do not count towards the
 // turn's children.
@@ -92,7 +95,7 @@ import (
 // Parent energy by size (autoEnergyMin, autoEnergyMax): a turn's children
 // (Zest's formula, or fast's energy) are multiplied by the queue's mean
 // cost over the parent's (autoCost of its bytes), clamped to [0.1, 3]: a
-// parent twice the mean size gets half the children. Zest's formula gives a
+// parent twice the mean cost gets half the children. Zest's formula gives a
 // parent children in proportion to the edges it covers, which grow with its
 // size, and a child costs about what its parent does: unscaled, the
 // bandits' children read 2.1 times the bytes of generated ones (above).
@@ -185,14 +188,16 @@ type autoTurns struct {
 	opsMask, schedMask uint64
 
 	// The turn: its parent arm, parent, children made, and target (for
-	// fast; turns and rare evaluate Zest's formula before each child).
+	// fast; turns and rare evaluate Zest's formula, times the turn's size
+	// factor, before each child).
 	sch    int
 	parent *entry
 	made   int
 	target int
 	qi     int // the turns schedule's round robin
 	// zc is zestChildren of the parent for zcEdges total edges and
-	// favour zcFav (zcEdges -1: not computed for this parent).
+	// favour zcFav, scaled by energy (zcEdges -1: not computed for this
+	// parent).
 	zc, zcEdges int
 	zcFav       bool
 	picks       []int32 // fast: s(i) by queue index
@@ -450,8 +455,8 @@ func (s *autoTurns) advance() *entry {
 }
 
 // turnTarget is the turn's number of children: fast's energy, or Zest's
-// formula for the parent, evaluated again when the total coverage or the
-// parent's favour changes.
+// formula for the parent times the turn's size factor, evaluated again
+// when the total coverage or the parent's favour changes.
 func (s *autoTurns) turnTarget() int {
 	if s.sch == schedFast {
 		return s.target

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/gfz-dev/gfz/param"
@@ -536,9 +537,13 @@ func TestAutoEnergyBySize(t *testing.T) {
 			t.Errorf("size factor of a %d-byte parent: %v, want %v", len(q[i].data), f, want)
 		}
 	}
-	// The clamps: a parent 20 times the mean gets a tenth.
+	// The clamps: a parent 20 times the mean cost gets a tenth, one of
+	// 3.75 times less (an empty one: cost 32) three times.
 	if f := s.sizeFactor(sized(20*120 - 32)); f != autoEnergyMin {
 		t.Errorf("size factor of a parent 20x the mean: %v, want %v", f, autoEnergyMin)
+	}
+	if f := s.sizeFactor(sized(0)); f != autoEnergyMax {
+		t.Errorf("size factor of an empty parent (mean over its cost 3.75): %v, want %v", f, autoEnergyMax)
 	}
 	// The queue's growth moves the mean.
 	s.env.(*scriptEnv).q = append(q, sized(488)) // cost 520: mean 220
@@ -572,5 +577,55 @@ func TestAutoEnergyBySize(t *testing.T) {
 	// Mean cost (40+120)/2 = 80: factors 2 and 2/3, so 3 to 1.
 	if r := float64(kids[small]) / float64(kids[large]); r < 2.9 || r > 3.1 {
 		t.Errorf("children of the small and large parents %d:%d (%.2f), want 3:1", kids[small], kids[large], r)
+	}
+
+	// The fast and rare schedules' turns are scaled too: the first turn of
+	// each parent (fast: 2^0 / f with f = 1; both not favored, 50 * 4/4 =
+	// 50 children unscaled) gets 100 and 33.
+	for _, sch := range []int{schedFast, schedRare} {
+		small, large := &entry{data: make([]byte, 8), edges: 4, trace: 7, hit: []uint32{1}}, &entry{data: make([]byte, 88), edges: 4, trace: 7, hit: []uint32{1}}
+		env := &scriptEnv{r: newPRNG(3), q: []*entry{small, large}, edges: 4, max: 256}
+		env.hits().paths[7] = 1
+		env.hits().setAll(1, 1, 2, 1000) // edge 1 rare
+		env.hits().refresh()
+		a := newAutoTurns(env)
+		a.restrict(1<<armZest, 1<<sch)
+		first := map[*entry]int{}
+		for range 50 {
+			a.startTurn()
+			if a.sch != sch {
+				t.Fatalf("parent arm %s, only %s allowed", schedNames[a.sch], schedNames[sch])
+			}
+			if _, ok := first[a.parent]; !ok {
+				first[a.parent] = a.turnTarget()
+			}
+		}
+		if first[small] != 100 || first[large] != 33 {
+			t.Errorf("%s: first turns of the small and large parents %d and %d children, want 100 and 33", schedNames[sch], first[small], first[large])
+		}
+	}
+}
+
+// TestAutoShareByCostInLoop pins that the loop hands auto each execution's
+// bytes read: the two costs of a real run are bytes plus autoCostBase per
+// child (not autoCostBase alone) and stay within one child of each other.
+func TestAutoShareByCostInLoop(t *testing.T) {
+	autoWithoutFirst(t)
+	dir := t.TempDir()
+	run(t, Config{Engine: "auto", Seed: 3, Runs: 20_000, Workdir: dir}, newMaze(mazeKey, mazeMod, mazeValid))
+	st := readStatsFile(t, dir)
+	num := func(k string) int64 {
+		v, err := strconv.ParseInt(st[k], 10, 64)
+		if err != nil {
+			t.Fatalf("stats %s: %q", k, st[k])
+		}
+		return v
+	}
+	gen, genCost, mutCost := num("arm_random_share"), num("arm_random_share_cost"), num("arm_bandits_cost")
+	if gen == 0 || genCost <= autoCostBase*gen {
+		t.Errorf("%d share children cost %d: want more than %d a child (the bytes they read)", gen, genCost, autoCostBase)
+	}
+	if d := genCost - mutCost; d < -autoCost(param.DefaultMaxSize) || d > autoCost(param.DefaultMaxSize) {
+		t.Errorf("share cost %d, the bandits' %d: apart by more than one child", genCost, mutCost)
 	}
 }

@@ -42,7 +42,7 @@ func TestReportArms(t *testing.T) {
 	if !strings.Contains(text, "Arms of the adaptive engine") || !strings.Contains(text, "4.013") {
 		t.Errorf("report without the arms table:\n%s", text)
 	}
-	const shareText = "Half of the children are fresh random generation"
+	const shareText = "Half of the children's cost (the bytes they read, plus 32 each) is fresh random generation"
 	if !p.ArmsShare || !strings.Contains(text, shareText) {
 		t.Errorf("a run with a generation share: the report does not say so (ArmsShare %v)", p.ArmsShare)
 	}
@@ -52,7 +52,7 @@ func TestReportArms(t *testing.T) {
 	// Generation first made the first 2,500 children, then ended: the
 	// report says so; while it has not ended, it says that instead.
 	for _, c := range []struct{ ended, want, not string }{
-		{"1", "Generation first made the first 2,500 children: fresh random generation, outside the decisions, until generation stopped finding new edges. After them, half of the children", "had not ended"},
+		{"1", "Generation first made the first 2,500 children: fresh random generation, outside the decisions, until generation stopped finding new edges. After them, half of the children's cost", "had not ended"},
 		{"0", "Generation first made all 2,500 children: fresh random generation, outside the decisions, until generation stops finding new edges; it had not ended.", "After them"},
 	} {
 		write(t, filepath.Join(f.workdir, "stats"), "target: FuzzFixture\nengine: auto\nexecs: 2500\n"+
