@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -343,6 +343,14 @@ h6() {
 	b) REPS=5 bugs "$H6B_COMMIT" gfz-random,gfz-auto 3m heldout6-2026-11-29b.jsonl $H6B_BUGS ;;
 	esac
 }
+# seen6: the same two contenders on two hard bugs already seen (not a
+# held-out judgment: a look at where the cost share should matter), 3 reps.
+seen6() {
+	case $1 in
+	a) REPS=3 bugs "$H6_COMMIT" gfz-random,gfz-auto 3m seen6-2026-11-29.jsonl gopherlua-loadnil html-fragloop ;;
+	b) REPS=3 bugs "$H6_COMMIT" gfz-random,gfz-auto 3m seen6-2026-11-29b.jsonl yaml3-unknownevent toml-escapes ;;
+	esac
+}
 H6_BUGS="jmespath-identtrail asn1ber-binaryreal dateparse-retrynil tdparse-tmpleof ajson-evalindex ini-missingref"
 H6_COMMIT=${H6_COMMIT:-}
 H6B_BUGS=${H6B_BUGS:-}
@@ -360,6 +368,8 @@ first1) log "first1 start"; first b; log "first1 done" ;;
 first2) log "first2 start"; first c; log "first2 done" ;;
 h60) log "h60 start"; h6 a; log "h60 done" ;;
 h61) log "h61 start"; h6 b; log "h61 done" ;;
+seen6) log "seen6 start"; seen6 a; log "seen6 done" ;;
+seen6b) log "seen6b start"; seen6 b; log "seen6b done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
 h51) log "h51 start"; h5 b; log "h51 done" ;;
 h52) log "h52 start"; h5 c; log "h52 done" ;;

@@ -35,6 +35,9 @@
 #   heldout5-2026-11-29.md, rank-heldout5-{auto,zest,zeugma}-2026-11-29.md
 #                                the fifth held-out set's round, each
 #                                candidate checked against random
+#   heldout6-2026-11-29.md, rank-heldout6-2026-11-29.md
+#                                the sixth held-out set's round, auto by
+#                                cost checked against random
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -149,6 +152,13 @@ if [ -n "$h5" ]; then
 	for c in auto zest zeugma; do
 		"$bench/gfz-bench" -rank "$h5" -check "gfz-$c,gfz-random" -o "$here/rank-heldout5-$c-2026-11-29.md"
 	done
+fi
+
+# The sixth held-out set's round: auto by cost against random.
+h6=$(join "$here"/heldout6-2026-11-29*.jsonl)
+if [ -n "$h6" ]; then
+	"$bench/gfz-bench" -bug-report "$h6" -o "$here/heldout6-2026-11-29.md"
+	"$bench/gfz-bench" -rank "$h6" -check "gfz-auto,gfz-random" -o "$here/rank-heldout6-2026-11-29.md"
 fi
 
 # cover.sh -table reads OUT/results/*.tsv.
