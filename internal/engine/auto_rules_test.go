@@ -629,3 +629,36 @@ func TestAutoShareByCostInLoop(t *testing.T) {
 		t.Errorf("share cost %d, the bandits' %d: apart by more than one child", genCost, mutCost)
 	}
 }
+
+// TestAutoPausesHitsWhileGenerationFirst pins that the loop does not count
+// an execution's edges and path (edgeHits) while auto's generation first
+// lasts, and counts them once it has ended; fairfuzz, which has no
+// generation first, always counts.
+func TestAutoPausesHitsWhileGenerationFirst(t *testing.T) {
+	ex := scripted{1: {Valid, map[int]int{10: 1, 20: 1}}, 2: {Valid, map[int]int{10: 1}}}
+	f := newTestFuzzer(t, "auto", ex, 100)
+	s := f.strat.(*autoTurns)
+	if !s.warm {
+		t.Fatal("auto without generation first at the start")
+	}
+	for range 3 {
+		f.feed(1)
+		f.feed(2)
+	}
+	if f.hits.seen != 0 || f.hits.count(10) != 0 || f.hits.paths[f.cov.trace&(1<<pathSlotBits-1)] != 0 {
+		t.Errorf("during generation first: %d executions counted, edge 10 %d times; want none", f.hits.seen, f.hits.count(10))
+	}
+	s.warm = false // generation first ended
+	for range 3 {
+		f.feed(1)
+		f.feed(2)
+	}
+	if f.hits.seen != 6 || f.hits.count(10) != 6 || f.hits.count(20) != 3 {
+		t.Errorf("after generation first: %d executions counted, edges 10 and 20 %d and %d times; want 6, 6, 3", f.hits.seen, f.hits.count(10), f.hits.count(20))
+	}
+	ff := newTestFuzzer(t, "fairfuzz", ex, 100)
+	ff.feed(1)
+	if ff.hits.seen != 1 || ff.hits.count(20) != 1 {
+		t.Errorf("fairfuzz: %d executions counted, edge 20 %d times; want 1 and 1", ff.hits.seen, ff.hits.count(20))
+	}
+}

@@ -46,6 +46,9 @@ type fuzzer struct {
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
 	hits     *edgeHits  // fairfuzz.go: executions per edge and path (engineDef.hits), or nil
+	// hitsPaused is the strategy when it may pause the counting of hits
+	// (a hitsPauser), or nil.
+	hitsPaused hitsPauser
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -455,7 +458,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	}
 	valid := out.Result == Valid
 	var n novelty
-	if f.hits != nil {
+	if f.hits != nil && (f.hitsPaused == nil || !f.hitsPaused.pauseHits()) {
 		var first bool
 		n, first = f.cov.checkCounting(valid, &f.hits.edgeCounts)
 		f.hits.counted(f.cov, first)

@@ -158,6 +158,15 @@ type strategyEnv interface {
 	tokenChild(dst, parent []byte) (child []byte, ok bool)
 }
 
+// hitsPauser is implemented by strategies that may not need the counts of
+// hits (engineDef.hits) for a while: while pauseHits says so, the loop
+// checks coverage without counting the execution's edges and path (auto
+// during generation first, which makes random's children and reads no
+// count; counting cost it about a quarter of its time on x/net/html).
+type hitsPauser interface{ pauseHits() bool }
+
+func (s *autoTurns) pauseHits() bool { return s.warm }
+
 // queueWatcher is implemented by strategies that read an input's record
 // when it is queued (zeugma's donor index): the loop calls queued right
 // after an input is queued with a record and credited, while the record
@@ -344,6 +353,7 @@ func (f *fuzzer) setEngine(name string) error {
 		f.hits = newEdgeHits()
 	}
 	f.strat, f.fb = def.build(loopView{f})
+	f.hitsPaused, _ = f.strat.(hitsPauser)
 	return nil
 }
 
