@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|pause6a|pause6b|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -351,6 +351,15 @@ seen6() {
 	b) REPS=3 bugs "$H6_COMMIT" gfz-random,gfz-auto 3m seen6-2026-11-29b.jsonl yaml3-unknownevent toml-escapes ;;
 	esac
 }
+# pause6 PART: auto with the counting of hits paused during generation
+# first (PAUSE_COMMIT) against random on two seen bugs, 3 reps: its rate.
+pause6() {
+	case $1 in
+	a) REPS=3 bugs "$PAUSE_COMMIT" gfz-random,gfz-auto 3m pause6-2026-11-29a.jsonl html-fragloop ;;
+	b) REPS=3 bugs "$PAUSE_COMMIT" gfz-random,gfz-auto 3m pause6-2026-11-29b.jsonl toml-escapes ;;
+	esac
+}
+PAUSE_COMMIT=${PAUSE_COMMIT:-c066a82}
 H6_BUGS="jmespath-identtrail asn1ber-binaryreal dateparse-retrynil tdparse-tmpleof ajson-evalindex ini-missingref"
 H6_COMMIT=${H6_COMMIT:-}
 H6B_BUGS=${H6B_BUGS:-}
@@ -370,6 +379,8 @@ h60) log "h60 start"; h6 a; log "h60 done" ;;
 h61) log "h61 start"; h6 b; log "h61 done" ;;
 seen6) log "seen6 start"; seen6 a; log "seen6 done" ;;
 seen6b) log "seen6b start"; seen6 b; log "seen6b done" ;;
+pause6a) log "pause6a start"; pause6 a; log "pause6a done" ;;
+pause6b) log "pause6b start"; pause6 b; log "pause6b done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
 h51) log "h51 start"; h5 b; log "h51 done" ;;
 h52) log "h52 start"; h5 c; log "h52 done" ;;

@@ -161,6 +161,14 @@ if [ -n "$h6" ]; then
 	"$bench/gfz-bench" -rank "$h6" -check "gfz-auto,gfz-random" -o "$here/rank-heldout6-2026-11-29.md"
 fi
 
+# Auto by cost on four seen hard bugs, then with the counting paused.
+for f in seen6 pause6; do
+	r=$(join "$here"/$f-2026-11-29*.jsonl)
+	if [ -n "$r" ]; then
+		"$bench/gfz-bench" -rank "$r" -check "gfz-auto,gfz-random" -o "$here/rank-$f-2026-11-29.md"
+	fi
+done
+
 # cover.sh -table reads OUT/results/*.tsv.
 out=$(mktemp -d)
 ln -s "$here/native-cover-2026-11-27b" "$out/results"
