@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gfz-dev/gfz/cmd/internal/build"
 	"github.com/gfz-dev/gfz/internal/engine"
 	"github.com/gfz-dev/gfz/internal/workdir"
 )
@@ -435,7 +440,7 @@ func TestBugModeSmoke(t *testing.T) {
 	// gfz-native's binary is built without the suite's harness module:
 	// the dictionary linked into it (URL-encoded in an -X value) has
 	// none of the grammar generators' literals, which FuzzGfz's has.
-	genLit := []byte("%7Bmainmatter%7D") // "{mainmatter}", of bugkit/gens' Markdown grammar
+	genLit := []byte(url.QueryEscape(firstGensLiteral(t))) // as EncodeDictionary writes it
 	engineBin, err := os.ReadFile(filepath.Join(work, "w", "bugs", "gjson-squash", "gfz.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -557,4 +562,39 @@ func TestBugModulesOutsideWorkspace(t *testing.T) {
 	if got := os.Getenv("GOWORK"); got != "/some/go.work" {
 		t.Errorf("GOWORK=%q, want the user's", got)
 	}
+}
+
+// firstGensLiteral returns the first literal of 8 bytes or more that
+// CollectDictionary finds in bugkit/gens (its files in name order, as the
+// build lists them): the dictionary keeps a package's literals from its
+// first file on, so this one is in a binary's dictionary whenever any
+// literal of the package is (which literal of a later file still fits
+// depends on how many the earlier files hold).
+func firstGensLiteral(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(bugSuite, "bugkit", "gens")
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("bugkit/gens: %v (%d files)", err, len(names))
+	}
+	slices.Sort(names)
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for _, tok := range build.CollectDictionary(files) {
+		if len(tok) >= 8 {
+			return tok
+		}
+	}
+	t.Fatal("bugkit/gens: no literal of 8 bytes or more")
+	return ""
 }
