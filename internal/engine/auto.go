@@ -229,12 +229,10 @@ type autoTurns struct {
 	pending  bool
 	planned  bool
 	generate bool
-	// share tells whether there is a generation share (not when
-	// autoArmsEnv leaves random out); generated counts the share's
-	// children executed; genCost and mutCost are the cost (autoCost) of
-	// the share's children and of the bandits' since generation first
-	// ended.
-	share            bool
+	// generated counts the generation share's children executed (there
+	// is no share when autoArmsEnv leaves random out: hasShare); genCost
+	// and mutCost are the cost (autoCost) of the share's children and of
+	// the bandits' since generation first ended.
 	generated        int64
 	genCost, mutCost int64
 	// energy is the turn's size factor (see above); qCost and qSeen the
@@ -270,8 +268,7 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 // either.
 func (s *autoTurns) restrict(ops, sched uint64) {
 	s.opsMask, s.schedMask = ops, sched
-	s.share = ops&(1<<armRandom) != 0
-	s.warm = s.share && s.am == nil && !s.noFirst && s.warmEnd == 0
+	s.warm = s.hasShare() && s.am == nil && !s.noFirst && s.warmEnd == 0
 }
 
 // autoArms parses autoArmsEnv's value into the masks of allowed operator
@@ -421,7 +418,7 @@ func (s *autoTurns) generateNext() bool {
 			s.warm = false
 		}
 	}
-	if !s.warm && (!s.share || s.genCost > s.mutCost) {
+	if !s.warm && (!s.hasShare() || s.genCost > s.mutCost) {
 		return false
 	}
 	s.arm, s.pending, s.generate = armRandom, true, true
@@ -467,10 +464,19 @@ func (s *autoTurns) turnTarget() int {
 	return s.zc
 }
 
+// hasShare tells whether the run has a generation share: the random arm
+// is allowed.
+func (s *autoTurns) hasShare() bool { return s.opsMask&(1<<armRandom) != 0 }
+
 // startTurn picks the parent arm and, by it, the next parent, whose
-// record it then holds.
+// record it then holds, and the turn's size factor (fast's energy scaled
+// by it; turns and rare scale Zest's formula in turnTarget).
 func (s *autoTurns) startTurn() {
 	s.pickParent()
+	s.energy = s.sizeFactor(s.parent)
+	if s.sch == schedFast {
+		s.target = scaleEnergy(s.target, s.energy)
+	}
 	s.env.holdParent(s.parent)
 }
 
@@ -481,7 +487,6 @@ func (s *autoTurns) pickParent() {
 	q := s.env.queue()
 	r := s.env.rand()
 	s.made, s.zcEdges = 0, -1
-	defer func() { s.energy = s.sizeFactor(s.parent) }()
 	s.sch = s.sched.choose(r, s.schedMask)
 	switch s.sch {
 	case schedFast:
@@ -500,7 +505,7 @@ func (s *autoTurns) pickParent() {
 		p := q[best]
 		s.picks[best]++
 		e := float64(zestChildren(p, s.env.totalEdges())) * float64(uint64(1)<<min(bs, 16)) / float64(max(bf, 1))
-		s.parent, s.target = p, scaleEnergy(int(min(max(e, 1), fastMaxEnergy)), s.sizeFactor(p))
+		s.parent, s.target = p, int(min(max(e, 1), fastMaxEnergy))
 		return
 	case schedRare:
 		if p, _, ok := s.rare.next(); ok {
