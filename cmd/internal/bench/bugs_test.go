@@ -437,10 +437,16 @@ func TestBugModeSmoke(t *testing.T) {
 	if runs[0].Seed != 1 || runs[1].Seed != 1 || runs[2].Seed != 0 {
 		t.Errorf("seeds %d, %d, %d: want 1 (gfz, rep 1), 1 and 0 (native takes none)", runs[0].Seed, runs[1].Seed, runs[2].Seed)
 	}
-	// gfz-native's binary is built without the suite's harness module:
-	// the dictionary linked into it (URL-encoded in an -X value) has
-	// none of the grammar generators' literals, which FuzzGfz's has.
-	genLit := []byte(url.QueryEscape(firstGensLiteral(t))) // as EncodeDictionary writes it
+	// Neither binary has the suite's generators' literals in its
+	// dictionary (URL-encoded in an -X value): FuzzGfz's binary leaves out
+	// bugkit/gens as a harness package (gfz-build's default), gfz-native's
+	// is built with -skip example.com/bugkit/...; FuzzGfz's has gjson's.
+	genLit := []byte(url.QueryEscape(firstLiteral(t, filepath.Join(bugSuite, "bugkit", "gens")))) // as EncodeDictionary writes it
+	gjsonDir, err := goCmd(context.Background(), filepath.Join(bugSuite, "gjson-squash"), "list", "-m", "-f", "{{.Dir}}", "github.com/tidwall/gjson")
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, gjsonDir)
+	}
+	targetLit := []byte(url.QueryEscape(firstLiteral(t, strings.TrimSpace(string(gjsonDir)))))
 	engineBin, err := os.ReadFile(filepath.Join(work, "w", "bugs", "gjson-squash", "gfz.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -449,9 +455,9 @@ func TestBugModeSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(engineBin, genLit) || bytes.Contains(nativeBin, genLit) {
-		t.Errorf("a literal of bugkit/gens in the dictionary of FuzzGfz's binary: %v, of gfz-native's: %v; want true, false",
-			bytes.Contains(engineBin, genLit), bytes.Contains(nativeBin, genLit))
+	if bytes.Contains(engineBin, genLit) || bytes.Contains(nativeBin, genLit) || !bytes.Contains(engineBin, targetLit) {
+		t.Errorf("a literal of bugkit/gens in the dictionary of FuzzGfz's binary: %v, of gfz-native's: %v; one of gjson in FuzzGfz's: %v; want false, false, true",
+			bytes.Contains(engineBin, genLit), bytes.Contains(nativeBin, genLit), bytes.Contains(engineBin, targetLit))
 	}
 	// The coverage at 0 s is the target's seeds': FuzzGfz has none;
 	// gfz-native runs (and its corpus is replayed by) FuzzNative, whose
@@ -564,18 +570,16 @@ func TestBugModulesOutsideWorkspace(t *testing.T) {
 	}
 }
 
-// firstGensLiteral returns the first literal of 8 bytes or more that
-// CollectDictionary finds in bugkit/gens (its files in name order, as the
-// build lists them): the dictionary keeps a package's literals from its
-// first file on, so this one is in a binary's dictionary whenever any
-// literal of the package is (which literal of a later file still fits
-// depends on how many the earlier files hold).
-func firstGensLiteral(t *testing.T) string {
+// firstLiteral returns the first literal of 8 bytes or more that
+// CollectDictionary finds in the package in dir (its files in name order,
+// as the build lists them): the dictionary keeps a package's literals from
+// its first file on, so this one is in a binary's dictionary whenever any
+// literal of the package is.
+func firstLiteral(t *testing.T, dir string) string {
 	t.Helper()
-	dir := filepath.Join(bugSuite, "bugkit", "gens")
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(names) == 0 {
-		t.Fatalf("bugkit/gens: %v (%d files)", err, len(names))
+		t.Fatalf("%s: %v (%d files)", dir, err, len(names))
 	}
 	slices.Sort(names)
 	fset := token.NewFileSet()
@@ -595,6 +599,6 @@ func firstGensLiteral(t *testing.T) string {
 			return tok
 		}
 	}
-	t.Fatal("bugkit/gens: no literal of 8 bytes or more")
+	t.Fatalf("%s: no literal of 8 bytes or more", dir)
 	return ""
 }

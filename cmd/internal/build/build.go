@@ -86,6 +86,13 @@ type Options struct {
 	// files").
 	TestFiles   bool
 	NoTestFiles bool
+
+	// Harness instruments the harness packages too (harness.go): the
+	// dependencies that only the targets' tests import and that import
+	// gfz's API, where generators shared between targets live. By default
+	// they are left out, as a gfz target's test files are, and
+	// Prepared.Harness lists them.
+	Harness bool
 }
 
 // ProbeCount says how many probes b has: outside its _test.go files, and
@@ -146,6 +153,9 @@ type Prepared struct {
 	Native map[string]map[string]string
 	// NoTargets lists the matched packages without any fuzz target.
 	NoTargets []string
+	// Harness lists the harness packages left uninstrumented (harness.go;
+	// Options.Harness).
+	Harness []string
 	// Cmp tells whether the packages got comparison probes: Options.Cmp,
 	// or by default because a matched package has native targets
 	// (CmpDefault).
@@ -452,11 +462,17 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			paths = append(paths, p.PkgPath)
 		}
 	}
+	harness := harnessPackages(g.matched, roots)
+	var leftHarness []string
 	for _, p := range dependencies(roots) {
 		if _, ok := roles[p.PkgPath]; ok || len(p.GoFiles) == 0 {
 			continue
 		}
 		if len(opts.Only) > 0 && !matchAny(opts.Only, p.PkgPath) || matchAny(opts.Skip, p.PkgPath) {
+			continue
+		}
+		if harness[p.PkgPath] && !opts.Harness {
+			leftHarness = append(leftHarness, p.PkgPath)
 			continue
 		}
 		roles[p.PkgPath] = roleDep
@@ -586,6 +602,16 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			warnings = append(warnings, w)
 		}
 	}
+	// The matched packages that are harness packages (harness.go): those
+	// without fuzz targets.
+	todo = slices.DeleteFunc(todo, func(p *packages.Package) bool {
+		if opts.Harness || roles[p.PkgPath] != roleMatched || !harness[p.PkgPath] || len(found[p.PkgPath]) > 0 || foundErr[p.PkgPath] != nil {
+			return false
+		}
+		leftHarness = append(leftHarness, p.PkgPath)
+		return true
+	})
+	slices.Sort(leftHarness)
 	var units []*testUnit
 	if !opts.NoTestFiles {
 		units = testUnits(g, func(path string) bool {
@@ -748,7 +774,7 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 		Probes: total, CollisionRate: CollisionRate(total*EdgesPerProbe, bits), BuildFlags: flags,
 		Dictionary: mergeDictionaries(dicts), Broken: broken, Warnings: edit.warnings(warnings),
 		BinaryProbes: map[string]int{}, StdImports: map[string][]string{},
-		Native: nativeTypes, NoTargets: noTargets, phases: ph, checked: checked,
+		Native: nativeTypes, NoTargets: noTargets, Harness: leftHarness, phases: ph, checked: checked,
 		Cmp: cmp, CmpDefault: cmpDefault, TestProbes: testProbes, BinaryTestProbes: map[string]int{},
 	}
 	ph.done("targets")
@@ -1042,6 +1068,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if len(prep.NoTargets) > 0 && len(prep.TargetOrder) > 0 {
 		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", NoTargetsLine(prep.NoTargets))
+	}
+	if len(prep.Harness) > 0 {
+		fmt.Fprintf(opts.Stderr, "gfz-build: %s\n", HarnessLine(prep.Harness))
 	}
 	failed := append([]PackageError(nil), prep.Broken...)
 	if len(prep.TargetOrder) == 0 {

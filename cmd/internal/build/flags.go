@@ -8,7 +8,7 @@ import (
 )
 
 // AddFlags registers on fs the build flags gfz-build and gfz-run share:
-// -cover, -instrument, -skip, -tags, -race, -cmp, -mapbits, -counts, -testfiles and -cache,
+// -cover, -instrument, -skip, -tags, -race, -cmp, -mapbits, -counts, -testfiles, -harness and -cache,
 // storing into o.
 // Call o.CheckFlags after parsing.
 func (o *Options) AddFlags(fs *flag.FlagSet) {
@@ -21,6 +21,7 @@ func (o *Options) AddFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.MapBits, "mapbits", 0, "log2 of the coverage map size (`n`, 8..28); default: chosen from the probe count")
 	fs.BoolVar(&o.Counts, "counts", false, "count edge hits past 255 exactly (needed by the fuzz binary's -feedback perf); makes every probe larger")
 	fs.Var(testFilesFlag{o}, "testfiles", "instrument the _test.go files of every package with fuzz targets too (the fuzz functions' own branches and their helpers); default: only of the packages with native targets (f.Fuzz), not of those with gfz targets only, whose generators are there; -testfiles=false: none")
+	fs.BoolVar(&o.Harness, "harness", false, "instrument the harness packages too: dependencies that only the fuzz targets' tests import and that import gfz (shared generators); default: left out, like a gfz target's test files")
 	fs.StringVar(&o.Cache, "cache", "", "`directory` of the build cache of instrumented packages, or off; default build in gfz's cache directory ($GFZCACHE)")
 }
 
