@@ -834,6 +834,49 @@ func TestStackLimitRepro(t *testing.T) {
 	}
 }
 
+// TestGCPercentInWorkers: the processes that run the target collect at
+// GOGC=200 unless GOGC is set, the fuzzing workers and the -repro children
+// that check and shrink a failure alike: the panic FuzzGOGC reports its
+// process's percentage in is kept through shrinking ("(flaky?)" otherwise)
+// and its reproduce command says the same.
+func TestGCPercentInWorkers(t *testing.T) {
+	bin := crashersBinary(t)
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{nil, "gogc 200 percent"},
+		{[]string{"GOGC=50"}, "gogc 50 percent"},
+	} {
+		wd := filepath.Join(t.TempDir(), "wd")
+		cmd := exec.Command(bin, "-workdir", wd, "-workers", "1", "-seed", "1", "-runs", "3000", "FuzzGOGC")
+		cmd.Env = append(os.Environ(), "GOGC=")
+		cmd.Env = append(cmd.Env, c.env...)
+		out, _ := cmd.CombinedOutput()
+		reports, _ := filepath.Glob(filepath.Join(wd, "failures", "*.txt"))
+		if len(reports) != 1 {
+			t.Fatalf("%v: %d failure reports, want 1\n%s", c.env, len(reports), out)
+		}
+		rep, err := os.ReadFile(reports[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(rep), c.want) || strings.Contains(string(rep), "flaky?") {
+			t.Fatalf("%v: report lacks %q or is flaky:\n%.2000s", c.env, c.want, rep)
+		}
+		m := regexp.MustCompile(`\nreproduce: (.*)\n`).FindStringSubmatch(string(rep))
+		if m == nil {
+			t.Fatalf("no reproduce line:\n%.2000s", rep)
+		}
+		args := strings.Fields(m[1])
+		rc := exec.Command(args[0], args[1:]...)
+		rc.Env = cmd.Env
+		if rout, _ := rc.CombinedOutput(); !strings.Contains(string(rout), c.want) {
+			t.Errorf("%v: its reproduce command lacks %q:\n%s", c.env, c.want, rout)
+		}
+	}
+}
+
 // TestSetupExitNamed: a target that exits in its setup, before gfz.Fuzz,
 // printing nothing, is a setup error naming how its worker ended (the
 // message sent the user to "the testing output above", which was empty).

@@ -133,3 +133,19 @@ func TestStackLimitFlag(t *testing.T) {
 		t.Errorf("-stack_limit_mb -1: code %d, %q", code, errb.String())
 	}
 }
+
+// TestGCPercent: a fuzzing run gets fuzzGCPercent unless the
+// user set GOGC (whatever its value, "off" too), which the runtime has
+// already applied.
+func TestGCPercent(t *testing.T) {
+	for env, want := range map[string]int{"": fuzzGCPercent, "50": 0, "off": 0, "100": 0} {
+		if got := gcPercent(func(k string) string {
+			if k == "GOGC" {
+				return env
+			}
+			return ""
+		}); got != want {
+			t.Errorf("GOGC=%q: %d, want %d", env, got, want)
+		}
+	}
+}

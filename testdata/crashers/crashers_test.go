@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -200,6 +201,18 @@ func FuzzAlloc(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
 		if trigger(t) {
 			Hog()
+		}
+	})
+}
+
+// FuzzGOGC panics, when triggered, with the garbage collector's
+// percentage of the process that runs it.
+func FuzzGOGC(f *testing.F) {
+	gfz.Fuzz(f, func(t *gfz.T) {
+		if trigger(t) {
+			s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+			metrics.Read(s)
+			panic("gogc " + strconv.FormatUint(s[0].Value.Uint64(), 10) + " percent")
 		}
 	})
 }
