@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|pause6a|pause6b|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|pause6a|pause6b|harna|harnb|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -360,6 +360,19 @@ pause6() {
 	esac
 }
 PAUSE_COMMIT=${PAUSE_COMMIT:-c066a82}
+# harn PART: gfz-build's harness default (HARN_NEW, 30e712a: bugkit/gens,
+# the suite's shared generators, left uninstrumented) against the build
+# before it (HARN_OLD, 1ae4042: instrumented), zest and zeugma (the
+# coverage-guided engines it can change) on three seen hard bugs, 3 reps of
+# 3 minutes; a the old build, b the new, one chain a core at the same time,
+# paired by seed (the engines' code is the same in both commits).
+HARN_BUGS="html-selectloop gomarkdown-deflist toml-lexvalue"
+harn() {
+	case $1 in
+	a) REPS=3 bugs "${HARN_OLD:-1ae4042}" gfz-zest,gfz-zeugma 3m harness-2026-11-29a.jsonl $HARN_BUGS ;;
+	b) REPS=3 bugs "${HARN_NEW:-30e712a}" gfz-zest,gfz-zeugma 3m harness-2026-11-29b.jsonl $HARN_BUGS ;;
+	esac
+}
 H6_BUGS="jmespath-identtrail asn1ber-binaryreal dateparse-retrynil tdparse-tmpleof ajson-evalindex ini-missingref"
 H6_COMMIT=${H6_COMMIT:-}
 H6B_BUGS=${H6B_BUGS:-}
@@ -380,6 +393,8 @@ h61) log "h61 start"; h6 b; log "h61 done" ;;
 seen6) log "seen6 start"; seen6 a; log "seen6 done" ;;
 seen6b) log "seen6b start"; seen6 b; log "seen6b done" ;;
 pause6a) log "pause6a start"; pause6 a; log "pause6a done" ;;
+harna) log "harna start"; harn a; log "harna done" ;;
+harnb) log "harnb start"; harn b; log "harnb done" ;;
 pause6b) log "pause6b start"; pause6 b; log "pause6b done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
 h51) log "h51 start"; h5 b; log "h51 done" ;;
