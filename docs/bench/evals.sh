@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|seen6|seen6b|pause6a|pause6b|harna|harnb|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|h70|h71|seen6|seen6b|pause6a|pause6b|harna|harnb|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -343,6 +343,20 @@ h6() {
 	b) REPS=5 bugs "$H6B_COMMIT" gfz-random,gfz-auto 3m heldout6-2026-11-29b.jsonl $H6B_BUGS ;;
 	esac
 }
+# h7 PART: the seventh held-out set (BENCHMARKS.md, "The seventh held-out
+# set"): random and auto at H7_COMMIT, 5 reps of 3 minutes, the bugs of
+# H7A_BUGS (part a) and H7B_BUGS (part b), one part a core.
+h7() {
+	case $1 in
+	# shellcheck disable=SC2086 # the list splits into bugs
+	a) REPS=5 bugs "$H7_COMMIT" gfz-random,gfz-auto 3m heldout7-2026-11-29a.jsonl $H7A_BUGS ;;
+	# shellcheck disable=SC2086
+	b) REPS=5 bugs "$H7_COMMIT" gfz-random,gfz-auto 3m heldout7-2026-11-29b.jsonl $H7B_BUGS ;;
+	esac
+}
+H7_COMMIT=${H7_COMMIT:-}
+H7A_BUGS=${H7A_BUGS:-}
+H7B_BUGS=${H7B_BUGS:-}
 # seen6: the same two contenders on two hard bugs already seen (not a
 # held-out judgment: a look at where the cost share should matter), 3 reps.
 seen6() {
@@ -389,6 +403,8 @@ first0) log "first0 start"; first a; log "first0 done" ;;
 first1) log "first1 start"; first b; log "first1 done" ;;
 first2) log "first2 start"; first c; log "first2 done" ;;
 h60) log "h60 start"; h6 a; log "h60 done" ;;
+h70) log "h70 start"; h7 a; log "h70 done" ;;
+h71) log "h71 start"; h7 b; log "h71 done" ;;
 h61) log "h61 start"; h6 b; log "h61 done" ;;
 seen6) log "seen6 start"; seen6 a; log "seen6 done" ;;
 seen6b) log "seen6b start"; seen6 b; log "seen6b done" ;;

@@ -88,10 +88,10 @@ type Options struct {
 	NoTestFiles bool
 
 	// Harness instruments the harness packages too (harness.go): the
-	// dependencies that only the targets' tests import and that import
-	// gfz's API, where generators shared between targets live. By default
-	// they are left out, as a gfz target's test files are, and
-	// Prepared.Harness lists them.
+	// packages that only the targets' tests reach, that import gfz's API
+	// and that have no fuzz target of their own, where generators shared
+	// between targets live. By default they are left out, as a gfz
+	// target's test files are, and Prepared.Harness lists them.
 	Harness bool
 }
 
