@@ -38,6 +38,9 @@
 #   heldout6-2026-11-29.md, rank-heldout6-2026-11-29.md
 #                                the sixth held-out set's round, auto by
 #                                cost checked against random
+#   heldout7-2026-11-29.md, rank-heldout7-2026-11-29.md
+#                                the seventh held-out set's round, auto
+#                                with the counting paused against random
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -159,6 +162,14 @@ h6=$(join "$here"/heldout6-2026-11-29*.jsonl)
 if [ -n "$h6" ]; then
 	"$bench/gfz-bench" -bug-report "$h6" -o "$here/heldout6-2026-11-29.md"
 	"$bench/gfz-bench" -rank "$h6" -check "gfz-auto,gfz-random" -o "$here/rank-heldout6-2026-11-29.md"
+fi
+
+# The seventh held-out set's round: auto with the counting paused against
+# random.
+h7=$(join "$here"/heldout7-2026-11-29*.jsonl)
+if [ -n "$h7" ]; then
+	"$bench/gfz-bench" -bug-report "$h7" -o "$here/heldout7-2026-11-29.md"
+	"$bench/gfz-bench" -rank "$h7" -check "gfz-auto,gfz-random" -o "$here/rank-heldout7-2026-11-29.md"
 fi
 
 # Auto by cost on four seen hard bugs, then with the counting paused.
