@@ -462,9 +462,10 @@ func Prepare(ctx context.Context, opts Options) (*Prepared, error) {
 			paths = append(paths, p.PkgPath)
 		}
 	}
-	harness := harnessPackages(g.matched, roots)
+	deps := dependencies(roots)
+	harness := harnessPackages(g.matched, deps)
 	var leftHarness []string
-	for _, p := range dependencies(roots) {
+	for _, p := range deps {
 		if _, ok := roles[p.PkgPath]; ok || len(p.GoFiles) == 0 {
 			continue
 		}

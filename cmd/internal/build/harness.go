@@ -32,10 +32,10 @@ import (
 // too.
 
 // harnessPackages returns the import paths of the packages that are
-// harness packages if they have no fuzz targets (see above): dependencies
-// of the test roots and matched packages, matched being the matched
-// packages as their non-test build sees them.
-func harnessPackages(matched, roots []*packages.Package) map[string]bool {
+// harness packages if they have no fuzz targets (see above): among deps,
+// the test roots' dependencies, and the matched packages, matched being
+// the matched packages as their non-test build sees them.
+func harnessPackages(matched, deps []*packages.Package) map[string]bool {
 	var imported []*packages.Package
 	isMatched := map[string]bool{}
 	for _, m := range matched {
@@ -56,7 +56,7 @@ func harnessPackages(matched, roots []*packages.Package) map[string]bool {
 	}
 	// A test variant of a dependency ("d [p.test]") imports what the
 	// plain package does.
-	for _, p := range dependencies(roots) {
+	for _, p := range deps {
 		if !isMatched[p.PkgPath] && !prod[p.PkgPath] && importsGfz(p) {
 			out[p.PkgPath] = true
 		}
