@@ -444,6 +444,12 @@ func (s *autoTurns) settle() {
 // advance counts one more child of the turn, first starting a new turn
 // when this one has had its children, and returns the parent.
 func (s *autoTurns) advance() *entry {
+	if q := s.env.queue(); s.zg.indexed < len(q) {
+		// The inputs queued during generation first (bookkeepingPauser)
+		// become zeugma's donors, their records made again (and kept
+		// within the budget) in the order they were queued.
+		s.zg.indexNew()
+	}
 	if s.parent == nil || s.made >= s.turnTarget() {
 		s.startTurn()
 	}

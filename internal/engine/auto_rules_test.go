@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"math"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestAutoRareFallbackCredit(t *testing.T) {
 // computed and never reached them).
 func TestAutoSeedsRecorded(t *testing.T) {
 	var vals []figVal
-	f := newTestFuzzer(t, "auto", figExec(&vals, true), 3000)
+	f := newTestFuzzer(t, "auto", figExec(&vals, true), 20000)
 	f.cfg.NoRecheck = false
 	f.cfg.Seeds = [][]byte{
 		{1, 1, 2, 1, 4, 0, 0, 0, 1, 3, 0, 1, 5, 0, 0},
@@ -41,6 +42,9 @@ func TestAutoSeedsRecorded(t *testing.T) {
 	nseeds := len(f.queue)
 	f.loop()
 	s := f.strat.(*autoTurns)
+	if s.warm {
+		t.Fatalf("generation first has not ended in %d executions", f.execs)
+	}
 	indexed := map[int32]bool{}
 	for _, d := range s.zg.index {
 		for _, r := range d.refs {
@@ -660,5 +664,98 @@ func TestAutoPausesHitsWhileGenerationFirst(t *testing.T) {
 	ff.feed(1)
 	if ff.hits.seen != 1 || ff.hits.count(20) != 1 {
 		t.Errorf("fairfuzz: %d executions counted, edge 20 %d times; want 1 and 1", ff.hits.seen, ff.hits.count(20))
+	}
+}
+
+// TestAutoDefersRecordsWhileGenerationFirst pins that auto keeps no
+// records and indexes no donors while generation first lasts (nothing
+// reads them then), that the inputs queued meanwhile are zeugma's donors
+// once it has ended, and that the deferral changes nothing of a run: with
+// the pause off, the same seed queues the same inputs and makes the same
+// decisions.
+func TestAutoDefersRecordsWhileGenerationFirst(t *testing.T) {
+	var vals []figVal
+	f := newTestFuzzer(t, "auto", figExec(&vals, true), 0)
+	f.cfg.NoRecheck = false
+	f.init()
+	f.startMetrics()
+	s := f.strat.(*autoTurns)
+	if !s.warm {
+		t.Fatal("auto without generation first at the start")
+	}
+	inputs := [][]byte{
+		{1, 1, 2, 1, 4, 0, 0, 0, 1, 3, 0, 1, 5, 0, 0},
+		{6, 1, 7, 0, 1, 8, 0, 0, 0},
+		{9, 0, 1, 2, 1, 3, 0, 0, 0},
+	}
+	for i, in := range inputs {
+		e := f.handle(f.exec(in), true)
+		if e == nil {
+			t.Fatalf("input %d not queued", i)
+		}
+		if e.rec != nil {
+			t.Errorf("input %d queued during generation first keeps a record", i)
+		}
+	}
+	if s.zg.indexed != 0 || len(s.zg.index) != 0 {
+		t.Errorf("during generation first: %d inputs indexed, %d donor keys; want none", s.zg.indexed, len(s.zg.index))
+	}
+	s.warm = false // generation first ended
+	s.advance()
+	if s.zg.indexed != len(f.queue) {
+		t.Fatalf("after generation first: %d of %d inputs indexed", s.zg.indexed, len(f.queue))
+	}
+	donor := map[int32]bool{}
+	for _, d := range s.zg.index {
+		for _, r := range d.refs {
+			donor[r.entry] = true
+		}
+	}
+	for i, e := range f.queue {
+		if rec := f.peekRecord(e); rec != nil && len(rec.Spans) > 0 && !donor[int32(i)] {
+			t.Errorf("entry %d, queued during generation first, is not a donor", i)
+		}
+	}
+	e := f.handle(f.exec([]byte{2, 1, 3, 1, 3, 1, 3, 0, 0, 0, 0, 0}), true)
+	if e == nil || e.rec == nil || s.zg.indexed != len(f.queue) {
+		t.Errorf("an input queued after generation first: queued %v, record kept %v, %d of %d indexed",
+			e != nil, e != nil && e.rec != nil, s.zg.indexed, len(f.queue))
+	}
+
+	// The same run with the pause off. The arms and parent arms that read
+	// the counts of hits (also paused) are left out.
+	t.Setenv(autoArmsEnv, "first,zest,bytes,ei,struct,value,zeugma,random,turns")
+	type result struct {
+		queue  []string
+		chosen []int64
+		warm   int64
+		execs  int64
+	}
+	runOnce := func(pause bool) result {
+		var vals []figVal
+		f := newTestFuzzer(t, "auto", figExec(&vals, true), 30000)
+		f.cfg.NoRecheck = false
+		f.cfg.Seeds = inputs[:1]
+		f.init()
+		if !pause {
+			f.pauser = nil
+		}
+		f.loop()
+		s := f.strat.(*autoTurns)
+		var r result
+		for _, e := range f.queue {
+			r.queue = append(r.queue, string(e.data))
+		}
+		r.chosen = append(append(r.chosen, s.ops.chosen...), s.sched.chosen...)
+		r.warm, r.execs = s.warmEnd, f.execs
+		return r
+	}
+	on, off := runOnce(true), runOnce(false)
+	if on.warm == 0 || on.warm >= on.execs-5000 {
+		t.Fatalf("generation first ended after %d of %d executions: want it to end with 5,000 left", on.warm, on.execs)
+	}
+	if !reflect.DeepEqual(on, off) {
+		t.Errorf("with the pause: %d queued, arms chosen %v, generation first %d; without: %d, %v, %d",
+			len(on.queue), on.chosen, on.warm, len(off.queue), off.chosen, off.warm)
 	}
 }

@@ -46,9 +46,9 @@ type fuzzer struct {
 	gex      GuidedExecutor
 	sites    *siteKinds // structure.go: what each choice site is learned to be
 	hits     *edgeHits  // fairfuzz.go: executions per edge and path (engineDef.hits), or nil
-	// hitsPaused is the strategy when it may pause the counting of hits
-	// (a hitsPauser), or nil.
-	hitsPaused hitsPauser
+	// pauser is the strategy when it may pause the counting of hits and
+	// the keeping of records (a bookkeepingPauser), or nil.
+	pauser bookkeepingPauser
 	// Behavioural diversity (diversity.go): every VALID or INVALID
 	// execution's trace is observed; lastUnique tells whether the last
 	// one handled was a unique trace.
@@ -458,7 +458,7 @@ func (f *fuzzer) handle(out Outcome, write bool) *entry {
 	}
 	valid := out.Result == Valid
 	var n novelty
-	if f.hits != nil && (f.hitsPaused == nil || !f.hitsPaused.pauseHits()) {
+	if f.hits != nil && !f.bookkeepingPaused() {
 		var first bool
 		n, first = f.cov.checkCounting(valid, &f.hits.edgeCounts)
 		f.hits.counted(f.cov, first)
@@ -535,7 +535,7 @@ func (f *fuzzer) recheck(first Outcome) (Outcome, novelty) {
 	f.snapA = f.cov.snapshot(f.snapA[:0])
 	params, ext := f.cur, f.curExt
 	f.rechecks++
-	if f.def.records && f.recorder != nil {
+	if f.def.records && f.recorder != nil && !f.bookkeepingPaused() {
 		// The second run also makes the record the queue entry keeps.
 		f.recorder.SetRecording(true)
 		defer f.recorder.SetRecording(false)
@@ -591,7 +591,7 @@ func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) 
 	if f.hits != nil {
 		e.hit = f.cov.hitEdges(nil) // before keepRecord, which may run it again
 	}
-	if f.def.records {
+	if f.def.records && !f.bookkeepingPaused() {
 		f.keepRecord(e, rec)
 	}
 	f.queue = append(f.queue, e)
@@ -604,6 +604,10 @@ func (f *fuzzer) enqueue(data []byte, m *merged, rec *param.Record, valid bool) 
 	}
 	return e
 }
+
+// bookkeepingPaused tells whether the strategy has paused the counting
+// of hits and the keeping of records (bookkeepingPauser).
+func (f *fuzzer) bookkeepingPaused() bool { return f.pauser != nil && f.pauser.paused() }
 
 func (f *fuzzer) randomEntry() []byte {
 	if len(f.queue) == 0 {

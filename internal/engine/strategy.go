@@ -158,14 +158,18 @@ type strategyEnv interface {
 	tokenChild(dst, parent []byte) (child []byte, ok bool)
 }
 
-// hitsPauser is implemented by strategies that may not need the counts of
-// hits (engineDef.hits) for a while: while pauseHits says so, the loop
-// checks coverage without counting the execution's edges and path (auto
-// during generation first, which makes random's children and reads no
-// count; counting cost it about a quarter of its time on x/net/html).
-type hitsPauser interface{ pauseHits() bool }
+// bookkeepingPauser is implemented by strategies that for a while make
+// only fresh children and read nothing of the queue: while paused says
+// so, the loop neither counts hits (engineDef.hits) nor keeps records of
+// the inputs it queues (tree.go: a record is made when the input is
+// first read, holdParent and peekRecord), nor calls queued. That is auto
+// during generation first, which makes random's children: counting cost
+// it about a quarter of its time on x/net/html, and copying records and
+// indexing zeugma's donors 15% on raymond-niloptions; the strategy
+// catches up with the queue when the pause ends (autoTurns.advance).
+type bookkeepingPauser interface{ paused() bool }
 
-func (s *autoTurns) pauseHits() bool { return s.warm }
+func (s *autoTurns) paused() bool { return s.warm }
 
 // queueWatcher is implemented by strategies that read an input's record
 // when it is queued (zeugma's donor index): the loop calls queued right
@@ -353,7 +357,7 @@ func (f *fuzzer) setEngine(name string) error {
 		f.hits = newEdgeHits()
 	}
 	f.strat, f.fb = def.build(loopView{f})
-	f.hitsPaused, _ = f.strat.(hitsPauser)
+	f.pauser, _ = f.strat.(bookkeepingPauser)
 	return nil
 }
 

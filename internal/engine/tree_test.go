@@ -213,6 +213,7 @@ func TestRecordIndexedWhenQueued(t *testing.T) {
 				zg = s
 			case *autoTurns:
 				zg = s.zg
+				s.warm = false // records are kept once generation first has ended
 			}
 			zg.indexNew() // the seeds
 			data := []byte{3, 1, 4, 1, 5, 1, 6, 0, 0, 0, 0, 0}
