@@ -247,6 +247,13 @@ type autoTurns struct {
 	warm, noFirst    bool
 	warmChecked      bool // whether a restarted worker's inheritance was checked
 	warmNew, warmEnd int64
+	// A worker replacing a dead one of its slot during generation first
+	// goes on with the slot's count (a target that kills its worker more
+	// often than the plateau takes would otherwise start it again at every
+	// death): warmBase is the children the dead workers made, warmLast the
+	// slot's count at their last new edge. warmNew is then counted from
+	// warmBase (warmLast - warmBase until this worker finds an edge).
+	warmBase, warmLast int64
 }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
@@ -414,8 +421,13 @@ func (s *autoTurns) generateNext() bool {
 		// does not start it again (a target that kills its worker more
 		// often than the plateau takes would keep auto random).
 		s.warmChecked = true
-		if i, ok := s.env.(interface{ inherited(string) int64 }); ok && i.inherited("arm_random_first_ended") > 0 {
-			s.warm = false
+		if i, ok := s.env.(interface{ inherited(string) int64 }); ok {
+			if i.inherited("arm_random_first_ended") > 0 {
+				s.warm = false
+			} else {
+				s.warmBase, s.warmLast = i.inherited("arm_random_first"), i.inherited("arm_random_first_last")
+				s.warmNew = s.warmLast - s.warmBase
+			}
 		}
 	}
 	if !s.warm && (!s.hasShare() || s.genCost > s.mutCost) {
@@ -742,7 +754,7 @@ func (s *autoTurns) warmUp(y yield) {
 		s.warmNew = s.generated
 		return
 	}
-	if s.generated-s.warmNew >= max(autoWarmMin, s.warmNew) {
+	if s.generated-s.warmNew >= max(autoWarmMin, s.warmBase+s.warmNew) {
 		s.warm, s.warmEnd = false, s.generated
 	}
 }
@@ -792,6 +804,10 @@ func (s *autoTurns) stats(kv func(string, any)) {
 	}
 	kv("arm_random_first", warm)
 	kv("arm_random_first_ended", ended)
+	// The slot's generation-first child at its last new edge, less what
+	// the dead workers of the slot left (summed with theirs: the slot's;
+	// summed over the slots it means nothing).
+	kv("arm_random_first_last", s.warmBase+s.warmNew-s.warmLast)
 }
 
 // armsSummary makes the final summary's lines about the arms from the

@@ -427,7 +427,7 @@ func TestAutoGenerationFirst(t *testing.T) {
 	// one whose predecessor had not ended it does.
 	for _, ended := range []int64{0, 1} {
 		env := &scriptEnv{r: newPRNG(1), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
-		s := newAutoTurns(inheritEnv{env, ended})
+		s := newAutoTurns(inheritEnv{env, map[string]int64{"arm_random_first_ended": ended}})
 		env.hits().setAll(1, 1000, 2, 1000)
 		gen := drive(s, env, 1000, func(int) novelty { return 0 })
 		if want := ended == 0; s.warm != want || (gen == 1000) != want {
@@ -437,6 +437,38 @@ func TestAutoGenerationFirst(t *testing.T) {
 		s.stats(func(k string, v any) { st[k] = v })
 		if ended == 1 && (st["arm_random_first"] != int64(0) || st["arm_random_first_ended"] != 0) {
 			t.Errorf("inherited end: own arm_random_first %v, _ended %v; want 0, 0 (the dead worker's are added)", st["arm_random_first"], st["arm_random_first_ended"])
+		}
+	}
+
+	// A worker replacing a dead one during generation first goes on with
+	// the slot's count: its predecessors made 30,000 children, the last
+	// new edge at the 20,000th, so the plateau (a gap of 20,000) comes
+	// after 10,000 more, or, after a new edge at its 100th, a gap of
+	// 30,100 after that. The slot's last new edge is in its stats, less
+	// what the predecessors left.
+	for _, c := range []struct {
+		find, end, last int64 // this worker's new edge (-1: none), its children at the end, own arm_random_first_last
+	}{{-1, 10_000, 0}, {99, 100 + 30_100, 10_100}} {
+		env := &scriptEnv{r: newPRNG(1), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
+		s := newAutoTurns(inheritEnv{env, map[string]int64{"arm_random_first": 30_000, "arm_random_first_last": 20_000}})
+		env.hits().setAll(1, 1000, 2, 1000)
+		pay := func(k int) novelty {
+			if int64(k) == c.find {
+				return newEdge
+			}
+			return 0
+		}
+		if gen := drive(s, env, int(c.end-1), pay); gen != int(c.end-1) || !s.warm {
+			t.Errorf("inherited, new edge at %d: %d of the first %d children generated, generation first on: %v; want all, on", c.find, gen, c.end-1, s.warm)
+		}
+		drive(s, env, 1, pay)
+		if s.warm || s.warmEnd != c.end {
+			t.Errorf("inherited, new edge at %d: generation first on %v, ended after %d children; want off after %d", c.find, s.warm, s.warmEnd, c.end)
+		}
+		st := map[string]any{}
+		s.stats(func(k string, v any) { st[k] = v })
+		if st["arm_random_first_last"] != c.last {
+			t.Errorf("inherited, new edge at %d: own arm_random_first_last %v, want %d", c.find, st["arm_random_first_last"], c.last)
 		}
 	}
 
@@ -463,19 +495,14 @@ func TestAutoGenerationFirst(t *testing.T) {
 	}
 }
 
-// inheritEnv is a strategyEnv whose slot's dead workers left
-// arm_random_first_ended (loopView.inherited).
+// inheritEnv is a strategyEnv whose slot's dead workers left the
+// summed keys of left (loopView.inherited).
 type inheritEnv struct {
 	strategyEnv
-	ended int64
+	left map[string]int64
 }
 
-func (e inheritEnv) inherited(key string) int64 {
-	if key == "arm_random_first_ended" {
-		return e.ended
-	}
-	return 0
-}
+func (e inheritEnv) inherited(key string) int64 { return e.left[key] }
 
 func sum64(v []int64) (n int64) {
 	for _, x := range v {
