@@ -588,6 +588,7 @@ func TestFeedbackCountsSurviveRestart(t *testing.T) {
 		}
 		return out
 	}
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	own := worker("")
 	if own["arm_zest_execs"] == "" || own["arm_zest_execs"] == "0" {
 		t.Fatalf("the worker's own file: %v", own)
@@ -596,7 +597,8 @@ func TestFeedbackCountsSurviveRestart(t *testing.T) {
 	// all generation; a worker whose slot's dead worker had ended it does
 	// not start it again (its own count 0, the dead one's added).
 	t.Setenv(autoArmsEnv, "")
-	if w := worker(""); w["arm_random_first_ended"] != "0" || w["arm_zest_execs"] != "0" || w["arm_random_first"] == "0" {
+	first := worker("")
+	if w := first; w["arm_random_first_ended"] != "0" || w["arm_zest_execs"] != "0" || w["arm_random_first"] == "0" {
 		t.Errorf("a first worker: generation first ended %s, %s zest executions, %s children of it; want 0, 0, all",
 			w["arm_random_first_ended"], w["arm_zest_execs"], w["arm_random_first"])
 	}
@@ -605,9 +607,16 @@ func TestFeedbackCountsSurviveRestart(t *testing.T) {
 		t.Errorf("a worker after one that ended generation first: ended %s, its children %s, %s zest executions; want 1, the dead one's 4000, some",
 			w["arm_random_first_ended"], w["arm_random_first"], w["arm_zest_execs"])
 	}
+	// One after a worker that had not ended it goes on with the slot's
+	// count: its new edges are the slot's 40,001st child and later (the
+	// same as a first worker's, 40,000 on).
+	if w, n := worker("arm_random_first_ended: 0\narm_random_first: 40000\narm_random_first_last: 39000\n"), atoi(first["arm_random_first"]); w["arm_random_first_ended"] != "0" ||
+		atoi(w["arm_random_first"]) != 40000+n || atoi(w["arm_random_first_last"]) != 40000+atoi(first["arm_random_first_last"]) {
+		t.Errorf("a worker after one during generation first: ended %s, children %s, last new edge at %s; want 0, %d, %d",
+			w["arm_random_first_ended"], w["arm_random_first"], w["arm_random_first_last"], 40000+n, 40000+atoi(first["arm_random_first_last"]))
+	}
 	autoWithoutFirst(t)
 	got := worker("arms: zest,bytes\narm_zest_execs: 1000\narm_gone_execs: 5\nsaved_perf: 7\narm_zest_finds: x\n")
-	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	if g, w := atoi(got["arm_zest_execs"]), atoi(own["arm_zest_execs"])+1000; g != w {
 		t.Errorf("arm_zest_execs after a restart: %d, want the dead worker's 1000 + the new one's %s", g, own["arm_zest_execs"])
 	}
