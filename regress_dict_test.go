@@ -100,7 +100,7 @@ func TestRegressDictionaryOnlyWhenDrawn(t *testing.T) {
 	} {
 		t.Run(c.target, func(t *testing.T) {
 			t.Parallel() // independent runs, each in its own work directory
-			cmd := exec.Command(bin, "-runs", "20000", "-workers", "1", "-seed", "1", "-workdir", t.TempDir(), "-regress", c.target)
+			cmd := exec.Command(bin, "-runs", "2000", "-workers", "1", "-seed", "1", "-workdir", t.TempDir(), "-regress", c.target)
 			cmd.Dir = t.TempDir()
 			out, err := cmd.CombinedOutput()
 			written, _ := filepath.Glob(filepath.Join(pkg, "testdata", "fuzz", c.target, "*"))

@@ -165,12 +165,17 @@ func TestCrashKinds(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.target, func(t *testing.T) {
 			t.Parallel()
-			runs := 1500
-			if c.target == "FuzzHang" || c.target == "FuzzAlloc" {
-				runs = 300 // every death costs the timeout or an allocation spree
+			runs, args := 1500, []string{"-workers", "1", "-seed", "3"}
+			if c.target == "FuzzHang" || c.target == "FuzzAlloc" || c.target == "FuzzStack" {
+				// Every death costs the timeout, an allocation spree or 64
+				// MiB of stack, and so does every step of shrinking it (a
+				// -repro process each; TestShrinkDeath shrinks a hang):
+				// 14-43 s a case before.
+				runs = 300
+				args = append(args, "-shrinkruns", "0")
 			}
 			wd := filepath.Join(t.TempDir(), "wd")
-			args := append([]string{"-workers", "1", "-seed", "3", "-runs", strconv.Itoa(runs)}, c.args...)
+			args = append(append(args, "-runs", strconv.Itoa(runs)), c.args...)
 			out, reports := failingRun(t, bin, wd, append(args, c.target)...)
 			if len(reports) != 1 {
 				t.Fatalf("%d failure reports, want 1\n%s", len(reports), out)

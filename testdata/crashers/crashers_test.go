@@ -80,10 +80,14 @@ func FuzzSlowDeath(f *testing.F) {
 	})
 }
 
-// FuzzMapWrite writes a map from two goroutines at once.
+// FuzzMapWrite writes a map from two goroutines at once. With one P
+// (GOMAXPROCS 1, as on a one-CPU machine or under taskset) the two would
+// take turns between map writes (the runtime's map code has no preemption
+// point) and never collide: two Ps let the OS switch threads anywhere.
 func FuzzMapWrite(f *testing.F) {
 	gfz.Fuzz(f, func(t *gfz.T) {
 		if trigger(t) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 			m := map[int]int{}
 			var wg sync.WaitGroup
 			for g := 0; g < 2; g++ {
