@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,13 @@ func lineModule(t *testing.T, files map[string]string) string {
 // the builds).
 func runBuilt(t *testing.T, dir string, p *Prepared) string {
 	t.Helper()
+	return runProg(t, dir, buildProg(t, dir, p))
+}
+
+// buildProg builds the main package in dir (instrumented if p is not
+// nil) and returns the executable's path.
+func buildProg(t *testing.T, dir string, p *Prepared) string {
+	t.Helper()
 	exe := filepath.Join(t.TempDir(), "prog")
 	args := []string{"build", "-o", exe}
 	if p != nil {
@@ -45,7 +53,14 @@ func runBuilt(t *testing.T, dir string, p *Prepared) string {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	run := exec.Command(exe)
+	return exe
+}
+
+// runProg runs exe with args in dir and returns its output, reduced as
+// runBuilt says.
+func runProg(t *testing.T, dir, exe string, args ...string) string {
+	t.Helper()
+	run := exec.Command(exe, args...)
 	run.Dir = dir
 	out, _ := run.CombinedOutput() // it panics
 	return stackRE.ReplaceAllString(string(out), "$1")
@@ -59,25 +74,49 @@ var stackRE = regexp.MustCompile(`(?m)(^\S.*)\((?:0x|\{|\.\.\.)[^\n]*\)$|( \+0x[
 // program that panics in code whose positions a line directive sets, for
 // each form the compiler accepts (testmod.LineDirectives), and compares
 // the stack traces: the instrumented build's frames must be at the file
-// and line where the plain build's are.
+// and line where the plain build's are. Each form is a package of one
+// program (built twice in all, not twice a form), whose argument picks
+// the form that panics.
 func TestLineDirectivesStack(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds two programs per form")
+		t.Skip("builds two programs")
 	}
-	for _, c := range testmod.LineDirectives {
+	forms := testmod.LineDirectives
+	files := map[string]string{}
+	var imports, calls strings.Builder
+	for i, c := range forms {
+		pkg := fmt.Sprintf("p%02d", i)
+		// The form's file, in package pkg, with crash exported: the same
+		// lines and the same directives.
+		src := strings.Replace(c.Src, "package main\n", "package "+pkg+"\n", 1)
+		src = strings.Replace(src, "func crash(", "func Crash(", 1)
+		if src == c.Src {
+			t.Fatalf("%s: no package clause or crash function to rename", c.Name)
+		}
+		files[pkg+"/gen.go"] = src
+		fmt.Fprintf(&imports, "\t%q\n", "example.com/ld/"+pkg)
+		fmt.Fprintf(&calls, "\t%s.Crash,\n", pkg)
+	}
+	files["main.go"] = "package main\n\nimport (\n\t\"os\"\n\t\"strconv\"\n\n" + imports.String() + ")\n\n" +
+		"var crashes = []func(int) int{\n" + calls.String() + "}\n\n" +
+		"func main() {\n\ti, _ := strconv.Atoi(os.Args[1])\n\tprintln(crashes[i](1))\n\tprintln(crashes[i](3))\n}\n"
+	dir := lineModule(t, files)
+	p := prepare(t, Options{Dir: dir, Patterns: []string{"./..."}})
+	probes := map[string]int{}
+	for _, ip := range p.Packages {
+		probes[ip.Path] = ip.Probes
+	}
+	plainExe, instExe := buildProg(t, dir, nil), buildProg(t, dir, p)
+	for i, c := range forms {
 		t.Run(c.Name, func(t *testing.T) {
-			dir := lineModule(t, map[string]string{
-				"main.go": "package main\n\nfunc main() {\n\tprintln(crash(1))\n\tprintln(crash(3))\n}\n",
-				"gen.go":  c.Src,
-			})
-			p := prepare(t, Options{Dir: dir})
-			if p.Probes < 10 {
-				t.Fatalf("%d probes", p.Probes)
+			pkg := fmt.Sprintf("p%02d", i)
+			if n := probes["example.com/ld/"+pkg]; n < 10 {
+				t.Fatalf("%d probes", n)
 			}
-			plain := runBuilt(t, dir, nil)
-			inst := runBuilt(t, dir, p)
-			if !strings.Contains(plain, "panic: boom 2") || !strings.Contains(plain, c.Want) {
-				t.Fatalf("the plain build's trace lacks the panic or %q:\n%s", c.Want, plain)
+			want := strings.ReplaceAll(c.Want, "main.crash", pkg+".Crash")
+			plain, inst := runProg(t, dir, plainExe, strconv.Itoa(i)), runProg(t, dir, instExe, strconv.Itoa(i))
+			if !strings.Contains(plain, "panic: boom 2") || !strings.Contains(plain, want) {
+				t.Fatalf("the plain build's trace lacks the panic or %q:\n%s", want, plain)
 			}
 			if inst != plain {
 				t.Errorf("instrumented trace differs\nplain:\n%s\ninstrumented:\n%s", plain, inst)

@@ -108,7 +108,7 @@ func TestRegressExport(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr.String())
 	}
 	corpus := filepath.Join(pkg, "testdata", "fuzz", "FuzzRegress")
-	args := []string{"-runs", "3000", "-workers", "1", "-seed", "1"}
+	args := []string{"-runs", "1000", "-workers", "1", "-seed", "1"}
 
 	// Off by default: the failures are saved in the work directory only.
 	work := t.TempDir()
