@@ -172,8 +172,9 @@ if [ -n "$h7" ]; then
 	"$bench/gfz-bench" -rank "$h7" -check "gfz-auto,gfz-random" -o "$here/rank-heldout7-2026-11-29.md"
 fi
 
-# Auto by cost on four seen hard bugs, then with the counting paused.
-for f in seen6 pause6; do
+# Auto by cost on four seen hard bugs, then with the counting paused; then
+# with its records deferred on the seventh set's found bugs (seen7).
+for f in seen6 pause6 seen7; do
 	r=$(join "$here"/$f-2026-11-29*.jsonl)
 	if [ -n "$r" ]; then
 		"$bench/gfz-bench" -rank "$r" -check "gfz-auto,gfz-random" -o "$here/rank-$f-2026-11-29.md"
