@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -158,6 +159,9 @@ func TestCIBinarySetupError(t *testing.T) {
 	}
 	files["s/s_test.go"] = strings.ReplaceAll(files["s/s_test.go"], "Check(", "F(")
 	t.Chdir(checkout(t, files))
+	// Two worker processes, so that 3s runs both targets on a machine with
+	// one CPU too (GOMAXPROCS 1 planned one: s "not run").
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))))
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"-ci", "-time", "3s"}, &out, &errb)
 	if code != 2 || !regexp.MustCompile(`(?m)^example\.com/bug/s +FuzzF +error \(exit status 2\)`).MatchString(out.String()) ||
