@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gfz-dev/gfz/internal/workdir"
@@ -73,7 +74,7 @@ func writeIndex(out string, entries []IndexEntry, s *Schedule, now time.Time) (s
 		sv = buildSchedule(entries, rows, s)
 	}
 	var buf bytes.Buffer
-	if err := indexTemplate.Execute(&buf, struct {
+	if err := indexTemplate().Execute(&buf, struct {
 		Rows      []indexRow
 		Generated string
 		Schedule  *scheduleView
@@ -97,8 +98,11 @@ var indexHTML string
 //go:embed schedule.html
 var scheduleHTML string
 
-var indexTemplate = func() *template.Template {
+// indexTemplate is parsed when first used: the package is linked into
+// every fuzz worker, which starts again after each death and never writes
+// a report (parsing at init cost a worker start about 1.5 ms).
+var indexTemplate = sync.OnceValue(func() *template.Template {
 	t := template.Must(template.New("index").Parse(indexHTML))
 	template.Must(t.New("schedule").Parse(scheduleHTML))
 	return t
-}()
+})

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gfz-dev/gfz/cover"
@@ -92,7 +93,7 @@ type page struct {
 func Render(w io.Writer, o Options) error {
 	p := build(o)
 	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, p); err != nil {
+	if err := pageTemplate().Execute(&buf, p); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	if _, err := w.Write(cleanText(buf.Bytes())); err != nil {
@@ -180,7 +181,10 @@ func build(o Options) *page {
 //go:embed report.html
 var pageHTML string
 
-var pageTemplate = template.Must(template.New("report").Parse(pageHTML))
+// pageTemplate is parsed when first used (see indexTemplate).
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(pageHTML))
+})
 
 // groupDigits writes an integer with thousands separators (50,175,294);
 // anything else is returned as it is.
