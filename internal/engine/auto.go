@@ -179,6 +179,14 @@ const (
 // random arm). Read when the engine is built.
 const autoArmsEnv = "GFZ_AUTO_ARMS"
 
+// autoFirstMaxEnv caps generation first, for measurements: it ends after
+// at most this many children (the worker slot's, restarts included) even
+// if generation has not plateaued (a steady trickle of new edges keeps the
+// plateau from coming: BENCHMARKS.md, "Generation first on a hard bug over
+// ten minutes"). Unset, 0 or not a number: no cap. Read when the engine
+// is built.
+const autoFirstMaxEnv = "GFZ_AUTO_FIRST_MAX"
+
 // autoTurns is the auto strategy.
 type autoTurns struct {
 	env   strategyEnv
@@ -254,6 +262,8 @@ type autoTurns struct {
 	// slot's count at their last new edge. warmNew is then counted from
 	// warmBase (warmLast - warmBase until this worker finds an edge).
 	warmBase, warmLast int64
+	// firstMax is autoFirstMaxEnv's cap (0: none).
+	firstMax int64
 }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
@@ -267,6 +277,9 @@ func newAutoTurns(env strategyEnv) *autoTurns {
 	ops, sched, first := autoArms(os.Getenv(autoArmsEnv))
 	s.noFirst = !first
 	s.restrict(ops, sched)
+	if n, err := strconv.ParseInt(os.Getenv(autoFirstMaxEnv), 10, 64); err == nil && n > 0 {
+		s.firstMax = n
+	}
 	return s
 }
 
@@ -750,6 +763,10 @@ func (s *autoTurns) found(y yield) {
 // warmUp counts a generated child of generation first, ending it when
 // generation has plateaued (see above).
 func (s *autoTurns) warmUp(y yield) {
+	if s.firstMax > 0 && s.warmBase+s.generated >= s.firstMax {
+		s.warm, s.warmEnd = false, s.generated
+		return
+	}
 	if y.queued != nil && y.novelty&(newEdge|newValidEdge) != 0 {
 		s.warmNew = s.generated
 		return

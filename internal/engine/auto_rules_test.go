@@ -472,6 +472,30 @@ func TestAutoGenerationFirst(t *testing.T) {
 		}
 	}
 
+	// GFZ_AUTO_FIRST_MAX caps it even while generation finds new edges
+	// (one every 100 children here), counting the slot's children.
+	t.Setenv(autoFirstMaxEnv, "5000")
+	for _, base := range []int64{0, 3000} {
+		env := &scriptEnv{r: newPRNG(1), q: q, edges: 3, max: 32, guides: true, labels: newSiteKinds()}
+		s := newAutoTurns(inheritEnv{env, map[string]int64{"arm_random_first": base, "arm_random_first_last": base}})
+		env.hits().setAll(1, 1000, 2, 1000)
+		pay := func(k int) novelty {
+			if k%100 == 0 {
+				return newEdge
+			}
+			return 0
+		}
+		end := 5000 - base
+		if gen := drive(s, env, int(end-1), pay); gen != int(end-1) || !s.warm {
+			t.Errorf("capped, %d inherited: %d of the first %d children generated, generation first on: %v; want all, on", base, gen, end-1, s.warm)
+		}
+		drive(s, env, 1, pay)
+		if s.warm || s.warmEnd != end {
+			t.Errorf("capped, %d inherited: generation first on %v, ended after %d children; want off after %d", base, s.warm, s.warmEnd, end)
+		}
+	}
+	t.Setenv(autoFirstMaxEnv, "")
+
 	// Not on a native target (random arguments are not a generator's),
 	// nor without the random arm, nor when GFZ_AUTO_ARMS leaves out "first".
 	env := &scriptEnv{r: newPRNG(1), max: 32, q: []*entry{{data: []byte("seed")}}}
