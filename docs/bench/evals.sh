@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|h70|h71|seen6|seen6b|pause6a|pause6b|harna|harnb|seen7|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|h70|h71|seen6|seen6b|pause6a|pause6b|harna|harnb|seen7|capa|capb|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -373,6 +373,20 @@ seen7() {
 	REPS=5 bugs "$S7_COMMIT" gfz-random,gfz-auto 3m seen7-2026-11-29.jsonl raymond-niloptions glob-emptyalt etree-filterkey xpath-substring yaegi-localtype
 }
 S7_COMMIT=${S7_COMMIT:-}
+# cap PART: auto with generation first capped at CAP children
+# (GFZ_AUTO_FIRST_MAX, default 4,194,304) against random, 10-minute budgets,
+# 3 reps, on four seen hard bugs, at CAP_COMMIT: an exploration, not a
+# held-out judgment (does the cap let auto find html-selectloop, which
+# needs mutation, and what does it cost on the bugs random finds?); a and b
+# one core each, resumable across sessions.
+cap() {
+	export GFZ_AUTO_FIRST_MAX=${CAP:-4194304}
+	case $1 in
+	a) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29a.jsonl html-selectloop toml-escapes ;;
+	b) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29b.jsonl tiff-palette gomarkdown-deflist ;;
+	esac
+}
+CAP_COMMIT=${CAP_COMMIT:-}
 # pause6 PART: auto with the counting of hits paused during generation
 # first (PAUSE_COMMIT) against random on two seen bugs, 3 reps: its rate.
 pause6() {
@@ -419,6 +433,8 @@ seen6b) log "seen6b start"; seen6 b; log "seen6b done" ;;
 pause6a) log "pause6a start"; pause6 a; log "pause6a done" ;;
 harna) log "harna start"; harn a; log "harna done" ;;
 seen7) log "seen7 start"; seen7; log "seen7 done" ;;
+capa) log "capa start"; cap a; log "capa done" ;;
+capb) log "capb start"; cap b; log "capb done" ;;
 harnb) log "harnb start"; harn b; log "harnb done" ;;
 pause6b) log "pause6b start"; pause6 b; log "pause6b done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
