@@ -6,7 +6,7 @@
 # gfz at a fixed commit, checked out as a worktree under $WT (default
 # /work/wt), so that its repetitions stay comparable while main moves on.
 #
-# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|h70|h71|seen6|seen6b|pause6a|pause6b|harna|harnb|seen7|capa|capb|long0|long1
+# Usage: docs/bench/evals.sh core0|core1|gen0|gen1|h30|h31|h32|h40|h41|h42|h43|first0|first1|first2|h50|h51|h52|h60|h61|h70|h71|seen6|seen6b|pause6a|pause6b|harna|harnb|seen7|capa|capb|capa1|capa2|long0|long1
 #   gen0, gen1: the generation share's round (2026-11-29, below: auto at
 #   GEN_COMMIT on every benchmark of the f559d08 round, the same budgets;
 #   gen0 the 20 easy bugs, three hard bugs and both template targets, gen1
@@ -383,6 +383,9 @@ cap() {
 	export GFZ_AUTO_FIRST_MAX=${CAP:-4194304}
 	case $1 in
 	a) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29a.jsonl html-selectloop toml-escapes ;;
+	# a's two bugs apart, one a core, into a's file (b ended early).
+	a1) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29a.jsonl html-selectloop ;;
+	a2) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29a.jsonl toml-escapes ;;
 	b) REPS=3 bugs "$CAP_COMMIT" gfz-random,gfz-auto 10m cap-2026-11-29b.jsonl tiff-palette gomarkdown-deflist ;;
 	esac
 }
@@ -435,6 +438,8 @@ harna) log "harna start"; harn a; log "harna done" ;;
 seen7) log "seen7 start"; seen7; log "seen7 done" ;;
 capa) log "capa start"; cap a; log "capa done" ;;
 capb) log "capb start"; cap b; log "capb done" ;;
+capa1) log "capa1 start"; cap a1; log "capa1 done" ;;
+capa2) log "capa2 start"; cap a2; log "capa2 done" ;;
 harnb) log "harnb start"; harn b; log "harnb done" ;;
 pause6b) log "pause6b start"; pause6 b; log "pause6b done" ;;
 h50) log "h50 start"; h5 a; log "h50 done" ;;
