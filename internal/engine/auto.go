@@ -264,7 +264,14 @@ type autoTurns struct {
 	warmBase, warmLast int64
 	// firstMax is autoFirstMaxEnv's cap (0: none).
 	firstMax int64
+	// reindex tells that generation first has ended and the next parent
+	// catches zeugma's index up with the queue (endFirst).
+	reindex bool
 }
+
+// endFirst ends generation first: from the next parent on, auto runs its
+// share and bandits, the inputs queued meanwhile indexed first.
+func (s *autoTurns) endFirst() { s.warm, s.reindex = false, true }
 
 func newAutoTurns(env strategyEnv) *autoTurns {
 	s := &autoTurns{
@@ -436,7 +443,7 @@ func (s *autoTurns) generateNext() bool {
 		s.warmChecked = true
 		if i, ok := s.env.(interface{ inherited(string) int64 }); ok {
 			if i.inherited("arm_random_first_ended") > 0 {
-				s.warm = false
+				s.endFirst()
 			} else {
 				s.warmBase, s.warmLast = i.inherited("arm_random_first"), i.inherited("arm_random_first_last")
 				s.warmNew = s.warmLast - s.warmBase
@@ -469,10 +476,11 @@ func (s *autoTurns) settle() {
 // advance counts one more child of the turn, first starting a new turn
 // when this one has had its children, and returns the parent.
 func (s *autoTurns) advance() *entry {
-	if q := s.env.queue(); s.zg.indexed < len(q) {
+	if s.reindex {
 		// The inputs queued during generation first (bookkeepingPauser)
 		// become zeugma's donors, their records made again (and kept
 		// within the budget) in the order they were queued.
+		s.reindex = false
 		s.zg.indexNew()
 	}
 	if s.parent == nil || s.made >= s.turnTarget() {
@@ -764,7 +772,8 @@ func (s *autoTurns) found(y yield) {
 // generation has plateaued (see above).
 func (s *autoTurns) warmUp(y yield) {
 	if s.firstMax > 0 && s.warmBase+s.generated >= s.firstMax {
-		s.warm, s.warmEnd = false, s.generated
+		s.endFirst()
+		s.warmEnd = s.generated
 		return
 	}
 	if y.queued != nil && y.novelty&(newEdge|newValidEdge) != 0 {
@@ -772,7 +781,8 @@ func (s *autoTurns) warmUp(y yield) {
 		return
 	}
 	if s.generated-s.warmNew >= max(autoWarmMin, s.warmBase+s.warmNew) {
-		s.warm, s.warmEnd = false, s.generated
+		s.endFirst()
+		s.warmEnd = s.generated
 	}
 }
 

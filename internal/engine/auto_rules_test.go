@@ -751,7 +751,7 @@ func TestAutoDefersRecordsWhileGenerationFirst(t *testing.T) {
 	if s.zg.indexed != 0 || len(s.zg.index) != 0 {
 		t.Errorf("during generation first: %d inputs indexed, %d donor keys; want none", s.zg.indexed, len(s.zg.index))
 	}
-	s.warm = false // generation first ended
+	s.endFirst() // generation first ended
 	s.advance()
 	if s.zg.indexed != len(f.queue) {
 		t.Fatalf("after generation first: %d of %d inputs indexed", s.zg.indexed, len(f.queue))
