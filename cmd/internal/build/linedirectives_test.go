@@ -88,11 +88,11 @@ func TestLineDirectivesStack(t *testing.T) {
 		pkg := fmt.Sprintf("p%02d", i)
 		// The form's file, in package pkg, with crash exported: the same
 		// lines and the same directives.
-		src := strings.Replace(c.Src, "package main\n", "package "+pkg+"\n", 1)
-		src = strings.Replace(src, "func crash(", "func Crash(", 1)
-		if src == c.Src {
+		if !strings.Contains(c.Src, "package main\n") || !strings.Contains(c.Src, "func crash(") {
 			t.Fatalf("%s: no package clause or crash function to rename", c.Name)
 		}
+		src := strings.Replace(c.Src, "package main\n", "package "+pkg+"\n", 1)
+		src = strings.Replace(src, "func crash(", "func Crash(", 1)
 		files[pkg+"/gen.go"] = src
 		fmt.Fprintf(&imports, "\t%q\n", "example.com/ld/"+pkg)
 		fmt.Fprintf(&calls, "\t%s.Crash,\n", pkg)
